@@ -1,0 +1,1 @@
+//! Discovery documents (being written).

@@ -1,0 +1,1 @@
+//! The OpenAPI 3.1 contract (being written).

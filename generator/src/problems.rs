@@ -1,0 +1,108 @@
+//! The stable problem `code`s of the service (RFC 9457 `code` member).
+//!
+//! The generator builds one page per code at `/docs/problems/<code>/`, which
+//! is the `type` URL of every problem object with that code; the contract
+//! lists the codes; the sidecar emits only these (its tests check that each
+//! code it can emit has a page in the built site).
+
+/// One documented problem code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProblemCode {
+    pub code: &'static str,
+    pub status: u16,
+    pub title: &'static str,
+    /// What happened and what the client can do, for the problem's page.
+    pub explanation: &'static str,
+}
+
+/// Every code, ordered by status then code.
+pub const PROBLEMS: &[ProblemCode] = &[
+    ProblemCode {
+        code: "bad_request",
+        status: 400,
+        title: "Bad request",
+        explanation: "The request could not be understood: its syntax, a header or its framing is malformed. Correct the request before repeating it.",
+    },
+    ProblemCode {
+        code: "forbidden_origin",
+        status: 403,
+        title: "Origin not allowed",
+        explanation: "This route accepts requests only from the service's own site. Submit the form from the site's contact page.",
+    },
+    ProblemCode {
+        code: "not_found",
+        status: 404,
+        title: "Not found",
+        explanation: "No resource exists at this URL. The contract at /openapi.json lists every route.",
+    },
+    ProblemCode {
+        code: "method_not_allowed",
+        status: 405,
+        title: "Method not allowed",
+        explanation: "The route exists but does not take this method. The Allow header lists the methods it takes.",
+    },
+    ProblemCode {
+        code: "request_timeout",
+        status: 408,
+        title: "Request timeout",
+        explanation: "The request was not received completely in time. Send it again, faster or smaller.",
+    },
+    ProblemCode {
+        code: "payload_too_large",
+        status: 413,
+        title: "Payload too large",
+        explanation: "The request body is larger than this route accepts. The detail names the limit.",
+    },
+    ProblemCode {
+        code: "unsupported_media_type",
+        status: 415,
+        title: "Unsupported media type",
+        explanation: "The request body's Content-Type is not one this route accepts. The detail names the accepted types.",
+    },
+    ProblemCode {
+        code: "range_not_satisfiable",
+        status: 416,
+        title: "Range not satisfiable",
+        explanation: "The requested byte range lies outside the file. The Content-Range header gives the file's size.",
+    },
+    ProblemCode {
+        code: "too_many_requests",
+        status: 429,
+        title: "Too many requests",
+        explanation: "This client has sent too many requests to this route. Wait for the number of seconds in the Retry-After header.",
+    },
+    ProblemCode {
+        code: "internal_error",
+        status: 500,
+        title: "Internal error",
+        explanation: "The service failed to answer because of a fault on its side. The fault has been logged; try again later.",
+    },
+    ProblemCode {
+        code: "service_unavailable",
+        status: 503,
+        title: "Service unavailable",
+        explanation: "The service is overloaded, starting, or a dependency such as its database is unreachable. Wait for the number of seconds in the Retry-After header.",
+    },
+];
+
+/// The documented code, if `code` is one.
+pub fn find(code: &str) -> Option<&'static ProblemCode> {
+    PROBLEMS.iter().find(|p| p.code == code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_snake_case_and_ordered() {
+        for w in PROBLEMS.windows(2) {
+            assert!((w[0].status, w[0].code) < (w[1].status, w[1].code));
+        }
+        for p in PROBLEMS {
+            assert!(p.code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'));
+            assert!((400..600).contains(&p.status));
+        }
+        assert_eq!(find("not_found").map(|p| p.status), Some(404));
+    }
+}
