@@ -1,1 +1,472 @@
-//! Discovery documents (being written).
+//! Discovery documents: how crawlers, developers and agents find the contract,
+//! the data and the documentation without reading HTML.
+//!
+//! Every function is pure: the same content gives the same bytes, and every
+//! date derives from the content, never from the clock.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use crate::model::{Date, ServiceInformation, Site};
+use crate::openapi::{CONTRACT_VERSION, MCP_PROTOCOL_VERSIONS};
+
+/// AI Catalog draft version the catalog follows.
+pub const AI_CATALOG_SPEC_VERSION: &str = "1.0";
+/// Media type of the OpenAPI contract as a discovery target.
+pub const OPENAPI_MEDIA_TYPE: &str = "application/vnd.oai.openapi+json;version=3.1";
+/// Media type of the MCP server card (SEP-2127 draft).
+pub const MCP_SERVER_CARD_MEDIA_TYPE: &str = "application/mcp-server-card+json";
+/// Site path of the MCP server card.
+pub const MCP_SERVER_CARD_PATH: &str = "/.well-known/mcp/server-card.json";
+/// JSON Schema the server card declares (SEP-2127 draft, schema family v2).
+pub const MCP_SERVER_CARD_SCHEMA: &str =
+    "https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json";
+/// Name suffix of the MCP server: the last segment of its card `name` and of
+/// its AI Catalog identifier.
+const MCP_SERVER_NAME: &str = "public-information";
+
+/// A documentation page, as the discovery documents list it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocLink {
+    /// Site path of the HTML page, such as `/docs/data/`.
+    pub url: String,
+    pub title: String,
+    pub summary: String,
+    /// Section the page belongs to; pages are grouped by it.
+    pub section: String,
+}
+
+/// The host name of `base_url`, lower case, without scheme or port.
+fn host(base_url: &str) -> String {
+    let rest = base_url
+        .split_once("://")
+        .map_or(base_url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if let Some(v6) = authority.strip_prefix('[') {
+        v6.split(']').next().unwrap_or(v6)
+    } else {
+        authority.split(':').next().unwrap_or(authority)
+    };
+    host.to_ascii_lowercase()
+}
+
+/// `waterwatch.example.org` → `org.example.waterwatch`.
+fn reverse_dns(host: &str) -> String {
+    host.rsplit('.').collect::<Vec<_>>().join(".")
+}
+
+/// A date as an RFC 3339 timestamp at midnight UTC.
+fn midnight(y: i32, m: u32, d: u32) -> String {
+    format!("{y:04}-{m:02}-{d:02}T00:00:00Z")
+}
+
+fn date_time(date: &Date) -> String {
+    let (y, m, d) = date.ymd();
+    midnight(y, m, d)
+}
+
+/// At most `max` characters of `s`, ending with `…` when cut.
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(max - 1).collect();
+    out.truncate(out.trim_end().len());
+    out.push('…');
+    out
+}
+
+/// Collapses runs of whitespace (including newlines) to single spaces.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The AI Catalog (`/.well-known/ai-catalog.json`): a small, fixed list of
+/// same-origin entries.
+pub fn ai_catalog(base_url: &str, site: &Site, service: &ServiceInformation) -> Value {
+    let host = host(base_url);
+    let id = |ns: &str, name: &str| format!("urn:air:{host}:{ns}:{name}");
+    let updated = date_time(&service.updated);
+    json!({
+        "specVersion": AI_CATALOG_SPEC_VERSION,
+        "host": {
+            "displayName": service.name,
+            "identifier": host,
+            "documentationUrl": format!("{base_url}/docs/"),
+        },
+        // The server card and the contract carry their own name and
+        // description, so those entries omit `displayName` and `description`
+        // (the draft asks for that, to avoid two values drifting apart).
+        "entries": [
+            {
+                "identifier": id("mcp", MCP_SERVER_NAME),
+                "type": MCP_SERVER_CARD_MEDIA_TYPE,
+                // The card, not `POST /mcp/`: an entry's url must return the
+                // artifact document itself.
+                "url": format!("{base_url}{MCP_SERVER_CARD_PATH}"),
+                "version": CONTRACT_VERSION,
+                "updatedAt": updated,
+            },
+            {
+                "identifier": id("api", "openapi"),
+                "type": OPENAPI_MEDIA_TYPE,
+                "url": format!("{base_url}/openapi.json"),
+                "version": CONTRACT_VERSION,
+                "updatedAt": updated,
+            },
+            {
+                "identifier": id("api", "service-information"),
+                "displayName": format!("{} service information", service.name),
+                "description": "Services, projects, evidence, scope, consortium, contact and \
+                    guardrails for agents, as JSON.",
+                "type": "application/json",
+                "url": format!("{base_url}/api/service.json"),
+                "updatedAt": updated,
+            },
+            {
+                "identifier": id("docs", "llms-txt"),
+                "displayName": "llms.txt",
+                "description": "A Markdown index of the API and documentation for language models.",
+                // Served as text/plain (it is a .txt file); the draft asks the
+                // type to match what the url serves.
+                "type": "text/plain",
+                "url": format!("{base_url}/llms.txt"),
+                "updatedAt": updated,
+            },
+            {
+                "identifier": id("docs", "documentation"),
+                "displayName": format!("{} documentation", site.title),
+                "description": "Documentation for people; every page has a Markdown twin.",
+                "type": "text/html",
+                "url": format!("{base_url}/docs/"),
+                "updatedAt": updated,
+            },
+        ],
+    })
+}
+
+/// The MCP server card (SEP-2127 draft), published at
+/// [`MCP_SERVER_CARD_PATH`].
+///
+/// The card sits under `/.well-known/` as a static file of `dist/`, so a CDN
+/// serves it and `/mcp/` stays wholly the sidecar's; the catalog gives its
+/// URL, so clients need not guess it. What the draft schema has no member for
+/// (capabilities, the read-only promise) goes in `_meta` under our own
+/// reverse-DNS prefix, which keeps the card valid against that schema.
+pub fn mcp_server_card(base_url: &str, site: &Site, service: &ServiceInformation) -> Value {
+    let ns = reverse_dns(&host(base_url));
+    json!({
+        "$schema": MCP_SERVER_CARD_SCHEMA,
+        "name": format!("{ns}/{MCP_SERVER_NAME}"),
+        "version": CONTRACT_VERSION,
+        "title": clip(&site.title, 100),
+        "description": clip(
+            &format!("Read-only public information and open data of {}.", service.name),
+            100,
+        ),
+        "websiteUrl": format!("{base_url}/docs/"),
+        "remotes": [{
+            "type": "streamable-http",
+            "url": format!("{base_url}/mcp/"),
+            "supportedProtocolVersions": MCP_PROTOCOL_VERSIONS,
+        }],
+        "_meta": {
+            format!("{ns}/capabilities"): {
+                "tools": { "listChanged": false },
+                "resources": { "subscribe": false, "listChanged": false },
+                "prompts": { "listChanged": false },
+            },
+            format!("{ns}/readOnly"): true,
+            format!("{ns}/stateless"): true,
+            format!("{ns}/guardrails"): format!(
+                "Every tool only reads. {} Agents may prepare an enquiry; only a human submits it, at {}.",
+                one_line(&service.guardrails.summary),
+                service.guardrails.enquiries.form_url.absolute(base_url),
+            ),
+        },
+    })
+}
+
+/// The RFC 9727 API catalog (`/.well-known/api-catalog`) as an RFC 9264 JSON
+/// linkset with one context: the API at the site's root.
+pub fn api_catalog(base_url: &str, service: &ServiceInformation) -> Value {
+    json!({
+        "linkset": [{
+            "anchor": format!("{base_url}/"),
+            "service-desc": [{
+                "href": format!("{base_url}/openapi.json"),
+                "type": OPENAPI_MEDIA_TYPE,
+                "title": format!("{} OpenAPI contract", service.name),
+            }],
+            "service-doc": [{
+                "href": format!("{base_url}/docs/"),
+                "type": "text/html",
+                "title": format!("{} documentation", service.name),
+            }],
+            "service-meta": [{
+                "href": format!("{base_url}/api/service.json"),
+                "type": "application/json",
+                "title": format!("{} service information", service.name),
+            }],
+            "status": [{
+                "href": format!("{base_url}/readyz"),
+                "type": "application/json",
+            }],
+        }],
+    })
+}
+
+/// Escapes text for a Markdown link label.
+fn md_label(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in one_line(s).chars() {
+        if matches!(c, '\\' | '[' | ']') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Makes a URL safe inside a Markdown link destination.
+fn md_url(s: &str) -> String {
+    s.replace(' ', "%20")
+        .replace('(', "%28")
+        .replace(')', "%29")
+        .replace('<', "%3C")
+        .replace('>', "%3E")
+}
+
+fn md_item(out: &mut String, title: &str, url: &str, notes: &str) {
+    let _ = writeln!(
+        out,
+        "- [{}]({}): {}",
+        md_label(title),
+        md_url(url),
+        one_line(notes)
+    );
+}
+
+/// `/llms.txt` (llmstxt.org): H1, blockquote summary, guardrails, then link
+/// lists under `API`, `Documentation` and `Optional`.
+pub fn llms_txt(
+    base_url: &str,
+    site: &Site,
+    service: &ServiceInformation,
+    docs: &[DocLink],
+) -> String {
+    let g = &service.guardrails;
+    let form = g.enquiries.form_url.absolute(base_url);
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", one_line(&service.name));
+    let _ = writeln!(out, "> {}\n", one_line(&service.description));
+    let mut rules = format!(
+        "Everything listed here is read-only: reading it changes nothing and contacts no one. {}",
+        one_line(&g.summary)
+    );
+    if g.enquiries.agents_may_prepare {
+        let _ = write!(
+            rules,
+            " An agent may prepare an enquiry for its user but must never submit it: the user \
+            reviews it and sends it through the form at {form}."
+        );
+    } else {
+        let _ = write!(
+            rules,
+            " Agents must not prepare or submit enquiries; people use the form at {form}."
+        );
+    }
+    if !g.agents_must_not.is_empty() {
+        let _ = write!(rules, " Agents must not: {}.", g.agents_must_not.join("; "));
+    }
+    let _ = writeln!(out, "{rules}\n");
+    let _ = writeln!(
+        out,
+        "Pages are written in `{}`; each HTML page has a Markdown twin (`index.md`), linked below.\n",
+        site.language
+    );
+
+    out.push_str("## API\n\n");
+    let versions = MCP_PROTOCOL_VERSIONS.join(", ");
+    let api = [
+        ("OpenAPI contract", "/openapi.json".to_owned(), format!("OpenAPI 3.1.0 description of every route, with schemas; contract version {CONTRACT_VERSION}")),
+        ("Service information", "/api/service.json".to_owned(), "services, projects, evidence, scope, consortium, contact and guardrails as JSON".to_owned()),
+        ("MCP endpoint", "/mcp/".to_owned(), format!("stateless Streamable HTTP; POST one JSON-RPC 2.0 message per request; protocol versions {versions}; read-only tools")),
+        ("Platform statistics", "/api/platform-stats.php".to_owned(), "live counts of volunteers, observations, sites and projects".to_owned()),
+        ("Observations", "/api/observations-data.php".to_owned(), "public water observations; filter with parameter, site, from, to and bbox; limit up to 1000; cursor pagination; JSON or CSV".to_owned()),
+        ("Globe data", "/api/globe-data.php".to_owned(), "GeoJSON points of public monitoring sites, with coarsened coordinates".to_owned()),
+    ];
+    for (title, path, notes) in api {
+        md_item(&mut out, title, &format!("{base_url}{path}"), &notes);
+    }
+
+    out.push_str("\n## Documentation\n\n");
+    let mut sections: Vec<&str> = Vec::new();
+    for d in docs {
+        if !sections.contains(&d.section.as_str()) {
+            sections.push(&d.section);
+        }
+    }
+    for (i, section) in sections.iter().enumerate() {
+        if sections.len() > 1 && !section.is_empty() {
+            if i > 0 {
+                out.push('\n');
+            }
+            let _ = writeln!(out, "{}:\n", one_line(section));
+        }
+        for d in docs.iter().filter(|d| d.section == *section) {
+            let dir = if d.url.ends_with('/') { "" } else { "/" };
+            let twin = format!("{base_url}{}{dir}index.md", d.url);
+            md_item(&mut out, &d.title, &twin, &d.summary);
+        }
+    }
+
+    out.push_str("\n## Optional\n\n");
+    let optional = [
+        ("Sitemap", "/sitemap.xml", "every page with its last change"),
+        (
+            "AI catalog",
+            "/.well-known/ai-catalog.json",
+            "the artifacts above as an AI Catalog",
+        ),
+        (
+            "API catalog",
+            "/.well-known/api-catalog",
+            "RFC 9727 linkset pointing at the contract and documentation",
+        ),
+        (
+            "MCP server card",
+            MCP_SERVER_CARD_PATH,
+            "the MCP endpoint's identity and protocol versions",
+        ),
+        (
+            "security.txt",
+            "/.well-known/security.txt",
+            "how to report a vulnerability",
+        ),
+    ];
+    for (title, path, notes) in optional {
+        md_item(&mut out, title, &format!("{base_url}{path}"), notes);
+    }
+    md_item(
+        &mut out,
+        "Contact form",
+        &form,
+        "for people only; agents prepare, people submit",
+    );
+    out
+}
+
+/// `/robots.txt`: crawl everything except the endpoints that act or cost.
+pub fn robots_txt(base_url: &str) -> String {
+    format!(
+        "# Everything public may be crawled. The contact and MCP endpoints take POSTs,\n\
+        # and each challenge costs the server work, so crawlers keep away from them.\n\
+        User-agent: *\n\
+        Allow: /\n\
+        Disallow: /api/contact.php\n\
+        Disallow: /api/contact-challenge\n\
+        Disallow: /mcp/\n\
+        Disallow: /mcp$\n\
+        \n\
+        Sitemap: {base_url}/sitemap.xml\n"
+    )
+}
+
+fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `/sitemap.xml` (sitemaps.org) of `pages`, in the order given.
+pub fn sitemap_xml(base_url: &str, pages: &[(String, Date)]) -> String {
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+        <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for (path, lastmod) in pages {
+        let _ = writeln!(
+            out,
+            "  <url>\n    <loc>{}</loc>\n    <lastmod>{lastmod}</lastmod>\n  </url>",
+            xml_escape(&format!("{base_url}{path}"))
+        );
+    }
+    out.push_str("</urlset>\n");
+    out
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+fn days_from_civil(y: i32, m: u32, d: u32) -> i64 {
+    // Count years from March, so the leap day is the last day of a year.
+    let y = i64::from(y) - i64::from(m <= 2);
+    let era = y.div_euclid(400);
+    let year_of_era = y - era * 400;
+    let month_from_march = (i64::from(m) + 9) % 12;
+    let day_of_year = (153 * month_from_march + 2) / 5 + i64::from(d) - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+/// The inverse of [`days_from_civil`].
+fn civil_from_days(days: i64) -> (i32, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let d = day_of_year - (153 * month_from_march + 2) / 5 + 1;
+    let m = if month_from_march < 10 {
+        month_from_march + 3
+    } else {
+        month_from_march - 9
+    };
+    let y = year_of_era + era * 400 + i64::from(m <= 2);
+    // The ranges are bounded by construction: a month is 1..=12, a day 1..=31.
+    (y as i32, m as u32, d as u32)
+}
+
+/// RFC 9116 `Expires`: 364 days after `date`, at midnight UTC — always less
+/// than a year ahead of the content date, leap years included.
+pub fn security_expires(date: &Date) -> String {
+    let (y, m, d) = date.ymd();
+    let (y, m, d) = civil_from_days(days_from_civil(y, m, d) + 364);
+    midnight(y, m, d)
+}
+
+/// `/.well-known/security.txt` (RFC 9116).
+pub fn security_txt(base_url: &str, site: &Site, service: &ServiceInformation) -> String {
+    let languages = if service.contact.languages.is_empty() {
+        site.language.clone()
+    } else {
+        service.contact.languages.join(", ")
+    };
+    format!(
+        "# How to report a security problem to {name}.\n\
+        Contact: mailto:{email}\n\
+        Contact: {form}\n\
+        Expires: {expires}\n\
+        Preferred-Languages: {languages}\n\
+        Canonical: {base_url}/.well-known/security.txt\n",
+        name = one_line(&service.name),
+        email = service.contact.email,
+        form = service.contact.form_url.absolute(base_url),
+        expires = security_expires(&site.updated),
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,8 +1,20 @@
 //! The `generate` library: turns `content/` and `templates/` into `dist/`.
+//!
+//! Pure by design: the same inputs give a byte-identical output tree (no
+//! clock, no randomness, no absolute paths in what is written).
 #![forbid(unsafe_code)]
 
+pub mod assets;
+pub mod build;
+pub mod check;
+pub mod content;
 pub mod discovery;
 pub mod manifest;
+pub mod markdown;
 pub mod model;
 pub mod openapi;
+pub mod output;
 pub mod problems;
+pub mod render;
+
+pub use build::{BuildOptions, Summary, build};

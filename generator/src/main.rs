@@ -1,1 +1,92 @@
-fn main() {}
+//! `generate`: builds and checks the static site. Thin: parse, run, report.
+#![forbid(unsafe_code)]
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Builds the public-information site, its contract and discovery documents.
+#[derive(Parser)]
+#[command(name = "generate", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build the output tree from content and templates.
+    Build {
+        /// Folder of the organisation's content.
+        #[arg(long, env = "GENERATE_CONTENT", default_value = "content")]
+        content: PathBuf,
+        /// Folder of the templates and source assets.
+        #[arg(long, env = "GENERATE_TEMPLATES", default_value = "templates")]
+        templates: PathBuf,
+        /// Output folder (replaced; must be empty or an earlier build).
+        #[arg(long, env = "GENERATE_OUT", default_value = "dist")]
+        out: PathBuf,
+        /// Public origin of the site, e.g. https://example.org (default: site.toml's base_url).
+        #[arg(long, env = "GENERATE_BASE_URL")]
+        base_url: Option<String>,
+        /// Never draw a progress bar.
+        #[arg(long, env = "GENERATE_QUIET")]
+        quiet: bool,
+    },
+    /// Validate the content and every internal link and anchor of a built site.
+    Check {
+        /// Folder of the organisation's content.
+        #[arg(long, env = "GENERATE_CONTENT", default_value = "content")]
+        content: PathBuf,
+        /// The built output folder to check.
+        #[arg(long, env = "GENERATE_OUT", default_value = "dist")]
+        out: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Build {
+            content,
+            templates,
+            out,
+            base_url,
+            quiet,
+        } => {
+            let summary = generator::build(&generator::BuildOptions {
+                content,
+                templates,
+                out,
+                base_url,
+                progress: !quiet,
+            })?;
+            println!("{}", summary.line());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check { content, out } => {
+            generator::content::load_content(&content)?;
+            let broken = generator::check::check_links(&out)?;
+            for b in &broken {
+                eprintln!("{b}");
+            }
+            if broken.is_empty() {
+                println!("check: content valid, every internal link and anchor resolves");
+                Ok(ExitCode::SUCCESS)
+            } else {
+                eprintln!("check: {} broken links", broken.len());
+                Ok(ExitCode::from(1))
+            }
+        }
+    }
+}

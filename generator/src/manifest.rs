@@ -96,6 +96,7 @@ pub fn cache_policy(path: &str) -> &'static str {
 pub fn content_type(path: &str) -> &'static str {
     match path {
         ".well-known/ai-catalog.json" => return "application/ai-catalog+json",
+        ".well-known/mcp/server-card.json" => return "application/mcp-server-card+json",
         ".well-known/api-catalog" => {
             return "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"";
         }
@@ -134,6 +135,7 @@ pub fn compressible(content_type: &str) -> bool {
     content_type.starts_with("text/")
         || content_type.starts_with("application/json")
         || content_type.starts_with("application/ai-catalog+json")
+        || content_type.starts_with("application/mcp-server-card+json")
         || content_type.starts_with("application/linkset+json")
         || content_type.starts_with("application/geo+json")
         || content_type.starts_with("application/xml")
@@ -146,12 +148,21 @@ mod tests {
 
     #[test]
     fn policies_and_types() {
-        assert_eq!(cache_policy("assets/site.0123456789abcdef.css"), CACHE_IMMUTABLE);
+        assert_eq!(
+            cache_policy("assets/site.0123456789abcdef.css"),
+            CACHE_IMMUTABLE
+        );
         assert_eq!(cache_policy("openapi.json"), "no-cache");
         assert_eq!(cache_policy("api/service.json"), CACHE_SERVICE);
         assert_eq!(cache_policy("docs/a/index.html"), CACHE_PAGE);
-        assert_eq!(content_type("docs/a/index.md"), "text/markdown; charset=utf-8");
-        assert_eq!(content_type(".well-known/ai-catalog.json"), "application/ai-catalog+json");
+        assert_eq!(
+            content_type("docs/a/index.md"),
+            "text/markdown; charset=utf-8"
+        );
+        assert_eq!(
+            content_type(".well-known/ai-catalog.json"),
+            "application/ai-catalog+json"
+        );
         assert_eq!(content_type("files/x.bin"), "application/octet-stream");
         assert!(compressible(content_type("index.html")));
         assert!(!compressible(content_type("logo.png")));

@@ -158,7 +158,8 @@ fn is_email(s: &str) -> bool {
         && domain.contains('.')
         && !domain.starts_with('.')
         && !domain.ends_with('.')
-        && s.bytes().all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
+        && s.bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
         && !domain.contains('@')
 }
 
@@ -451,7 +452,13 @@ mod tests {
             assert!(Id::parse(bad).is_err(), "{bad:?}");
         }
         assert!(Date::parse("2024-02-29").is_ok());
-        for bad in ["2023-02-29", "2024-13-01", "2024-1-01", "24-01-01", "2024-00-10"] {
+        for bad in [
+            "2023-02-29",
+            "2024-13-01",
+            "2024-1-01",
+            "24-01-01",
+            "2024-00-10",
+        ] {
             assert!(Date::parse(bad).is_err(), "{bad:?}");
         }
         assert!(Link::parse("https://example.org/x").is_ok());

@@ -66,6 +66,12 @@ pub const PROBLEMS: &[ProblemCode] = &[
         explanation: "The requested byte range lies outside the file. The Content-Range header gives the file's size.",
     },
     ProblemCode {
+        code: "invalid_submission",
+        status: 422,
+        title: "Invalid submission",
+        explanation: "The form was understood but one or more fields are missing or invalid. The errors member lists each field with the reason; correct them and submit again.",
+    },
+    ProblemCode {
         code: "too_many_requests",
         status: 429,
         title: "Too many requests",

@@ -1,0 +1,599 @@
+//! Reading `content/` into the typed model, with errors that name the file,
+//! the line and what was expected.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::model::{
+    Consortium, Contact, Date, Evidence, FrontMatter, Guardrails, Id, Link, Project, Scope,
+    Service, ServiceInformation, Site,
+};
+
+/// A content problem at a place in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentError {
+    /// Path as given (relative to where the build was started when the
+    /// content directory was given relatively).
+    pub file: PathBuf,
+    /// 1-based; 0 when the problem concerns the whole file.
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ContentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file.display(), self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file.display(),
+                self.line,
+                self.column,
+                self.message
+            )
+        }
+    }
+}
+
+impl std::error::Error for ContentError {}
+
+impl ContentError {
+    fn whole(file: &Path, message: impl Into<String>) -> Self {
+        Self {
+            file: file.to_path_buf(),
+            line: 0,
+            column: 0,
+            message: message.into(),
+        }
+    }
+
+    fn at(file: &Path, text: &str, offset: usize, message: impl Into<String>) -> Self {
+        let (line, column) = line_col(text, offset);
+        Self {
+            file: file.to_path_buf(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+/// 1-based line and column of a byte offset.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text.as_bytes()[..offset];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
+    (line, column)
+}
+
+/// Parses TOML text into `T`; `line_offset` shifts reported lines (front
+/// matter starts after the opening `+++`).
+pub fn parse_toml<T: DeserializeOwned>(
+    file: &Path,
+    text: &str,
+    line_offset: usize,
+) -> Result<T, ContentError> {
+    toml::from_str(text).map_err(|e| {
+        let message = e.message().trim().to_owned();
+        let mut err = match e.span() {
+            Some(span) => ContentError::at(file, text, span.start, message),
+            None => ContentError::whole(file, message),
+        };
+        if err.line > 0 {
+            err.line += line_offset;
+        }
+        err
+    })
+}
+
+fn read(file: &Path) -> Result<String, ContentError> {
+    std::fs::read_to_string(file)
+        .map_err(|e| ContentError::whole(file, format!("cannot read: {e}")))
+}
+
+fn load<T: DeserializeOwned>(file: &Path) -> Result<(T, String), ContentError> {
+    let text = read(file)?;
+    let value = parse_toml(file, &text, 0)?;
+    Ok((value, text))
+}
+
+/// A Markdown document of `content/docs/`.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// Source path (for error messages).
+    pub source: PathBuf,
+    /// Site path of the page, e.g. `/docs/archive/quick-start/`.
+    pub url: String,
+    /// Output path of the HTML page relative to `dist/`, e.g.
+    /// `docs/archive/quick-start/index.html`.
+    pub out_dir: String,
+    /// Section: the first path segment under `docs/` (`""` for the docs home).
+    pub section: String,
+    /// Whether this is a section's `_index.md`.
+    pub is_index: bool,
+    pub front: FrontMatter,
+    /// Markdown body after the front matter.
+    pub body: String,
+    /// 1-based line where the body starts in the source file.
+    pub body_line: usize,
+}
+
+/// Everything read from `content/`.
+#[derive(Debug, Clone)]
+pub struct Content {
+    pub site: Site,
+    pub service: ServiceInformation,
+    /// Sorted by URL.
+    pub documents: Vec<Document>,
+    /// Files of `content/files/`, as (path relative to `content/files/`,
+    /// absolute source path), sorted.
+    pub files: Vec<(String, PathBuf)>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OrganisationFile {
+    name: String,
+    description: String,
+    url: Link,
+    updated: Date,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ServicesFile {
+    services: Vec<Service>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProjectsFile {
+    projects: Vec<Project>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EvidenceFile {
+    evidence: Vec<Evidence>,
+}
+
+/// Reads and validates the whole content directory.
+pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
+    let site_path = dir.join("site.toml");
+    let (site, site_text): (Site, String) = load(&site_path)?;
+    check_site(&site_path, &site_text, &site)?;
+
+    let svc = dir.join("service");
+    let (org, _): (OrganisationFile, _) = load(&svc.join("organisation.toml"))?;
+    let services_path = svc.join("services.toml");
+    let (services, services_text): (ServicesFile, _) = load(&services_path)?;
+    let projects_path = svc.join("projects.toml");
+    let (projects, projects_text): (ProjectsFile, _) = load(&projects_path)?;
+    let evidence_path = svc.join("evidence.toml");
+    let (evidence, evidence_text): (EvidenceFile, _) = load(&evidence_path)?;
+    let (scope, _): (Scope, _) = load(&svc.join("scope.toml"))?;
+    let consortium_path = svc.join("consortium.toml");
+    let (consortium, consortium_text): (Consortium, _) = load(&consortium_path)?;
+    let (contact, _): (Contact, _) = load(&svc.join("contact.toml"))?;
+    let guardrails_path = svc.join("guardrails.toml");
+    let (guardrails, guardrails_text): (Guardrails, _) = load(&guardrails_path)?;
+
+    unique_ids(
+        &services_path,
+        &services_text,
+        services.services.iter().map(|s| &s.id),
+    )?;
+    let project_ids = unique_ids(
+        &projects_path,
+        &projects_text,
+        projects.projects.iter().map(|p| &p.id),
+    )?;
+    unique_ids(
+        &evidence_path,
+        &evidence_text,
+        evidence.evidence.iter().map(|e| &e.id),
+    )?;
+    unique_ids(
+        &consortium_path,
+        &consortium_text,
+        consortium.members.iter().map(|m| &m.id),
+    )?;
+    for service in &services.services {
+        for project in &service.projects {
+            known_id(
+                &services_path,
+                &services_text,
+                project,
+                &project_ids,
+                "project",
+            )?;
+        }
+    }
+    for item in &evidence.evidence {
+        if let Some(project) = &item.project {
+            known_id(
+                &evidence_path,
+                &evidence_text,
+                project,
+                &project_ids,
+                "project",
+            )?;
+        }
+    }
+    for grant in &guardrails.licences {
+        if !site.licences.iter().any(|l| l.id == grant.licence) {
+            return Err(error_at_value(
+                &guardrails_path,
+                &guardrails_text,
+                grant.licence.as_str(),
+                format!(
+                    "unknown licence `{}`, expected one of the licences in site.toml: {}",
+                    grant.licence,
+                    site.licences
+                        .iter()
+                        .map(|l| l.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+    }
+    if guardrails.enquiries.agents_may_submit {
+        return Err(error_at_value(
+            &guardrails_path,
+            &guardrails_text,
+            "agents_may_submit",
+            "agents_may_submit must be false: only a human submits an enquiry",
+        ));
+    }
+    if !guardrails.read_only_calls_have_no_side_effects {
+        return Err(error_at_value(
+            &guardrails_path,
+            &guardrails_text,
+            "read_only_calls_have_no_side_effects",
+            "read_only_calls_have_no_side_effects must be true: no read call triggers an external action",
+        ));
+    }
+
+    let service = ServiceInformation {
+        name: org.name,
+        description: org.description,
+        url: org.url,
+        updated: org.updated,
+        services: services.services,
+        projects: projects.projects,
+        evidence: evidence.evidence,
+        scope,
+        consortium,
+        contact,
+        guardrails,
+    };
+
+    let documents = load_documents(&dir.join("docs"), &site)?;
+    let files = list_files(&dir.join("files"))?;
+    Ok(Content {
+        site,
+        service,
+        documents,
+        files,
+    })
+}
+
+fn check_site(path: &Path, text: &str, site: &Site) -> Result<(), ContentError> {
+    let base = site.base_url.as_str();
+    let scheme_ok = base.starts_with("https://") || base.starts_with("http://");
+    if !scheme_ok
+        || base.ends_with('/')
+        || base[base.find("//").map_or(0, |i| i + 2)..].contains('/')
+    {
+        return Err(error_at_value(
+            path,
+            text,
+            base,
+            format!(
+                "invalid base_url `{base}`, expected an origin such as https://example.org (no path, no trailing slash)"
+            ),
+        ));
+    }
+    if !site.licences.iter().any(|l| l.id == site.default_licence) {
+        return Err(error_at_value(
+            path,
+            text,
+            "default_licence",
+            format!(
+                "default_licence `{}` is not among the [[licences]]",
+                site.default_licence
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// An error placed at the first line mentioning `needle` (used for checks
+/// that span several values, after deserialisation succeeded).
+fn error_at_value(
+    file: &Path,
+    text: &str,
+    needle: &str,
+    message: impl Into<String>,
+) -> ContentError {
+    match text.find(needle) {
+        Some(offset) => ContentError::at(file, text, offset, message),
+        None => ContentError::whole(file, message),
+    }
+}
+
+fn unique_ids<'a>(
+    file: &Path,
+    text: &str,
+    ids: impl Iterator<Item = &'a Id>,
+) -> Result<BTreeSet<String>, ContentError> {
+    let mut seen = BTreeSet::new();
+    for id in ids {
+        if !seen.insert(id.as_str().to_owned()) {
+            let quoted = format!("\"{id}\"");
+            let second = text
+                .match_indices(&quoted)
+                .nth(1)
+                .map(|(i, _)| i)
+                .unwrap_or(0);
+            return Err(ContentError::at(
+                file,
+                text,
+                second,
+                format!("duplicate id `{id}`, expected every id in this file to be unique"),
+            ));
+        }
+    }
+    Ok(seen)
+}
+
+fn known_id(
+    file: &Path,
+    text: &str,
+    id: &Id,
+    known: &BTreeSet<String>,
+    what: &str,
+) -> Result<(), ContentError> {
+    if known.contains(id.as_str()) {
+        return Ok(());
+    }
+    Err(error_at_value(
+        file,
+        text,
+        &format!("\"{id}\""),
+        format!(
+            "unknown {what} `{id}`, expected one of: {}",
+            known.iter().cloned().collect::<Vec<_>>().join(", ")
+        ),
+    ))
+}
+
+/// Splits `+++` TOML front matter from a Markdown body.
+pub fn split_front_matter(
+    file: &Path,
+    text: &str,
+) -> Result<(FrontMatter, String, usize), ContentError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let Some(rest) = text
+        .strip_prefix("+++\n")
+        .or_else(|| text.strip_prefix("+++\r\n"))
+    else {
+        return Err(ContentError {
+            file: file.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: "expected front matter: a first line `+++`, TOML, then a line `+++`".into(),
+        });
+    };
+    let end = rest
+        .match_indices("+++")
+        .find(|&(i, _)| {
+            (i == 0 || rest.as_bytes()[i - 1] == b'\n') && {
+                let after = &rest[i + 3..];
+                after.is_empty() || after.starts_with('\n') || after.starts_with("\r\n")
+            }
+        })
+        .map(|(i, _)| i)
+        .ok_or_else(|| ContentError {
+            file: file.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: "front matter is not closed: expected a line `+++` after it".into(),
+        })?;
+    let toml_text = &rest[..end];
+    let front: FrontMatter = parse_toml(file, toml_text, 1)?;
+    if front.title.trim().is_empty() {
+        return Err(error_at_value(
+            file,
+            text,
+            "title",
+            "title must not be empty",
+        ));
+    }
+    let body_start = &rest[end + 3..];
+    let body = body_start
+        .strip_prefix("\r\n")
+        .or_else(|| body_start.strip_prefix('\n'))
+        .unwrap_or(body_start);
+    let body_line = 2 + toml_text.matches('\n').count() + 1;
+    Ok((front, body.to_owned(), body_line))
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ContentError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(ContentError::whole(dir, format!("cannot list: {e}"))),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| ContentError::whole(dir, format!("cannot list: {e}")))?;
+        let path = entry.path();
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let kind = entry
+            .file_type()
+            .map_err(|e| ContentError::whole(&path, format!("cannot stat: {e}")))?;
+        if kind.is_dir() {
+            walk(&path, out)?;
+        } else if kind.is_file() {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn relative_slash(base: &Path, path: &Path) -> Result<String, ContentError> {
+    let rel = path
+        .strip_prefix(base)
+        .map_err(|_| ContentError::whole(path, "file outside its content folder"))?;
+    let mut parts = Vec::new();
+    for part in rel.components() {
+        let s = part.as_os_str().to_str().ok_or_else(|| {
+            ContentError::whole(path, "file name is not UTF-8, expected a UTF-8 name")
+        })?;
+        parts.push(s.to_owned());
+    }
+    Ok(parts.join("/"))
+}
+
+fn is_url_safe_segment(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes().all(|b| {
+            b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_' | b'.')
+        })
+}
+
+fn load_documents(dir: &Path, _site: &Site) -> Result<Vec<Document>, ContentError> {
+    let mut paths = Vec::new();
+    walk(dir, &mut paths)?;
+    paths.sort();
+    let mut docs = Vec::new();
+    for path in paths {
+        let rel = relative_slash(dir, &path)?;
+        let Some(stem) = rel.strip_suffix(".md") else {
+            return Err(ContentError::whole(
+                &path,
+                "unexpected file in docs/, expected only Markdown (.md) documents; put downloads in files/",
+            ));
+        };
+        let (segments, is_index) = match stem.strip_suffix("_index") {
+            Some(prefix) => (prefix.trim_end_matches('/').to_owned(), true),
+            None => (stem.to_owned(), false),
+        };
+        if !segments.is_empty() && !segments.split('/').all(is_url_safe_segment) {
+            return Err(ContentError::whole(
+                &path,
+                "invalid document path, expected lowercase letters, digits, `-`, `_` and `.` in every folder and file name",
+            ));
+        }
+        let text = read(&path)?;
+        let (front, body, body_line) = split_front_matter(&path, &text)?;
+        let url = if segments.is_empty() {
+            "/docs/".to_owned()
+        } else {
+            format!("/docs/{segments}/")
+        };
+        let out_dir = url.trim_start_matches('/').to_owned();
+        let section = segments.split('/').next().unwrap_or("").to_owned();
+        docs.push(Document {
+            source: path,
+            url,
+            out_dir,
+            section,
+            is_index,
+            front,
+            body,
+            body_line,
+        });
+    }
+    docs.sort_by(|a, b| a.url.cmp(&b.url));
+    for pair in docs.windows(2) {
+        if pair[0].url == pair[1].url {
+            return Err(ContentError::whole(
+                &pair[1].source,
+                format!(
+                    "publishes at {} like {}, expected one document per URL",
+                    pair[1].url,
+                    pair[0].source.display()
+                ),
+            ));
+        }
+    }
+    Ok(docs)
+}
+
+fn list_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, ContentError> {
+    let mut paths = Vec::new();
+    walk(dir, &mut paths)?;
+    let mut out = Vec::new();
+    for path in paths {
+        let rel = relative_slash(dir, &path)?;
+        if !rel.split('/').all(is_url_safe_segment) {
+            return Err(ContentError::whole(
+                &path,
+                "invalid file name, expected lowercase letters, digits, `-`, `_` and `.`",
+            ));
+        }
+        out.push((rel, path));
+    }
+    out.sort();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_errors_name_line_and_expectation() {
+        let text = "title = \"x\"\nsummary = \"y\"\nweight = \"heavy\"\n";
+        let err = parse_toml::<FrontMatter>(Path::new("a.md"), text, 1).unwrap_err();
+        assert_eq!(err.line, 4, "{err}");
+        assert!(err.message.contains("expected i64"), "{err}");
+        let text = "title = \"x\"\nsummary = \"y\"\ncolour = 1\n";
+        let err = parse_toml::<FrontMatter>(Path::new("a.md"), text, 0).unwrap_err();
+        assert_eq!(err.line, 3);
+        assert!(err.message.contains("unknown field `colour`"), "{err}");
+        assert!(err.to_string().starts_with("a.md:3:"), "{err}");
+    }
+
+    #[test]
+    fn front_matter_split() {
+        let text = "+++\ntitle = \"T\"\nsummary = \"S\"\n+++\n## Body\n";
+        let (front, body, line) = split_front_matter(Path::new("x.md"), text).unwrap();
+        assert_eq!(front.title, "T");
+        assert_eq!(body, "## Body\n");
+        assert_eq!(line, 5);
+        let err = split_front_matter(Path::new("x.md"), "## no front\n").unwrap_err();
+        assert_eq!(err.line, 1);
+        let err = split_front_matter(Path::new("x.md"), "+++\ntitle = \"T\"\n").unwrap_err();
+        assert!(err.message.contains("not closed"));
+        let err = split_front_matter(Path::new("x.md"), "+++\ntitle = \"T\"\nsummary = 3\n+++\n")
+            .unwrap_err();
+        assert_eq!(err.line, 3, "{err}");
+    }
+
+    #[test]
+    fn line_col_counts_chars() {
+        assert_eq!(line_col("ab\ncdé f", 8), (2, 5));
+        assert_eq!(line_col("", 0), (1, 1));
+    }
+}

@@ -1,0 +1,305 @@
+use serde_json::Value;
+
+use super::*;
+use crate::openapi::fixture::{self, BASE_URL};
+
+fn docs() -> Vec<DocLink> {
+    let doc = |url: &str, title: &str, summary: &str, section: &str| DocLink {
+        url: url.to_owned(),
+        title: title.to_owned(),
+        summary: summary.to_owned(),
+        section: section.to_owned(),
+    };
+    vec![
+        doc("/docs/data/", "Open data", "What the data holds.", "Guides"),
+        doc(
+            "/docs/api/",
+            "Using the API",
+            "Filters,\n pages and formats.",
+            "Reference",
+        ),
+        doc("/docs/mcp/", "MCP [beta]", "Connecting an agent.", "Guides"),
+    ]
+}
+
+fn snapshot_json(name: &str, value: &Value) {
+    insta::with_settings!({ snapshot_path => "../snapshots" }, {
+        insta::assert_json_snapshot!(name, value);
+    });
+}
+
+fn snapshot_text(name: &str, value: &str) {
+    insta::with_settings!({ snapshot_path => "../snapshots" }, {
+        insta::assert_snapshot!(name, value);
+    });
+}
+
+/// Every string member named `url`, `href`, `anchor` or ending in `Url`.
+fn urls(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let is_url = matches!(k.as_str(), "url" | "href" | "anchor") || k.ends_with("Url");
+                match v {
+                    Value::String(s) if is_url => out.push(s.clone()),
+                    _ => urls(v, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| urls(v, out)),
+        _ => {}
+    }
+}
+
+fn assert_same_origin(value: &Value, expected: usize) {
+    let mut found = Vec::new();
+    urls(value, &mut found);
+    assert_eq!(found.len(), expected, "{found:?}");
+    for url in found {
+        assert!(url.starts_with(&format!("{BASE_URL}/")), "{url}");
+    }
+}
+
+#[test]
+fn host_is_taken_from_the_base_url() {
+    assert_eq!(host(BASE_URL), "waterwatch.example.org");
+    assert_eq!(host("https://Example.ORG:8443/sub"), "example.org");
+    assert_eq!(host("http://127.0.0.1:8080"), "127.0.0.1");
+    assert_eq!(host("http://[::1]:8080/"), "::1");
+    assert_eq!(
+        reverse_dns("waterwatch.example.org"),
+        "org.example.waterwatch"
+    );
+}
+
+#[test]
+fn ai_catalog_is_bounded_and_same_origin() {
+    let catalog = ai_catalog(BASE_URL, &fixture::site(), &fixture::service());
+    let parsed: Value = serde_json::from_str(&serde_json::to_string(&catalog).unwrap()).unwrap();
+    assert_eq!(parsed["specVersion"], "1.0");
+    assert_eq!(parsed["host"]["displayName"], "Water Watch");
+    let entries = parsed["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 5);
+    let mut ids: Vec<&str> = Vec::new();
+    for e in entries {
+        let id = e["identifier"].as_str().unwrap();
+        assert!(id.starts_with("urn:air:waterwatch.example.org:"), "{id}");
+        assert_eq!(id.split(':').count(), 5, "{id}");
+        assert!(!ids.contains(&id), "duplicate {id}");
+        ids.push(id);
+        assert!(e["type"].as_str().is_some_and(|t| t.contains('/')));
+        assert!(e.get("url").is_some() != e.get("data").is_some());
+        assert_eq!(e["updatedAt"], "2026-10-15T00:00:00Z");
+    }
+    let mcp = &entries[0];
+    assert_eq!(mcp["type"], MCP_SERVER_CARD_MEDIA_TYPE);
+    assert_eq!(mcp["url"], format!("{BASE_URL}{MCP_SERVER_CARD_PATH}"));
+    assert_eq!(entries[1]["version"], CONTRACT_VERSION);
+    // Five entry urls plus the host's documentationUrl.
+    assert_same_origin(&parsed, 6);
+    snapshot_json("ai_catalog", &catalog);
+}
+
+#[test]
+fn server_card_follows_the_draft_shape() {
+    let card = mcp_server_card(BASE_URL, &fixture::site(), &fixture::service());
+    let name = card["name"].as_str().unwrap();
+    assert_eq!(name, "org.example.waterwatch/public-information");
+    let (ns, local) = name.split_once('/').unwrap();
+    assert!(!local.contains('/') && !ns.is_empty());
+    assert!(card["description"].as_str().unwrap().chars().count() <= 100);
+    assert_eq!(card["version"], "1.0.0");
+    assert_eq!(card["remotes"][0]["type"], "streamable-http");
+    assert_eq!(card["remotes"][0]["url"], format!("{BASE_URL}/mcp/"));
+    assert_eq!(
+        card["remotes"][0]["supportedProtocolVersions"],
+        serde_json::json!(["2024-11-05", "2025-03-26", "2025-06-18"])
+    );
+    assert_eq!(card["_meta"]["org.example.waterwatch/readOnly"], true);
+    assert!(card["_meta"]["org.example.waterwatch/capabilities"]["tools"].is_object());
+    assert_same_origin(&card, 2);
+    snapshot_json("mcp_server_card", &card);
+}
+
+#[test]
+fn clip_bounds_length_on_char_boundaries() {
+    assert_eq!(clip("short", 10), "short");
+    let long = "é".repeat(150);
+    let clipped = clip(&long, 100);
+    assert_eq!(clipped.chars().count(), 100);
+    assert!(clipped.ends_with('…'));
+    assert_eq!(clip("abc def", 5), "abc…");
+}
+
+#[test]
+fn api_catalog_is_a_linkset() {
+    let catalog = api_catalog(BASE_URL, &fixture::service());
+    let linkset = catalog["linkset"].as_array().unwrap();
+    assert_eq!(linkset.len(), 1);
+    let context = linkset[0].as_object().unwrap();
+    assert_eq!(context["anchor"], format!("{BASE_URL}/"));
+    for rel in ["service-desc", "service-doc", "service-meta", "status"] {
+        let targets = context[rel].as_array().unwrap_or_else(|| panic!("{rel}"));
+        assert!(
+            targets
+                .iter()
+                .all(|t| t["href"].is_string() && t["type"].is_string())
+        );
+    }
+    assert_eq!(context["service-desc"][0]["type"], OPENAPI_MEDIA_TYPE);
+    assert_same_origin(&catalog, 5);
+    snapshot_json("api_catalog", &catalog);
+}
+
+#[test]
+fn llms_txt_has_the_expected_structure() {
+    let text = llms_txt(BASE_URL, &fixture::site(), &fixture::service(), &docs());
+    assert!(text.starts_with("# Water Watch\n"));
+    let quote = text.lines().find(|l| l.starts_with("> ")).expect("summary");
+    assert!(quote.contains("lakes & ponds"), "{quote}");
+    assert!(text.contains("must never submit"));
+    let api = text.find("\n## API\n").unwrap();
+    let documentation = text.find("\n## Documentation\n").unwrap();
+    let optional = text.find("\n## Optional\n").unwrap();
+    assert!(api < documentation && documentation < optional);
+    for line in text.lines().filter(|l| l.starts_with("- [")) {
+        let url = line.split("](").nth(1).unwrap().split(')').next().unwrap();
+        assert!(url.starts_with(&format!("{BASE_URL}/")), "{line}");
+        assert!(line.contains("): "), "{line}");
+    }
+    // Grouped by section in order of first appearance; twins are Markdown.
+    let data = text
+        .find("(https://waterwatch.example.org/docs/data/index.md)")
+        .unwrap();
+    let mcp = text
+        .find("- [MCP \\[beta\\]](https://waterwatch.example.org/docs/mcp/index.md)")
+        .unwrap();
+    let api_doc = text
+        .find("/docs/api/index.md): Filters, pages and formats.")
+        .unwrap();
+    assert!(data < mcp && mcp < api_doc);
+    assert!(text.contains("Guides:\n") && text.contains("Reference:\n"));
+    snapshot_text("llms_txt", &text);
+}
+
+#[test]
+fn llms_txt_without_docs_still_has_every_section() {
+    let text = llms_txt(BASE_URL, &fixture::site(), &fixture::service(), &[]);
+    assert!(text.contains("## Documentation\n\n\n## Optional"));
+}
+
+#[test]
+fn robots_txt_points_at_the_sitemap() {
+    let text = robots_txt(BASE_URL);
+    assert!(text.contains(&format!("Sitemap: {BASE_URL}/sitemap.xml\n")));
+    assert!(text.contains("User-agent: *\n"));
+    for path in ["/api/contact.php", "/mcp/"] {
+        assert!(text.contains(&format!("Disallow: {path}\n")), "{path}");
+    }
+    assert!(!text.lines().any(|l| l == "Disallow: /"));
+    snapshot_text("robots_txt", &text);
+}
+
+/// A small well-formedness check: balanced tags and only known entities.
+fn assert_well_formed(xml: &str) {
+    let body = xml
+        .strip_prefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        .expect("declaration");
+    let mut stack: Vec<&str> = Vec::new();
+    let mut rest = body;
+    while let Some(start) = rest.find('<') {
+        let text = &rest[..start];
+        let mut amp = text;
+        while let Some(i) = amp.find('&') {
+            let tail = &amp[i..];
+            assert!(
+                ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"]
+                    .iter()
+                    .any(|e| tail.starts_with(e)),
+                "bare & in {text:?}"
+            );
+            amp = &amp[i + 1..];
+        }
+        assert!(!text.contains('>'), "stray > in {text:?}");
+        let end = rest[start..].find('>').expect("unclosed tag") + start;
+        let tag = &rest[start + 1..end];
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(stack.pop(), Some(name), "mismatched </{name}>");
+        } else {
+            stack.push(tag.split(' ').next().unwrap());
+        }
+        rest = &rest[end + 1..];
+    }
+    assert!(stack.is_empty(), "unclosed {stack:?}");
+    assert_eq!(rest.trim(), "");
+}
+
+#[test]
+fn sitemap_is_well_formed_and_escaped() {
+    let date = |s: &str| Date::parse(s).unwrap();
+    let pages = vec![
+        ("/".to_owned(), date("2026-11-01")),
+        ("/docs/a&b/".to_owned(), date("2026-10-01")),
+        ("/docs/<odd>/".to_owned(), date("2024-02-29")),
+    ];
+    let xml = sitemap_xml(BASE_URL, &pages);
+    assert_well_formed(&xml);
+    assert!(xml.contains("<loc>https://waterwatch.example.org/docs/a&amp;b/</loc>"));
+    assert!(xml.contains("<lastmod>2024-02-29</lastmod>"));
+    assert_eq!(xml.matches("<url>").count(), 3);
+    let first = xml.find("example.org/</loc>").unwrap();
+    let second = xml.find("a&amp;b").unwrap();
+    assert!(first < second, "order kept");
+    snapshot_text("sitemap_xml", &xml);
+}
+
+#[test]
+fn expires_is_364_days_later_at_midnight() {
+    let expires = |s: &str| security_expires(&Date::parse(s).unwrap());
+    assert_eq!(expires("2026-11-01"), "2027-10-31T00:00:00Z");
+    assert_eq!(expires("2024-02-29"), "2025-02-27T00:00:00Z");
+    assert_eq!(expires("2023-03-01"), "2024-02-28T00:00:00Z");
+    assert_eq!(expires("2027-12-31"), "2028-12-29T00:00:00Z");
+    assert_eq!(expires("2024-01-01"), "2024-12-30T00:00:00Z");
+    assert_eq!(expires("2099-03-02"), "2100-03-01T00:00:00Z");
+    assert_eq!(expires("1999-03-01"), "2000-02-28T00:00:00Z");
+}
+
+#[test]
+fn day_arithmetic_walks_every_valid_date() {
+    assert_eq!(days_from_civil(1970, 1, 1), 0);
+    assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+    let mut days = days_from_civil(1900, 1, 1);
+    let mut count = 0;
+    for y in 1900..2401 {
+        for m in 1..=12 {
+            for d in 1..=31 {
+                let s = format!("{y:04}-{m:02}-{d:02}");
+                if Date::parse(&s).is_err() {
+                    continue;
+                }
+                assert_eq!(days_from_civil(y, m, d), days, "{s}");
+                assert_eq!(civil_from_days(days), (y, m, d), "{s}");
+                days += 1;
+                count += 1;
+            }
+        }
+    }
+    // 1900..=2400 has 122 leap years (1900 and 2100..2300 are not, 2000 and
+    // 2400 are).
+    assert_eq!(count, 501 * 365 + 122);
+}
+
+#[test]
+fn security_txt_has_the_required_fields() {
+    let text = security_txt(BASE_URL, &fixture::site(), &fixture::service());
+    assert!(text.contains("Contact: mailto:info@waterwatch.example.org\n"));
+    assert_eq!(text.matches("\nExpires: ").count(), 1);
+    assert!(text.contains("Expires: 2027-10-31T00:00:00Z\n"));
+    assert!(text.contains("Preferred-Languages: en, nl\n"));
+    assert!(text.contains(&format!("Canonical: {BASE_URL}/.well-known/security.txt\n")));
+    for line in text.lines() {
+        assert!(line.starts_with('#') || line.contains(": "), "{line}");
+    }
+    snapshot_text("security_txt", &text);
+}

@@ -1,0 +1,155 @@
+//! Markdown to HTML with stable heading ids, and what the templates need to
+//! know about a document's structure (its table of contents).
+
+use std::collections::HashMap;
+
+use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
+use serde::Serialize;
+
+/// A heading of a rendered document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Heading {
+    pub level: u8,
+    pub id: String,
+    pub title: String,
+}
+
+/// A rendered document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub html: String,
+    pub headings: Vec<Heading>,
+    /// The document's text without markup (text runs joined by one space),
+    /// for search and summaries.
+    pub text: String,
+}
+
+/// The id a heading gets from its text: lower-case ASCII letters and digits,
+/// every other run of characters one `-`, no `-` at either end.
+pub fn slugify(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut dash = false;
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            if dash && !out.is_empty() {
+                out.push('-');
+            }
+            dash = false;
+            out.push(c.to_ascii_lowercase());
+        } else {
+            dash = true;
+        }
+    }
+    if out.is_empty() {
+        out.push_str("section");
+    }
+    out
+}
+
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_SMART_PUNCTUATION
+}
+
+fn level_number(level: HeadingLevel) -> u8 {
+    match level {
+        HeadingLevel::H1 => 1,
+        HeadingLevel::H2 => 2,
+        HeadingLevel::H3 => 3,
+        HeadingLevel::H4 => 4,
+        HeadingLevel::H5 => 5,
+        HeadingLevel::H6 => 6,
+    }
+}
+
+/// Renders Markdown to HTML, giving every heading an id (an explicit
+/// `{#id}` wins; otherwise the slug of its text, made unique with `-2`, `-3`…).
+pub fn render(markdown: &str) -> Rendered {
+    let mut events: Vec<Event<'_>> = Parser::new_ext(markdown, options()).collect();
+    let mut headings = Vec::new();
+    let mut used: HashMap<String, usize> = HashMap::new();
+    let mut text = String::with_capacity(markdown.len());
+
+    let mut i = 0;
+    while i < events.len() {
+        match &events[i] {
+            Event::Start(Tag::Heading { level, id, .. }) => {
+                let level = *level;
+                let explicit = id.as_ref().map(|s| s.to_string());
+                let mut title = String::new();
+                let mut j = i + 1;
+                while j < events.len() {
+                    match &events[j] {
+                        Event::End(TagEnd::Heading(_)) => break,
+                        Event::Text(t) | Event::Code(t) => title.push_str(t),
+                        Event::SoftBreak | Event::HardBreak => title.push(' '),
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                let base = explicit.unwrap_or_else(|| slugify(&title));
+                let n = used.entry(base.clone()).or_insert(0);
+                *n += 1;
+                let unique = if *n == 1 { base } else { format!("{base}-{n}") };
+                if let Event::Start(Tag::Heading { id, .. }) = &mut events[i] {
+                    *id = Some(CowStr::from(unique.clone()));
+                }
+                headings.push(Heading {
+                    level: level_number(level),
+                    id: unique,
+                    title: title.trim().to_owned(),
+                });
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if !text.is_empty() && !text.ends_with(' ') {
+                    text.push(' ');
+                }
+                text.push_str(t.trim());
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+
+    let mut html_out = String::with_capacity(markdown.len() * 3 / 2);
+    html::push_html(&mut html_out, events.into_iter());
+    Rendered {
+        html: html_out,
+        headings,
+        text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs() {
+        assert_eq!(slugify("Quality flags"), "quality-flags");
+        assert_eq!(slugify("pH (acidity)"), "ph-acidity");
+        assert_eq!(slugify("  --Step 2: rinse!  "), "step-2-rinse");
+        assert_eq!(slugify("??"), "section");
+    }
+
+    #[test]
+    fn headings_get_unique_ids_and_explicit_ids_win() {
+        let r = render("## Steps\n\ntext\n\n## Steps\n\n### Safety {#safe}\n");
+        let ids: Vec<_> = r.headings.iter().map(|h| h.id.as_str()).collect();
+        assert_eq!(ids, ["steps", "steps-2", "safe"]);
+        assert!(r.html.contains("<h2 id=\"steps-2\">"), "{}", r.html);
+        assert!(r.html.contains("<h3 id=\"safe\">Safety</h3>"), "{}", r.html);
+    }
+
+    #[test]
+    fn tables_footnotes_and_text() {
+        let md = "| a | b |\n|---|---|\n| 1 | 2 |\n\nSee note.[^n]\n\n[^n]: The note.\n";
+        let r = render(md);
+        assert!(r.html.contains("<table>"));
+        assert!(r.html.contains("footnote-definition"), "{}", r.html);
+        assert!(r.text.contains("See note."));
+    }
+}

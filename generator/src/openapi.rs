@@ -1,1 +1,0 @@
-//! The OpenAPI 3.1 contract (being written).

@@ -1,0 +1,447 @@
+//! The OpenAPI 3.1.0 contract (`dist/openapi.json`) between the generator and
+//! the sidecar.
+//!
+//! The document skeleton is typed (the structs below) so a misspelt member is
+//! a compile error, not a silently ignored key; schemas are JSON values. Every
+//! map is a `BTreeMap`, so the same input always gives the same bytes.
+
+mod paths;
+mod schemas;
+
+#[cfg(test)]
+pub(crate) mod fixture;
+#[cfg(test)]
+mod schema_tests;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::model::{ServiceInformation, Site};
+use crate::problems::PROBLEMS;
+
+pub use schemas::{MCP_PROTOCOL_VERSIONS, OBSERVATION_PARAMETERS, QUALITY_FLAGS, WATER_BODY_TYPES};
+
+/// Version of the whole contract (`info.version`).
+pub const CONTRACT_VERSION: &str = "1.0.0";
+/// The OpenAPI version the document is written in.
+pub const OPENAPI_VERSION: &str = "3.1.0";
+/// JSON Schema dialect of every schema in the document.
+pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+#[derive(Serialize)]
+struct Document {
+    openapi: &'static str,
+    #[serde(rename = "jsonSchemaDialect")]
+    json_schema_dialect: &'static str,
+    info: Info,
+    servers: Vec<Server>,
+    tags: Vec<Tag>,
+    paths: BTreeMap<&'static str, PathItem>,
+    components: Components,
+    #[serde(rename = "externalDocs")]
+    external_docs: ExternalDocs,
+}
+
+#[derive(Serialize)]
+struct Info {
+    title: String,
+    summary: String,
+    description: String,
+    version: &'static str,
+    contact: Contact,
+    license: License,
+}
+
+#[derive(Serialize)]
+struct Contact {
+    name: String,
+    url: String,
+    email: String,
+}
+
+/// OpenAPI 3.1 allows `identifier` (SPDX) or `url`, not both.
+#[derive(Serialize)]
+struct License {
+    name: String,
+    identifier: String,
+}
+
+#[derive(Serialize)]
+struct Server {
+    url: String,
+    description: &'static str,
+}
+
+#[derive(Serialize)]
+struct Tag {
+    name: &'static str,
+    description: &'static str,
+}
+
+#[derive(Serialize)]
+struct ExternalDocs {
+    url: String,
+    description: &'static str,
+}
+
+#[derive(Default, Serialize)]
+struct PathItem {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    get: Option<Operation>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    post: Option<Operation>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Operation {
+    operation_id: &'static str,
+    summary: &'static str,
+    description: String,
+    tags: [&'static str; 1],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    parameters: Vec<RefOr<Parameter>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_body: Option<RequestBody>,
+    responses: BTreeMap<&'static str, RefOr<Response>>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum RefOr<T> {
+    Ref {
+        #[serde(rename = "$ref")]
+        target: String,
+    },
+    Item(T),
+}
+
+#[derive(Serialize)]
+struct Parameter {
+    name: &'static str,
+    #[serde(rename = "in")]
+    location: &'static str,
+    description: &'static str,
+    required: bool,
+    schema: Value,
+}
+
+#[derive(Serialize)]
+struct RequestBody {
+    description: &'static str,
+    required: bool,
+    content: BTreeMap<&'static str, MediaType>,
+}
+
+#[derive(Default, Serialize)]
+struct Response {
+    description: String,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    headers: BTreeMap<&'static str, RefOr<Header>>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    content: BTreeMap<&'static str, MediaType>,
+}
+
+#[derive(Serialize)]
+struct MediaType {
+    schema: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    example: Option<Value>,
+}
+
+#[derive(Serialize)]
+struct Header {
+    description: &'static str,
+    schema: Value,
+}
+
+#[derive(Serialize)]
+struct Components {
+    schemas: BTreeMap<String, Value>,
+    responses: BTreeMap<&'static str, Response>,
+    parameters: BTreeMap<&'static str, Parameter>,
+    headers: BTreeMap<&'static str, Header>,
+}
+
+fn reference<T>(kind: &str, name: &str) -> RefOr<T> {
+    RefOr::Ref {
+        target: format!("#/components/{kind}/{name}"),
+    }
+}
+
+fn media(schema: Value) -> MediaType {
+    MediaType {
+        schema,
+        example: None,
+    }
+}
+
+fn text() -> Value {
+    json!({ "type": "string" })
+}
+
+impl Response {
+    fn new(description: impl Into<String>) -> Self {
+        Self {
+            description: description.into(),
+            ..Self::default()
+        }
+    }
+
+    fn body(mut self, media_type: &'static str, schema: Value) -> Self {
+        self.content.insert(media_type, media(schema));
+        self
+    }
+
+    fn headers(mut self, names: &[&'static str]) -> Self {
+        for name in names {
+            self.headers.insert(name, reference("headers", name));
+        }
+        self
+    }
+}
+
+/// Builds the OpenAPI document for a site served at `base_url` (no trailing
+/// slash). Deterministic: the same input gives the same value.
+pub fn document(base_url: &str, site: &Site, service: &ServiceInformation) -> Value {
+    let licence_name = site
+        .licences
+        .iter()
+        .find(|l| l.id == site.default_licence)
+        .map_or_else(|| site.default_licence.to_string(), |l| l.title.clone());
+    let doc = Document {
+        openapi: OPENAPI_VERSION,
+        json_schema_dialect: JSON_SCHEMA_DIALECT,
+        info: Info {
+            title: format!("{} public API", service.name),
+            summary: format!(
+                "Read-only public information and open data of {}, for people, developers and AI agents.",
+                service.name
+            ),
+            description: info_description(base_url, site, service),
+            version: CONTRACT_VERSION,
+            contact: Contact {
+                name: service.name.clone(),
+                url: service.contact.form_url.absolute(base_url),
+                email: service.contact.email.to_string(),
+            },
+            license: License {
+                name: licence_name,
+                identifier: site.default_licence.to_string(),
+            },
+        },
+        servers: vec![Server {
+            url: base_url.to_owned(),
+            description: "The service's canonical origin.",
+        }],
+        tags: vec![
+            tag("service", "The service information and this contract."),
+            tag(
+                "discovery",
+                "Documents that let crawlers and agents find everything else.",
+            ),
+            tag("live-data", "Public data computed from the database."),
+            tag("mcp", "The Model Context Protocol endpoint for agents."),
+            tag("contact", "The human enquiry form."),
+            tag("operations", "Health, readiness and metrics of a replica."),
+        ],
+        paths: paths::all(),
+        components: Components {
+            schemas: schemas::all(base_url),
+            responses: error_responses(base_url),
+            parameters: BTreeMap::from([(
+                "IfNoneMatch",
+                Parameter {
+                    name: "If-None-Match",
+                    location: "header",
+                    description: "An ETag from an earlier response: when it still matches, the \
+                        answer is 304 without a body.",
+                    required: false,
+                    schema: text(),
+                },
+            )]),
+            headers: headers(),
+        },
+        external_docs: ExternalDocs {
+            url: format!("{base_url}/docs/"),
+            description: "Documentation for people, with a Markdown twin of every page.",
+        },
+    };
+    serde_json::to_value(doc).expect("the document serialises to JSON")
+}
+
+fn tag(name: &'static str, description: &'static str) -> Tag {
+    Tag { name, description }
+}
+
+fn info_description(base_url: &str, site: &Site, service: &ServiceInformation) -> String {
+    let form = service.contact.form_url.absolute(base_url);
+    format!(
+        "{description}\n\n\
+        This contract lists every machine-readable route of {title} at {base_url}. \
+        Pages are not operations: the home page, `/docs/…` and the other HTML pages (each with \
+        a Markdown twin, `index.md` beside `index.html`, for agents) and the content-hashed \
+        files under `/assets/` are listed in `/sitemap.xml` and `/llms.txt` instead.\n\n\
+        HEAD is answered wherever GET is, with the same headers and no body; it is not listed \
+        as a separate operation.\n\n\
+        Everything here is read-only: no GET route and no MCP tool changes state or contacts \
+        anyone. An agent may prepare an enquiry for its user, but only the human submits it, \
+        through the form at {form}.\n\n\
+        Errors are RFC 9457 problem objects (`application/problem+json`); each `type` is the \
+        page `{base_url}/docs/problems/<code>/` that explains its stable `code`. The MCP \
+        endpoint reports faults as JSON-RPC errors instead.\n\n\
+        Static documents carry a strong ETag per content-coding and answer a matching \
+        `If-None-Match` with 304. Every 429 and 503 carries `Retry-After`. Public read-only \
+        routes and `/mcp/` allow any origin without credentials; the contact routes accept \
+        only the site's own origin.",
+        description = service.description.trim(),
+        title = site.title,
+    )
+}
+
+fn headers() -> BTreeMap<&'static str, Header> {
+    let header = |description, schema| Header {
+        description,
+        schema,
+    };
+    BTreeMap::from([
+        (
+            "ETag",
+            header(
+                "Strong entity tag of this representation (distinct per content-coding).",
+                text(),
+            ),
+        ),
+        (
+            "Cache-Control",
+            header("How long the response may be reused.", text()),
+        ),
+        (
+            "Vary",
+            header(
+                "Request headers that select the representation (`Accept-Encoding`, `Origin`).",
+                text(),
+            ),
+        ),
+        (
+            "Retry-After",
+            header(
+                "Seconds to wait before trying again.",
+                json!({ "type": "integer", "minimum": 0 }),
+            ),
+        ),
+        ("Allow", header("The methods this route takes.", text())),
+        (
+            "Location",
+            header(
+                "Where to go next.",
+                json!({ "type": "string", "format": "uri-reference" }),
+            ),
+        ),
+    ])
+}
+
+/// An example problem for `status`, when a documented code has that status.
+fn problem_example(base_url: &str, status: u16) -> Option<Value> {
+    let p = PROBLEMS.iter().find(|p| p.status == status)?;
+    Some(json!({
+        "type": format!("{base_url}/docs/problems/{}/", p.code),
+        "title": p.title,
+        "status": p.status,
+        "code": p.code,
+    }))
+}
+
+fn error_responses(base_url: &str) -> BTreeMap<&'static str, Response> {
+    let problem = |status: u16, description: &str, headers: &[&'static str]| {
+        let mut response = Response::new(description).headers(headers);
+        response.content.insert(
+            "application/problem+json",
+            MediaType {
+                schema: schemas::schema_ref("Problem"),
+                example: problem_example(base_url, status),
+            },
+        );
+        response
+    };
+    let mut responses = BTreeMap::from([
+        (
+            "BadRequest",
+            problem(
+                400,
+                "The request or a query parameter is malformed; `errors` names the fields.",
+                &[],
+            ),
+        ),
+        (
+            "Forbidden",
+            problem(
+                403,
+                "The request came from an origin this route does not accept.",
+                &["Vary"],
+            ),
+        ),
+        ("NotFound", problem(404, "Nothing exists at this URL.", &[])),
+        (
+            "MethodNotAllowed",
+            problem(
+                405,
+                "The route does not take this method; `Allow` lists those it takes.",
+                &["Allow"],
+            ),
+        ),
+        (
+            "PayloadTooLarge",
+            problem(
+                413,
+                "The request body is larger than this route accepts.",
+                &[],
+            ),
+        ),
+        (
+            "UnsupportedMediaType",
+            problem(
+                415,
+                "The request body's media type is not accepted here.",
+                &[],
+            ),
+        ),
+        (
+            "UnprocessableContent",
+            problem(
+                422,
+                "The submission is well-formed but a field is invalid; `errors` names the fields.",
+                &[],
+            ),
+        ),
+        (
+            "TooManyRequests",
+            problem(429, "Too many requests from this client.", &["Retry-After"]),
+        ),
+        (
+            "InternalError",
+            problem(500, "A fault on the service's side.", &[]),
+        ),
+        (
+            "ServiceUnavailable",
+            problem(
+                503,
+                "Overloaded, starting, or a dependency is unreachable.",
+                &["Retry-After"],
+            ),
+        ),
+    ]);
+    responses.insert(
+        "NotModified",
+        Response::new("The representation matching `If-None-Match` is still current.").headers(&[
+            "ETag",
+            "Cache-Control",
+            "Vary",
+        ]),
+    );
+    responses
+}

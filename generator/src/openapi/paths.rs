@@ -1,0 +1,447 @@
+//! `paths`: one operation per route of the architecture's route table.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::{
+    MediaType, Operation, Parameter, PathItem, RefOr, RequestBody, Response, media, reference,
+    schemas, text,
+};
+use crate::manifest;
+use schemas::{MCP_PROTOCOL_VERSIONS, OBSERVATION_PARAMETERS};
+
+/// How an operation can fail, beyond the 405/500/503 every route can answer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Errors {
+    /// A static or parameterless GET.
+    Plain,
+    /// A GET with validated query parameters.
+    Query,
+    /// A POST with a request body.
+    Body,
+}
+
+impl Operation {
+    fn new(operation_id: &'static str, tag: &'static str, summary: &'static str) -> Self {
+        Self {
+            operation_id,
+            summary,
+            description: String::new(),
+            tags: [tag],
+            parameters: Vec::new(),
+            request_body: None,
+            responses: BTreeMap::new(),
+        }
+    }
+
+    fn describe(mut self, description: impl Into<String>) -> Self {
+        self.description = description.into();
+        self
+    }
+
+    fn respond(mut self, status: &'static str, response: Response) -> Self {
+        self.responses.insert(status, RefOr::Item(response));
+        self
+    }
+
+    fn respond_with(mut self, status: &'static str, component: &str) -> Self {
+        self.responses
+            .insert(status, reference("responses", component));
+        self
+    }
+
+    /// Adds `If-None-Match` and the 304 answer to a cacheable GET.
+    fn conditional(mut self) -> Self {
+        self.parameters.push(reference("parameters", "IfNoneMatch"));
+        self.respond_with("304", "NotModified")
+    }
+
+    fn errors(self, kind: Errors) -> Self {
+        let mut op = self
+            .respond_with("405", "MethodNotAllowed")
+            .respond_with("500", "InternalError")
+            .respond_with("503", "ServiceUnavailable");
+        if kind != Errors::Plain {
+            op = op.respond_with("400", "BadRequest");
+        }
+        if kind == Errors::Body {
+            op = op
+                .respond_with("413", "PayloadTooLarge")
+                .respond_with("415", "UnsupportedMediaType")
+                .respond_with("429", "TooManyRequests");
+        }
+        op
+    }
+}
+
+/// A GET of a file the generator writes to `dist/`.
+fn static_get(
+    id: &'static str,
+    tag: &'static str,
+    summary: &'static str,
+    dist_path: &str,
+    media_type: &'static str,
+    schema: Value,
+    description: &str,
+) -> Operation {
+    let policy = manifest::cache_policy(dist_path);
+    Operation::new(id, tag, summary)
+        .describe(format!("{description} Static; `Cache-Control: {policy}`."))
+        .respond(
+            "200",
+            Response::new(summary).body(media_type, schema).headers(&[
+                "ETag",
+                "Cache-Control",
+                "Vary",
+            ]),
+        )
+        .conditional()
+        .errors(Errors::Plain)
+}
+
+/// A GET the sidecar computes and caches briefly.
+fn live_get(id: &'static str, summary: &'static str, response: Response) -> Operation {
+    Operation::new(id, "live-data", summary)
+        .respond("200", response.headers(&["ETag", "Cache-Control", "Vary"]))
+        .conditional()
+}
+
+pub(super) fn all() -> BTreeMap<&'static str, PathItem> {
+    let get = |op: Operation| PathItem {
+        get: Some(op),
+        post: None,
+    };
+    let post = |op: Operation| PathItem {
+        get: None,
+        post: Some(op),
+    };
+    let sr = schemas::schema_ref;
+    let mut paths = BTreeMap::from([
+        ("/api/service.json", get(static_get(
+            "getServiceInformation", "service", "The organisation's public service information",
+            "api/service.json", "application/json", sr("ServiceInformation"),
+            "Services, projects, evidence, scope, consortium, contact and guardrails for agents. Stable URL.",
+        ))),
+        ("/openapi.json", get(static_get(
+            "getOpenApi", "service", "This OpenAPI contract",
+            "openapi.json", "application/json", sr("OpenApiDocument"),
+            "Always revalidate: clients should never act on a stale contract.",
+        ))),
+        ("/.well-known/ai-catalog.json", get(static_get(
+            "getAiCatalog", "discovery", "AI Catalog of the service's artifacts",
+            ".well-known/ai-catalog.json", "application/ai-catalog+json", sr("AiCatalog"),
+            "A small, fixed list of same-origin entries: MCP server card, this contract, service information, llms.txt and the documentation.",
+        ))),
+        ("/.well-known/api-catalog", get(static_get(
+            "getApiCatalog", "discovery", "RFC 9727 API catalog",
+            ".well-known/api-catalog", "application/linkset+json", sr("ApiCatalog"),
+            "Served with `profile=\"https://www.rfc-editor.org/info/rfc9727\"`; HEAD answers with a `Link: <…>; rel=\"api-catalog\"` header.",
+        ))),
+        ("/.well-known/mcp/server-card.json", get(static_get(
+            "getMcpServerCard", "discovery", "MCP server card",
+            ".well-known/mcp/server-card.json", "application/mcp-server-card+json", sr("McpServerCard"),
+            "Identity, endpoint and protocol versions of the MCP server, readable before connecting.",
+        ))),
+        ("/llms.txt", get(static_get(
+            "getLlmsTxt", "discovery", "llms.txt index for language models",
+            "llms.txt", "text/plain", text(),
+            "Markdown (llmstxt.org): summary, guardrails, then links to the API and the Markdown twin of every page.",
+        ))),
+        ("/sitemap.xml", get(static_get(
+            "getSitemap", "discovery", "Sitemap of every page",
+            "sitemap.xml", "application/xml", text(),
+            "sitemaps.org XML with each page's last modification date.",
+        ))),
+        ("/robots.txt", get(static_get(
+            "getRobotsTxt", "discovery", "Crawler rules",
+            "robots.txt", "text/plain", text(),
+            "Everything may be crawled except the contact and MCP endpoints.",
+        ))),
+        ("/.well-known/security.txt", get(static_get(
+            "getSecurityTxt", "discovery", "RFC 9116 security contact",
+            ".well-known/security.txt", "text/plain", text(),
+            "Where to report a vulnerability; expires less than a year after the content date.",
+        ))),
+        ("/api/platform-stats.php", get(
+            live_get("getPlatformStats", "Live platform statistics",
+                Response::new("Current figures.").body("application/json", sr("PlatformStats")))
+            .describe("Counts computed from the database and cached briefly; `stale` is true when older figures are served because the database could not be read.")
+            .errors(Errors::Plain),
+        )),
+        ("/api/observations-data.php", get(observations())),
+        ("/api/globe-data.php", get(
+            live_get("getPublicGlobeData", "Public monitoring sites as GeoJSON",
+                Response::new("Every public site as a point.").body("application/geo+json", sr("GlobeData")))
+            .describe("One point per site for the globe page. Coordinates are rounded to `precision_decimals` places to protect volunteers' privacy.")
+            .errors(Errors::Plain),
+        )),
+        ("/api/contact-challenge", get(contact_challenge())),
+        ("/api/contact.php", post(contact())),
+        ("/healthz", get(probe("getHealth", "Liveness", "The process is up.", "application/json", sr("Health")))),
+        ("/readyz", get(
+            probe("getReadiness", "Readiness", "Ready to serve live data.", "application/json", sr("Readiness"))
+                .respond("503", readiness_failure()),
+        )),
+        ("/metrics", get(probe("getMetrics", "Prometheus metrics", "Metrics in the Prometheus text format.", "text/plain; version=0.0.4", text()))),
+    ]);
+    paths.insert("/mcp/", post(mcp("postMcp", "MCP endpoint (JSON-RPC 2.0)")));
+    paths.insert(
+        "/mcp",
+        post(mcp(
+            "postMcpNoSlash",
+            "MCP endpoint, without the trailing slash",
+        )),
+    );
+    paths
+}
+
+fn query(name: &'static str, description: &'static str, schema: Value) -> RefOr<Parameter> {
+    RefOr::Item(Parameter {
+        name,
+        location: "query",
+        description,
+        required: false,
+        schema,
+    })
+}
+
+fn observations() -> Operation {
+    let mut op = live_get(
+        "getObservations",
+        "Public water observations",
+        Response::new("One page of observations, newest first.")
+            .body("application/json", schemas::schema_ref("ObservationPage"))
+            .body("text/csv", json!({
+                "type": "string",
+                "description": "The same page as CSV with a header row; columns are the `Observation` members."
+            })),
+    )
+    .describe(
+        "Filter by parameter, site, time window and bounding box. Pages are bounded by `limit`; \
+        follow `next_cursor` for more. Data licence and attribution travel with every page.",
+    )
+    .errors(Errors::Query);
+    let date_or_time = json!({
+        "type": "string",
+        "anyOf": [{ "format": "date" }, { "format": "date-time" }],
+        "examples": ["2026-01-31", "2026-01-31T12:00:00Z"]
+    });
+    op.parameters.extend([
+        query(
+            "parameter",
+            "Only this measured parameter.",
+            json!({ "type": "string", "enum": OBSERVATION_PARAMETERS }),
+        ),
+        query(
+            "site",
+            "Only this site (`site_id`).",
+            json!({ "type": "string", "minLength": 1, "maxLength": 64 }),
+        ),
+        query(
+            "from",
+            "Observed at or after this date or time (UTC).",
+            date_or_time.clone(),
+        ),
+        query(
+            "to",
+            "Observed before or at this date or time (UTC).",
+            date_or_time,
+        ),
+        query(
+            "bbox",
+            "Only sites inside `minLon,minLat,maxLon,maxLat` (WGS 84 degrees).",
+            json!({
+                "type": "string",
+                "pattern": "^-?[0-9]+(\\.[0-9]+)?(,-?[0-9]+(\\.[0-9]+)?){3}$",
+                "examples": ["3.3,50.7,7.3,53.6"]
+            }),
+        ),
+        query(
+            "limit",
+            "Page size.",
+            json!({ "type": "integer", "minimum": 1, "maximum": 1000, "default": 100 }),
+        ),
+        query(
+            "cursor",
+            "Opaque `next_cursor` of the previous page.",
+            json!({ "type": "string", "minLength": 1, "maxLength": 200 }),
+        ),
+        query(
+            "format",
+            "Representation of the page.",
+            json!({ "type": "string", "enum": ["json", "csv"], "default": "json" }),
+        ),
+    ]);
+    op
+}
+
+fn json_rpc_error_response(description: &str, code: i64, message: &str) -> Response {
+    let mut response = Response::new(description);
+    response.content.insert(
+        "application/json",
+        MediaType {
+            schema: schemas::schema_ref("JsonRpcError"),
+            example: Some(json!({
+                "jsonrpc": "2.0",
+                "id": null,
+                "error": { "code": code, "message": message }
+            })),
+        },
+    );
+    response
+}
+
+fn mcp(id: &'static str, summary: &'static str) -> Operation {
+    let versions = MCP_PROTOCOL_VERSIONS.join(", ");
+    let mut op = Operation::new(id, "mcp", summary)
+        .describe(format!(
+            "Stateless Streamable HTTP: one JSON-RPC 2.0 object per POST, answered with one JSON \
+            object; no sessions and no server-sent events (GET answers 405). Protocol versions \
+            {versions}. `/mcp` and `/mcp/` are the same endpoint; neither redirects. Every tool is \
+            read-only."
+        ))
+        .respond(
+            "200",
+            Response::new("The response to a request, including protocol-level JSON-RPC errors.")
+                .body("application/json", schemas::schema_ref("McpResponse"))
+                .headers(&["Cache-Control"]),
+        )
+        .respond(
+            "202",
+            Response::new("A notification was accepted; no body."),
+        )
+        .respond_with("405", "MethodNotAllowed")
+        .respond_with("413", "PayloadTooLarge")
+        .respond_with("429", "TooManyRequests")
+        .respond_with("500", "InternalError")
+        .respond_with("503", "ServiceUnavailable")
+        .respond(
+            "400",
+            json_rpc_error_response(
+                "Unparseable JSON (-32700), a batch or malformed request, or an unsupported \
+                `MCP-Protocol-Version` (-32600).",
+                -32600,
+                "Invalid Request",
+            ),
+        )
+        .respond(
+            "415",
+            json_rpc_error_response(
+                "The body is not `application/json` (-32600).",
+                -32600,
+                "Invalid Request",
+            ),
+        );
+    op.parameters.push(RefOr::Item(Parameter {
+        name: "MCP-Protocol-Version",
+        location: "header",
+        description: "The negotiated protocol version; ignored on `initialize`, checked on every \
+            other request.",
+        required: false,
+        schema: json!({ "type": "string", "examples": MCP_PROTOCOL_VERSIONS }),
+    }));
+    op.request_body = Some(RequestBody {
+        description: "One JSON-RPC 2.0 request or notification.",
+        required: true,
+        content: BTreeMap::from([("application/json", media(schemas::schema_ref("McpRequest")))]),
+    });
+    op
+}
+
+fn contact_challenge() -> Operation {
+    Operation::new(
+        "getContactChallenge",
+        "contact",
+        "A human-verification challenge",
+    )
+    .describe(
+        "A fresh ALTCHA proof-of-work challenge for the contact form, solved in the browser. \
+            Issuing costs the server a key derivation, so this route is rate-limited.",
+    )
+    .respond(
+        "200",
+        Response::new("A new challenge; never cached.")
+            .body("application/json", schemas::schema_ref("ContactChallenge"))
+            .headers(&["Cache-Control", "Vary"]),
+    )
+    .respond_with("429", "TooManyRequests")
+    .errors(Errors::Plain)
+}
+
+fn contact() -> Operation {
+    let submission = || media(schemas::schema_ref("ContactSubmission"));
+    let mut op = Operation::new("postContact", "contact", "Submit a human enquiry")
+        .describe(
+            "Accepts an enquiry from the site's own contact page only. It is acknowledged after \
+            it is committed durably; mail follows from an outbox. A JSON body is answered with \
+            201, a form post with a 303 redirect to the confirmation page. Agents must not call \
+            this route: they may prepare an enquiry, and the human submits it.",
+        )
+        .respond(
+            "201",
+            Response::new("The enquiry was received.")
+                .body("application/json", schemas::schema_ref("ContactReceipt"))
+                .headers(&["Cache-Control", "Vary"]),
+        )
+        .respond(
+            "303",
+            Response::new("The form post was received; `Location` is the confirmation page.")
+                .headers(&["Location", "Cache-Control", "Vary"]),
+        )
+        .respond_with("403", "Forbidden")
+        .respond_with("422", "UnprocessableContent")
+        .errors(Errors::Body);
+    op.request_body = Some(RequestBody {
+        description: "The enquiry, as JSON or as an HTML form post.",
+        required: true,
+        content: BTreeMap::from([
+            ("application/json", submission()),
+            ("application/x-www-form-urlencoded", submission()),
+        ]),
+    });
+    op
+}
+
+fn probe(
+    id: &'static str,
+    summary: &'static str,
+    ok: &'static str,
+    media_type: &'static str,
+    schema: Value,
+) -> Operation {
+    Operation::new(id, "operations", summary)
+        .describe(format!("{ok} Never cached."))
+        .respond(
+            "200",
+            Response::new(ok)
+                .body(media_type, schema)
+                .headers(&["Cache-Control"]),
+        )
+        .errors(Errors::Plain)
+}
+
+/// Readiness fails as a problem object that also carries the checks.
+fn readiness_failure() -> Response {
+    let schema = json!({
+        "allOf": [
+            schemas::schema_ref("Problem"),
+            {
+                "type": "object",
+                "properties": {
+                    "checks": {
+                        "type": "object",
+                        "additionalProperties": { "type": "string", "enum": ["ok", "failing"] }
+                    }
+                }
+            }
+        ]
+    });
+    let mut response =
+        Response::new("Not ready: a dependency such as the database is unreachable.")
+            .headers(&["Retry-After", "Cache-Control"]);
+    response
+        .content
+        .insert("application/problem+json", media(schema));
+    response
+}

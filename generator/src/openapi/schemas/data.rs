@@ -1,0 +1,190 @@
+//! Shapes of the live data routes: statistics, observations, globe points.
+
+use serde_json::{Value, json};
+
+use super::{OBSERVATION_PARAMETERS, QUALITY_FLAGS, WATER_BODY_TYPES, schema_ref};
+
+fn count(description: &str) -> Value {
+    json!({ "type": "integer", "minimum": 0, "description": description })
+}
+
+fn date_time(description: &str) -> Value {
+    json!({ "type": "string", "format": "date-time", "description": description })
+}
+
+pub(super) fn platform_stats() -> Value {
+    json!({
+        "type": "object",
+        "description": "Live platform statistics, computed from the database and cached briefly.",
+        "properties": {
+            "generated_at": date_time("When these figures were computed."),
+            "stale": {
+                "type": "boolean",
+                "description": "True when the database could not be read and older figures are served."
+            },
+            "cache_max_age_s": count("Seconds these figures stay fresh."),
+            "volunteers": count("Registered volunteers."),
+            "observations": count("Public observations."),
+            "sites": count("Monitoring sites."),
+            "countries": count("Countries with at least one site."),
+            "classifications": count("Classifications made by volunteers."),
+            "classification_projects": count("Projects that collect classifications."),
+            "projects": count("Projects."),
+            "observations_last_30_days": count("Observations made in the last 30 days."),
+            "latest_observation_at": {
+                "type": ["string", "null"],
+                "format": "date-time",
+                "description": "Time of the newest observation; null when there is none."
+            }
+        },
+        "required": [
+            "generated_at", "stale", "cache_max_age_s", "volunteers", "observations", "sites",
+            "countries", "classifications", "classification_projects", "projects",
+            "observations_last_30_days", "latest_observation_at"
+        ],
+        "additionalProperties": false
+    })
+}
+
+pub(super) fn data_licence() -> Value {
+    json!({
+        "type": "object",
+        "description": "The licence the served data is published under.",
+        "properties": {
+            "id": { "type": "string", "description": "SPDX identifier.", "examples": ["CC-BY-4.0"] },
+            "title": { "type": "string" },
+            "url": { "type": "string", "format": "uri" }
+        },
+        "required": ["id", "title", "url"],
+        "additionalProperties": false
+    })
+}
+
+pub(super) fn observation() -> Value {
+    json!({
+        "type": "object",
+        "description": "One public water-quality measurement.",
+        "properties": {
+            "id": { "type": "integer", "description": "Stable observation number." },
+            "site_id": { "type": "string" },
+            "site_name": { "type": "string" },
+            "country": {
+                "type": "string",
+                "pattern": "^[A-Z]{2}$",
+                "description": "ISO 3166-1 alpha-2 code of the site's country."
+            },
+            "water_body_type": { "type": "string", "enum": WATER_BODY_TYPES },
+            "observed_at": date_time("When the sample was taken."),
+            "parameter": { "type": "string", "enum": OBSERVATION_PARAMETERS },
+            "value": { "type": "number" },
+            "unit": { "type": "string", "examples": ["mg/L"] },
+            "method": { "type": "string", "description": "How the value was measured." },
+            "quality_flag": { "type": "string", "enum": QUALITY_FLAGS },
+            "latitude": {
+                "type": "number",
+                "minimum": -90,
+                "maximum": 90,
+                "description": "Coarsened to protect volunteers' privacy."
+            },
+            "longitude": {
+                "type": "number",
+                "minimum": -180,
+                "maximum": 180,
+                "description": "Coarsened to protect volunteers' privacy."
+            }
+        },
+        "required": [
+            "id", "site_id", "site_name", "country", "water_body_type", "observed_at",
+            "parameter", "value", "unit", "method", "quality_flag", "latitude", "longitude"
+        ],
+        "additionalProperties": false
+    })
+}
+
+pub(super) fn observation_page() -> Value {
+    json!({
+        "type": "object",
+        "description": "One page of observations, newest first.",
+        "properties": {
+            "data": { "type": "array", "items": schema_ref("Observation") },
+            "next_cursor": {
+                "type": ["string", "null"],
+                "description": "Pass as `cursor` to get the next page; null on the last page."
+            },
+            "limit": { "type": "integer", "minimum": 1, "maximum": 1000 },
+            "licence": schema_ref("DataLicence"),
+            "attribution": { "type": "string" },
+            "generated_at": date_time("When this page was computed.")
+        },
+        "required": ["data", "next_cursor", "limit", "licence", "attribution", "generated_at"],
+        "additionalProperties": false
+    })
+}
+
+pub(super) fn globe_data() -> Value {
+    json!({
+        "type": "object",
+        "description": "RFC 7946 GeoJSON FeatureCollection of public monitoring sites.",
+        "properties": {
+            "type": { "const": "FeatureCollection" },
+            "features": { "type": "array", "items": schema_ref("GlobeFeature") },
+            "precision_decimals": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 6,
+                "description": "Decimal places coordinates are rounded to."
+            },
+            "licence": schema_ref("DataLicence"),
+            "attribution": { "type": "string" }
+        },
+        "required": ["type", "features", "precision_decimals", "licence", "attribution"]
+    })
+}
+
+pub(super) fn globe_feature() -> Value {
+    json!({
+        "type": "object",
+        "description": "One monitoring site as a GeoJSON Point feature.",
+        "properties": {
+            "type": { "const": "Feature" },
+            "id": { "type": "string" },
+            "geometry": {
+                "type": "object",
+                "properties": {
+                    "type": { "const": "Point" },
+                    "coordinates": {
+                        "type": "array",
+                        "description": "Longitude then latitude, coarsened.",
+                        "prefixItems": [
+                            { "type": "number", "minimum": -180, "maximum": 180 },
+                            { "type": "number", "minimum": -90, "maximum": 90 }
+                        ],
+                        "minItems": 2,
+                        "maxItems": 2
+                    }
+                },
+                "required": ["type", "coordinates"]
+            },
+            "properties": {
+                "type": "object",
+                "properties": {
+                    "site_id": { "type": "string" },
+                    "name": { "type": "string" },
+                    "country": { "type": "string", "pattern": "^[A-Z]{2}$" },
+                    "water_body_type": { "type": "string", "enum": WATER_BODY_TYPES },
+                    "observations": { "type": "integer", "minimum": 0 },
+                    "latest_observed_at": { "type": "string", "format": "date-time" },
+                    "parameters": {
+                        "type": "array",
+                        "items": { "type": "string", "enum": OBSERVATION_PARAMETERS }
+                    }
+                },
+                "required": [
+                    "site_id", "name", "country", "water_body_type", "observations",
+                    "latest_observed_at", "parameters"
+                ]
+            }
+        },
+        "required": ["type", "id", "geometry", "properties"]
+    })
+}

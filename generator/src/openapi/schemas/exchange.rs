@@ -1,0 +1,296 @@
+//! Shapes of the exchanges around the data: MCP and JSON-RPC, the contact
+//! form, probes, and the discovery documents.
+
+use serde_json::{Value, json};
+
+use super::schema_ref;
+
+fn json_rpc_id() -> Value {
+    json!({ "type": ["string", "integer"] })
+}
+
+pub(super) fn mcp_request() -> Value {
+    json!({
+        "type": "object",
+        "description": "One JSON-RPC 2.0 request (with `id`) or notification (without). \
+            Batches are refused.",
+        "properties": {
+            "jsonrpc": { "const": "2.0" },
+            "id": json_rpc_id(),
+            "method": { "type": "string", "examples": ["initialize", "tools/list"] },
+            "params": { "type": "object" }
+        },
+        "required": ["jsonrpc", "method"],
+        "examples": [{
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": { "name": "example-client", "version": "1.0.0" }
+            }
+        }]
+    })
+}
+
+pub(super) fn mcp_response() -> Value {
+    json!({
+        "description": "The JSON-RPC 2.0 response to a request: a result, or an error for a \
+            protocol-level fault on a well-formed request (e.g. unknown method, bad params).",
+        "oneOf": [
+            {
+                "type": "object",
+                "properties": {
+                    "jsonrpc": { "const": "2.0" },
+                    "id": json_rpc_id(),
+                    "result": { "type": "object" }
+                },
+                "required": ["jsonrpc", "id", "result"]
+            },
+            schema_ref("JsonRpcError")
+        ]
+    })
+}
+
+pub(super) fn json_rpc_error() -> Value {
+    json!({
+        "type": "object",
+        "description": "A JSON-RPC 2.0 error response. Transport faults (bad JSON, a batch, \
+            a wrong content type or protocol version header) use -32700 or -32600 with a 4xx \
+            status and a null `id`.",
+        "properties": {
+            "jsonrpc": { "const": "2.0" },
+            "id": { "type": ["string", "integer", "null"] },
+            "error": {
+                "type": "object",
+                "properties": {
+                    "code": {
+                        "type": "integer",
+                        "examples": [-32700, -32600, -32601, -32602, -32603]
+                    },
+                    "message": { "type": "string" },
+                    "data": {}
+                },
+                "required": ["code", "message"]
+            }
+        },
+        "required": ["jsonrpc", "id", "error"]
+    })
+}
+
+pub(super) fn contact_challenge() -> Value {
+    json!({
+        "type": "object",
+        "description": "An ALTCHA version 2 proof-of-work challenge. `signature` is the hex \
+            HMAC-SHA256 of `parameters` serialised as JSON with sorted keys.",
+        "properties": {
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "algorithm": { "type": "string", "examples": ["PBKDF2/SHA-256"] },
+                    "nonce": { "type": "string", "pattern": "^[0-9a-f]+$" },
+                    "salt": { "type": "string", "pattern": "^[0-9a-f]+$" },
+                    "cost": { "type": "integer", "minimum": 1 },
+                    "keyLength": { "type": "integer", "minimum": 1 },
+                    "keyPrefix": { "type": "string", "pattern": "^[0-9a-f]*$" },
+                    "keySignature": { "type": "string" },
+                    "expiresAt": {
+                        "type": "integer",
+                        "description": "Unix time in seconds after which the challenge is refused."
+                    },
+                    "data": {
+                        "type": "object",
+                        "additionalProperties": { "type": ["string", "number", "boolean"] }
+                    }
+                },
+                "required": ["algorithm", "nonce", "salt", "cost", "keyLength", "keyPrefix"]
+            },
+            "signature": { "type": "string", "pattern": "^[0-9a-f]+$" }
+        },
+        "required": ["parameters", "signature"]
+    })
+}
+
+pub(super) fn contact_submission() -> Value {
+    json!({
+        "type": "object",
+        "description": "A human enquiry. Agents may prepare one for their user; only the human \
+            submits it, after solving the challenge in the browser.",
+        "properties": {
+            "name": { "type": "string", "minLength": 1, "maxLength": 200 },
+            "email": { "type": "string", "format": "email", "maxLength": 254 },
+            "organisation": { "type": "string", "maxLength": 200 },
+            "topic": { "type": "string", "minLength": 1, "maxLength": 100 },
+            "message": { "type": "string", "minLength": 1, "maxLength": 5000 },
+            "consent": {
+                "type": "boolean",
+                "const": true,
+                "description": "Consent to processing the enquiry (a form checkbox sends `true`)."
+            },
+            "altcha": {
+                "type": "string",
+                "maxLength": 8192,
+                "description": "Base64 of the solved challenge: \
+                    `{\"challenge\": {parameters, signature}, \"solution\": {counter, derivedKey, time}}`."
+            },
+            "website": {
+                "type": "string",
+                "description": "Leave empty: a trap field for bots."
+            }
+        },
+        "required": ["name", "email", "topic", "message", "consent", "altcha"]
+    })
+}
+
+pub(super) fn contact_receipt() -> Value {
+    json!({
+        "type": "object",
+        "description": "The enquiry was committed durably; mail follows from the outbox.",
+        "properties": {
+            "reference": { "type": "string", "description": "Quote this in any follow-up." },
+            "status": { "const": "received" }
+        },
+        "required": ["reference", "status"]
+    })
+}
+
+pub(super) fn health() -> Value {
+    json!({
+        "type": "object",
+        "properties": { "status": { "const": "ok" } },
+        "required": ["status"]
+    })
+}
+
+pub(super) fn readiness() -> Value {
+    json!({
+        "type": "object",
+        "description": "Whether this replica can serve live data.",
+        "properties": {
+            "status": { "type": "string", "enum": ["ready", "not_ready"] },
+            "checks": {
+                "type": "object",
+                "description": "Outcome per dependency, e.g. `database`.",
+                "additionalProperties": { "type": "string", "enum": ["ok", "failing"] }
+            }
+        },
+        "required": ["status", "checks"]
+    })
+}
+
+pub(super) fn ai_catalog() -> Value {
+    json!({
+        "type": "object",
+        "description": "AI Catalog (draft, `application/ai-catalog+json`).",
+        "properties": {
+            "specVersion": { "type": "string", "examples": ["1.0"] },
+            "host": {
+                "type": "object",
+                "properties": {
+                    "displayName": { "type": "string" },
+                    "identifier": { "type": "string" },
+                    "documentationUrl": { "type": "string", "format": "uri" }
+                },
+                "required": ["displayName"]
+            },
+            "entries": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "identifier": { "type": "string" },
+                        "type": { "type": "string", "description": "Media type of the artifact." },
+                        "url": { "type": "string", "format": "uri" },
+                        "data": {},
+                        "displayName": { "type": "string" },
+                        "description": { "type": "string" },
+                        "version": { "type": "string" },
+                        "updatedAt": { "type": "string", "format": "date-time" }
+                    },
+                    "required": ["identifier", "type"],
+                    "oneOf": [
+                        { "required": ["url"], "not": { "required": ["data"] } },
+                        { "required": ["data"], "not": { "required": ["url"] } }
+                    ]
+                }
+            }
+        },
+        "required": ["specVersion", "entries"]
+    })
+}
+
+pub(super) fn api_catalog() -> Value {
+    json!({
+        "type": "object",
+        "description": "RFC 9727 API catalog as an RFC 9264 JSON linkset.",
+        "properties": {
+            "linkset": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": { "anchor": { "type": "string", "format": "uri" } },
+                    "required": ["anchor"],
+                    "additionalProperties": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "href": { "type": "string", "format": "uri-reference" },
+                                "type": { "type": "string" },
+                                "title": { "type": "string" }
+                            },
+                            "required": ["href"]
+                        }
+                    }
+                }
+            }
+        },
+        "required": ["linkset"]
+    })
+}
+
+pub(super) fn mcp_server_card() -> Value {
+    json!({
+        "type": "object",
+        "description": "MCP Server Card (SEP-2127 draft): identity and connection details.",
+        "properties": {
+            "$schema": { "type": "string", "format": "uri" },
+            "name": { "type": "string", "pattern": "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$" },
+            "version": { "type": "string" },
+            "description": { "type": "string", "minLength": 1, "maxLength": 100 },
+            "title": { "type": "string", "minLength": 1, "maxLength": 100 },
+            "websiteUrl": { "type": "string", "format": "uri" },
+            "remotes": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "type": { "type": "string", "enum": ["streamable-http", "sse"] },
+                        "url": { "type": "string", "format": "uri" },
+                        "supportedProtocolVersions": {
+                            "type": "array",
+                            "items": { "type": "string" }
+                        }
+                    },
+                    "required": ["type", "url"]
+                }
+            },
+            "_meta": { "type": "object" }
+        },
+        "required": ["$schema", "name", "version", "description"]
+    })
+}
+
+pub(super) fn openapi_document() -> Value {
+    json!({
+        "type": "object",
+        "description": "This OpenAPI 3.1 document.",
+        "properties": {
+            "openapi": { "const": "3.1.0" },
+            "info": { "type": "object" },
+            "paths": { "type": "object" }
+        },
+        "required": ["openapi", "info", "paths"]
+    })
+}

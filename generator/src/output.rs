@@ -1,0 +1,350 @@
+//! Writing the output tree: each file once, its precompressed twins where
+//! smaller, the manifest, and nothing stale.
+//!
+//! A rebuild reads the previous manifest and skips writing and compressing
+//! every file whose bytes did not change, so a no-change rebuild costs the
+//! rendering and hashing only. Compression is deterministic, so reuse keeps
+//! the output byte-identical to a clean build.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
+
+use crate::manifest::{
+    self, Encoded, FileEntry, MANIFEST_FILE, Manifest, cache_policy, compressible, content_type,
+    etag_from_sha256, sha256_hex,
+};
+
+/// One file to publish: path relative to the output directory and its bytes.
+#[derive(Debug, Clone)]
+pub struct OutFile {
+    pub path: String,
+    pub bytes: Vec<u8>,
+}
+
+/// What writing did, for the build summary.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct WriteStats {
+    pub files: usize,
+    pub bytes: u64,
+    pub compressed_bytes: u64,
+    /// Files whose bytes changed (or were new) and were written.
+    pub written: usize,
+    pub removed: usize,
+}
+
+/// Brotli quality 5 compresses our pages within 1 % of quality 9 at ~15×
+/// the speed (measured on 10,000 generated pages; 11 is slower still).
+const BROTLI_QUALITY: i32 = 5;
+/// Window bits: at least 18 (smaller windows are far slower in this
+/// encoder), at most 22, otherwise fitted to the file.
+const BROTLI_WINDOW: std::ops::RangeInclusive<i32> = 18..=22;
+/// gzip is the fallback for clients without brotli: the default level, as
+/// level 9 saves under 1 % more on pages at half the speed.
+const GZIP_LEVEL: u32 = 6;
+/// Not worth a twin unless it saves at least this share of the bytes.
+const MIN_SAVING_PERCENT: u64 = 5;
+
+fn brotli(bytes: &[u8]) -> Vec<u8> {
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: BROTLI_QUALITY,
+        lgwin: ((usize::BITS - bytes.len().leading_zeros()) as i32)
+            .clamp(*BROTLI_WINDOW.start(), *BROTLI_WINDOW.end()),
+        ..Default::default()
+    };
+    let mut out = Vec::with_capacity(bytes.len() / 3);
+    let mut input = bytes;
+    brotli::BrotliCompress(&mut input, &mut out, &params).expect("in-memory brotli");
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    // flate2 writes a zero mtime and no file name: deterministic.
+    let mut enc = flate2::write::GzEncoder::new(
+        Vec::with_capacity(bytes.len() / 3),
+        flate2::Compression::new(GZIP_LEVEL),
+    );
+    enc.write_all(bytes).expect("in-memory gzip");
+    enc.finish().expect("in-memory gzip")
+}
+
+fn worth_it(original: usize, compressed: usize) -> bool {
+    (compressed as u64) * 100 <= (original as u64) * (100 - MIN_SAVING_PERCENT)
+}
+
+/// Reads the manifest of a previous build, if there is a readable one.
+pub fn read_manifest(out: &Path) -> Option<Manifest> {
+    let bytes = std::fs::read(out.join(MANIFEST_FILE)).ok()?;
+    let m: Manifest = serde_json::from_slice(&bytes).ok()?;
+    (m.format == manifest::FORMAT).then_some(m)
+}
+
+fn same_size(path: &Path, size: u64) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == size)
+}
+
+fn validate_path(path: &str) -> Result<()> {
+    let bad = path.is_empty()
+        || path.starts_with('/')
+        || path.contains('\\')
+        || path
+            .split('/')
+            .any(|s| s.is_empty() || s == "." || s == "..")
+        || path == MANIFEST_FILE;
+    if bad {
+        bail!("internal: invalid output path {path:?}");
+    }
+    Ok(())
+}
+
+/// Writes `files` into `out`, replacing a previous build there.
+///
+/// Refuses to touch a non-empty directory that holds no manifest, so a
+/// mistaken `--out` cannot delete someone's files.
+pub fn write_tree(out: &Path, mut files: Vec<OutFile>) -> Result<(Manifest, WriteStats)> {
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    for pair in files.windows(2) {
+        if pair[0].path == pair[1].path {
+            bail!("two outputs want the same path {}", pair[0].path);
+        }
+    }
+    for f in &files {
+        validate_path(&f.path)?;
+    }
+
+    let previous = read_manifest(out);
+    if previous.is_none() && out.exists() {
+        let non_empty = std::fs::read_dir(out)
+            .with_context(|| format!("listing {}", out.display()))?
+            .next()
+            .is_some();
+        if non_empty {
+            bail!(
+                "{} is not empty and holds no {MANIFEST_FILE} from an earlier build; refusing to overwrite it",
+                out.display()
+            );
+        }
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let previous = previous.unwrap_or_default();
+
+    let results: Vec<Result<(String, FileEntry, bool)>> = files
+        .par_iter()
+        .map(|f| publish_one(out, f, previous.files.get(&f.path)))
+        .collect();
+
+    let mut manifest = Manifest {
+        format: manifest::FORMAT,
+        files: BTreeMap::new(),
+    };
+    let mut stats = WriteStats::default();
+    for r in results {
+        let (path, entry, written) = r?;
+        stats.files += 1;
+        stats.bytes += entry.size;
+        stats.compressed_bytes += entry.encodings.values().map(|e| e.size).sum::<u64>();
+        stats.written += usize::from(written);
+        manifest.files.insert(path, entry);
+    }
+
+    stats.removed = remove_stale(out, &manifest)?;
+
+    let mut json = serde_json::to_vec_pretty(&manifest).context("serialising the manifest")?;
+    json.push(b'\n');
+    let manifest_path = out.join(MANIFEST_FILE);
+    if std::fs::read(&manifest_path).ok().as_deref() != Some(&json[..]) {
+        write_atomic(&manifest_path, &json)?;
+    }
+    Ok((manifest, stats))
+}
+
+fn publish_one(
+    out: &Path,
+    f: &OutFile,
+    old: Option<&FileEntry>,
+) -> Result<(String, FileEntry, bool)> {
+    let sha = sha256_hex(&f.bytes);
+    let ctype = content_type(&f.path);
+    let target = out.join(&f.path);
+
+    let unchanged = old.filter(|o| {
+        o.sha256 == sha
+            && o.content_type == ctype
+            && same_size(&target, o.size)
+            && o.encodings
+                .values()
+                .all(|e| same_size(&out.join(&e.path), e.size))
+    });
+    if let Some(old) = unchanged {
+        let mut entry = old.clone();
+        entry.cache_control = cache_policy(&f.path).to_owned();
+        return Ok((f.path.clone(), entry, false));
+    }
+
+    if let Some(parent) = target.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
+    }
+    write_atomic(&target, &f.bytes)?;
+    let mut encodings = BTreeMap::new();
+    let mut twins: Vec<(&str, &str, Vec<u8>)> = Vec::new();
+    if compressible(ctype) && f.bytes.len() >= 256 {
+        twins.push(("br", "br", brotli(&f.bytes)));
+        twins.push(("gzip", "gz", gzip(&f.bytes)));
+    }
+    for (coding, ext, bytes) in twins {
+        let twin_path = format!("{}.{ext}", f.path);
+        let twin_target = out.join(&twin_path);
+        if worth_it(f.bytes.len(), bytes.len()) {
+            write_atomic(&twin_target, &bytes)?;
+            encodings.insert(
+                coding.to_owned(),
+                Encoded {
+                    path: twin_path,
+                    size: bytes.len() as u64,
+                    etag: etag_from_sha256(&sha256_hex(&bytes)),
+                },
+            );
+        }
+    }
+    let entry = FileEntry {
+        size: f.bytes.len() as u64,
+        etag: etag_from_sha256(&sha),
+        sha256: sha,
+        content_type: ctype.to_owned(),
+        cache_control: cache_policy(&f.path).to_owned(),
+        encodings,
+    };
+    Ok((f.path.clone(), entry, true))
+}
+
+/// Replaces an existing file through a temporary file and a rename, so a
+/// reader (the sidecar, a sync to a CDN) never sees half a file; a new file
+/// is written in place, since nothing can have been reading it.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    if !path.exists() {
+        return std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()));
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp-generate");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// Deletes files of earlier builds that this build does not publish.
+fn remove_stale(out: &Path, manifest: &Manifest) -> Result<usize> {
+    let mut keep: HashSet<&str> = HashSet::with_capacity(manifest.files.len() * 3 + 1);
+    keep.insert(MANIFEST_FILE);
+    for (path, entry) in &manifest.files {
+        keep.insert(path);
+        for e in entry.encodings.values() {
+            keep.insert(&e.path);
+        }
+    }
+    let mut removed = 0;
+    sweep(out, "", &keep, &mut removed)?;
+    Ok(removed)
+}
+
+/// Removes what `keep` does not name under `dir` (`rel` is its path relative
+/// to the output directory); true when `dir` ended up empty.
+fn sweep(dir: &Path, rel: &str, keep: &HashSet<&str>, removed: &mut usize) -> Result<bool> {
+    let mut empty = true;
+    for entry in std::fs::read_dir(dir).with_context(|| format!("listing {}", dir.display()))? {
+        let entry = entry?;
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let child = if rel.is_empty() {
+            name.into_owned()
+        } else {
+            format!("{rel}/{name}")
+        };
+        if entry.file_type()?.is_dir() {
+            if sweep(&path, &child, keep, removed)? {
+                std::fs::remove_dir(&path)
+                    .with_context(|| format!("removing {}", path.display()))?;
+            } else {
+                empty = false;
+            }
+        } else if keep.contains(child.as_str()) {
+            empty = false;
+        } else {
+            std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+            *removed += 1;
+        }
+    }
+    Ok(empty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(path: &str, bytes: &[u8]) -> OutFile {
+        OutFile {
+            path: path.into(),
+            bytes: bytes.to_vec(),
+        }
+    }
+
+    #[test]
+    fn writes_twins_manifest_and_reuses_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("dist");
+        let html = "<p>hello world</p>\n".repeat(100);
+        let files = vec![
+            file("index.html", html.as_bytes()),
+            file("logo.png", &[0u8; 400]),
+            file("tiny.txt", b"hi"),
+        ];
+        let (m, stats) = write_tree(&out, files.clone()).unwrap();
+        assert_eq!(stats.written, 3);
+        let e = &m.files["index.html"];
+        assert_eq!(e.content_type, "text/html; charset=utf-8");
+        assert_eq!(e.encodings.len(), 2);
+        assert_ne!(e.encodings["br"].etag, e.etag);
+        assert_ne!(e.encodings["gzip"].etag, e.encodings["br"].etag);
+        assert!(out.join("index.html.br").exists());
+        assert!(m.files["logo.png"].encodings.is_empty());
+        assert!(m.files["tiny.txt"].encodings.is_empty());
+
+        let (m2, stats2) = write_tree(&out, files).unwrap();
+        assert_eq!(m, m2);
+        assert_eq!(stats2.written, 0);
+
+        let (_, stats3) = write_tree(&out, vec![file("index.html", b"changed")]).unwrap();
+        assert_eq!(stats3.written, 1);
+        assert!(stats3.removed >= 3, "{stats3:?}");
+        assert!(!out.join("logo.png").exists());
+        assert!(
+            !out.join("index.html.br").exists(),
+            "stale twin left behind"
+        );
+    }
+
+    #[test]
+    fn refuses_foreign_non_empty_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("precious.txt"), b"x").unwrap();
+        let err = write_tree(dir.path(), vec![file("a.txt", b"a")]).unwrap_err();
+        assert!(err.to_string().contains("refusing"));
+        assert!(dir.path().join("precious.txt").exists());
+    }
+
+    #[test]
+    fn rejects_escaping_paths() {
+        let dir = tempfile::tempdir().unwrap();
+        for bad in ["../x", "/abs", "a//b", "a\\b", "manifest.json"] {
+            assert!(
+                write_tree(dir.path(), vec![file(bad, b"x")]).is_err(),
+                "{bad}"
+            );
+        }
+    }
+}

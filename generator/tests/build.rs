@@ -1,0 +1,359 @@
+//! The real `generate` binary and library on the shipped sample content and
+//! on a small frozen fixture.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use generator::{BuildOptions, build};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/content")
+}
+
+fn opts(content: &Path, out: &Path) -> BuildOptions {
+    BuildOptions {
+        content: content.to_path_buf(),
+        templates: repo().join("templates"),
+        out: out.to_path_buf(),
+        base_url: Some("https://water.example.org".into()),
+        progress: false,
+    }
+}
+
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let target = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_dir(&p, &target);
+        } else {
+            std::fs::copy(&p, &target).unwrap();
+        }
+    }
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn two_builds_are_byte_identical_and_rebuild_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a");
+    let b = tmp.path().join("nested/b");
+    build(&opts(&repo().join("content"), &a)).unwrap();
+    build(&opts(&repo().join("content"), &b)).unwrap();
+    let (ta, tb) = (tree(&a), tree(&b));
+    assert!(ta.len() > 30, "only {} files", ta.len());
+    assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>());
+    for (k, v) in &ta {
+        assert!(tb[k] == *v, "{k} differs between builds");
+    }
+    let again = build(&opts(&repo().join("content"), &a)).unwrap();
+    assert_eq!(again.stats.written, 0, "{}", again.line());
+    assert_eq!(tree(&a), ta);
+    // No absolute path of the machine leaks into the output.
+    let here = repo().to_string_lossy().into_owned();
+    for (k, v) in &ta {
+        assert!(
+            !String::from_utf8_lossy(v).contains(&here),
+            "{k} mentions the build directory"
+        );
+    }
+}
+
+#[test]
+fn manifest_lists_every_file_with_etag_type_and_policy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("dist");
+    let summary = build(&opts(&repo().join("content"), &out)).unwrap();
+    let m = &summary.manifest;
+    let files = tree(&out);
+    let mut listed = std::collections::BTreeSet::new();
+    for (path, entry) in &m.files {
+        let bytes = &files[path];
+        assert_eq!(entry.size, bytes.len() as u64, "{path}");
+        assert_eq!(
+            entry.sha256,
+            generator::manifest::sha256_hex(bytes),
+            "{path}"
+        );
+        listed.insert(path.clone());
+        for e in entry.encodings.values() {
+            assert!(e.size < entry.size, "{path}: twin not smaller");
+            assert_ne!(e.etag, entry.etag);
+            listed.insert(e.path.clone());
+        }
+    }
+    listed.insert("manifest.json".into());
+    assert_eq!(listed, files.keys().cloned().collect());
+    assert_eq!(m.files["openapi.json"].cache_control, "no-cache");
+    let css: Vec<_> = m
+        .files
+        .keys()
+        .filter(|k| k.starts_with("assets/site.") && k.ends_with(".css"))
+        .collect();
+    assert_eq!(css.len(), 1);
+    assert!(m.files[css[0]].cache_control.contains("immutable"));
+    assert!(m.files["index.html"].encodings.contains_key("br"));
+    assert!(m.files["index.html"].encodings.contains_key("gzip"));
+    // Hashed asset references in pages point at published files.
+    let home = String::from_utf8(files["index.html"].clone()).unwrap();
+    assert!(
+        home.contains(&format!("/{}", css[0])),
+        "home does not link {}",
+        css[0]
+    );
+    assert!(summary.line().starts_with("built "));
+}
+
+#[test]
+fn service_json_validates_against_the_built_contract() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("dist");
+    build(&opts(&repo().join("content"), &out)).unwrap();
+    let spec = read_json(&out.join("openapi.json"));
+    assert_eq!(spec["openapi"], "3.1.0");
+    assert_eq!(spec["info"]["version"], "1.0.0");
+    let text = std::fs::read_to_string(out.join("openapi.json")).unwrap();
+    oas3::from_json(&text).expect("a 3.1-aware parser reads the contract");
+
+    let wrapper = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$ref": "#/components/schemas/ServiceInformation",
+        "components": spec["components"],
+    });
+    let validator = jsonschema::validator_for(&wrapper).unwrap();
+    let service = read_json(&out.join("api/service.json"));
+    let errors: Vec<String> = validator
+        .iter_errors(&service)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    for member in [
+        "name",
+        "description",
+        "services",
+        "projects",
+        "guardrails",
+        "contact",
+    ] {
+        let mut broken = service.clone();
+        broken.as_object_mut().unwrap().remove(member);
+        assert!(
+            !validator.is_valid(&broken),
+            "schema accepts a missing {member}"
+        );
+    }
+}
+
+#[test]
+fn ai_catalog_entries_resolve_to_built_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("dist");
+    let summary = build(&opts(&repo().join("content"), &out)).unwrap();
+    let catalog = read_json(&out.join(".well-known/ai-catalog.json"));
+    assert_eq!(catalog["specVersion"], "1.0");
+    let entries = catalog["entries"].as_array().unwrap();
+    assert!(
+        (4..=10).contains(&entries.len()),
+        "{} entries",
+        entries.len()
+    );
+    for e in entries {
+        let Some(url) = e["url"].as_str() else {
+            assert!(e["data"].is_object(), "entry without url or data: {e}");
+            continue;
+        };
+        let path = url
+            .strip_prefix("https://water.example.org/")
+            .unwrap_or_else(|| panic!("{url} is not same-origin"));
+        let key = if path.is_empty() || path.ends_with('/') {
+            format!("{path}index.html")
+        } else {
+            path.to_owned()
+        };
+        assert!(
+            summary.manifest.files.contains_key(&key),
+            "{url} is not a built file"
+        );
+        assert!(e["type"].is_string() && e["identifier"].is_string(), "{e}");
+    }
+}
+
+#[test]
+fn every_document_has_a_markdown_twin_and_problem_pages_exist() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("dist");
+    let summary = build(&opts(&repo().join("content"), &out)).unwrap();
+    let files = &summary.manifest.files;
+    let pages: Vec<_> = files
+        .keys()
+        .filter(|k| {
+            k.starts_with("docs/") && k.ends_with("/index.html") && !k.starts_with("docs/problems/")
+        })
+        .collect();
+    assert!(pages.len() >= 5);
+    for p in pages {
+        let twin = p.replace("index.html", "index.md");
+        assert!(files.contains_key(&twin), "{p} has no Markdown twin");
+        let md = std::fs::read_to_string(out.join(&twin)).unwrap();
+        assert!(md.starts_with("# ") && md.contains("Licence:"), "{twin}");
+    }
+    for p in generator::problems::PROBLEMS {
+        assert!(files.contains_key(&format!("docs/problems/{}/index.html", p.code)));
+    }
+}
+
+fn generate(args: &[&str], cwd: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_generate"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("GENERATE_OUT")
+        .env_remove("GENERATE_CONTENT")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn check_passes_on_sample_and_fails_on_a_planted_broken_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let content = tmp.path().join("content");
+    copy_dir(&repo().join("content"), &content);
+    let templates = repo().join("templates");
+    let t = templates.to_str().unwrap();
+    let out = generate(&["build", "--templates", t, "--quiet"], tmp.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        line.starts_with("built ") && line.contains(" in "),
+        "{line}"
+    );
+    let ok = generate(&["check"], tmp.path());
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+
+    let page = content.join("docs/planted.md");
+    std::fs::write(
+        &page,
+        "+++\ntitle = \"Planted\"\nsummary = \"A page with broken links.\"\n+++\n\
+         See [gone](/docs/no-such-page/) and [bad anchor](/docs/#no-such-anchor).\n",
+    )
+    .unwrap();
+    let out = generate(&["build", "--templates", t, "--quiet"], tmp.path());
+    assert!(out.status.success());
+    let bad = generate(&["check"], tmp.path());
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("docs/planted/index.html: broken link `/docs/no-such-page/`"),
+        "{err}"
+    );
+    assert!(err.contains("no element with id `no-such-anchor`"), "{err}");
+}
+
+#[test]
+fn bad_content_names_file_line_and_expectation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let content = tmp.path().join("content");
+    copy_dir(&repo().join("content"), &content);
+    let projects = content.join("service/projects.toml");
+    let text = std::fs::read_to_string(&projects).unwrap();
+    let (line_no, _) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.trim_start().starts_with("status"))
+        .expect("a status line");
+    let broken: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == line_no {
+                "status = \"finished\"".into()
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect();
+    std::fs::write(&projects, broken.join("\n")).unwrap();
+    let err = build(&opts(&content, &tmp.path().join("dist")))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&format!("projects.toml:{}:", line_no + 1)),
+        "error does not name file and line {}: {err}",
+        line_no + 1
+    );
+    assert!(
+        err.contains("finished") && err.contains("expected"),
+        "{err}"
+    );
+
+    // An unknown field in front matter names the document's line.
+    std::fs::write(&projects, text).unwrap();
+    std::fs::write(
+        content.join("docs/typo.md"),
+        "+++\ntitle = \"T\"\nsummary = \"S\"\nauthr = \"x\"\n+++\nBody\n",
+    )
+    .unwrap();
+    let err = build(&opts(&content, &tmp.path().join("dist")))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("typo.md:4:"), "{err}");
+    assert!(err.contains("unknown field `authr`"), "{err}");
+}
+
+#[test]
+fn fixture_pages_match_snapshots() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("dist");
+    build(&opts(&fixture(), &out)).unwrap();
+    let read = |p: &str| std::fs::read_to_string(out.join(p)).unwrap();
+    insta::assert_snapshot!("fixture_home", read("index.html"));
+    insta::assert_snapshot!("fixture_page", read("docs/guide/index.html"));
+    insta::assert_snapshot!("fixture_twin", read("docs/guide/index.md"));
+    insta::assert_snapshot!("fixture_llms", read("llms.txt"));
+    insta::assert_snapshot!("fixture_security", read(".well-known/security.txt"));
+    insta::assert_json_snapshot!("fixture_service", read_json(&out.join("api/service.json")));
+    insta::assert_json_snapshot!(
+        "fixture_ai_catalog",
+        read_json(&out.join(".well-known/ai-catalog.json"))
+    );
+    insta::assert_json_snapshot!(
+        "fixture_api_catalog",
+        read_json(&out.join(".well-known/api-catalog"))
+    );
+}

@@ -1,0 +1,44 @@
+# Shared helpers for the project's scripts (sourced, not run).
+
+# Installs Debian packages that are missing; `apt-get update` at most once.
+apt_ensure() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if [ -z "${APT_UPDATED:-}" ]; then
+    $sudo apt-get update -qq
+    export APT_UPDATED=1
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Project-local Python tools in .tools/venv; installs pinned packages that are missing.
+venv_ensure() {
+  local venv=".tools/venv"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  local need=()
+  for spec in "$@"; do
+    "$venv/bin/python" -m pip show -q "${spec%%==*}" >/dev/null 2>&1 || need+=("$spec")
+  done
+  [ ${#need[@]} -eq 0 ] || "$venv/bin/python" -m pip install -q --disable-pip-version-check "${need[@]}"
+}
+
+# A free TCP port on 127.0.0.1.
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# Waits until URL answers (at most ~20 s).
+wait_http() {
+  local url="$1"
+  for _ in $(seq 1 200); do
+    curl -fsS -o /dev/null "$url" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "timed out waiting for $url" >&2
+  return 1
+}

@@ -1,0 +1,2 @@
+// Progressive enhancement only: every page works without this script.
+document.documentElement.classList.add("js");
