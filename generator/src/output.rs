@@ -62,10 +62,13 @@ fn brotli(bytes: &[u8]) -> Vec<u8> {
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
-    // flate2 writes a zero mtime and no file name: deterministic.
-    let mut enc = flate2::write::GzEncoder::new(
+    // zlib writes the gzip header itself (mtime 0, no name): deterministic.
+    // A window no larger than the input keeps per-file setup cheap.
+    let window_bits = ((usize::BITS - bytes.len().leading_zeros()) as u8).clamp(9, 15);
+    let compress = flate2::Compress::new_gzip(flate2::Compression::new(GZIP_LEVEL), window_bits);
+    let mut enc = flate2::write::ZlibEncoder::new_with_compress(
         Vec::with_capacity(bytes.len() / 3),
-        flate2::Compression::new(GZIP_LEVEL),
+        compress,
     );
     enc.write_all(bytes).expect("in-memory gzip");
     enc.finish().expect("in-memory gzip")
@@ -310,7 +313,15 @@ mod tests {
         assert_eq!(e.encodings.len(), 2);
         assert_ne!(e.encodings["br"].etag, e.etag);
         assert_ne!(e.encodings["gzip"].etag, e.encodings["br"].etag);
-        assert!(out.join("index.html.br").exists());
+        let br = std::fs::read(out.join("index.html.br")).unwrap();
+        let mut plain = Vec::new();
+        brotli::BrotliDecompress(&mut &br[..], &mut plain).unwrap();
+        assert_eq!(plain, html.as_bytes());
+        let gz = std::fs::read(out.join("index.html.gz")).unwrap();
+        let mut plain = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut plain)
+            .unwrap();
+        assert_eq!(plain, html);
         assert!(m.files["logo.png"].encodings.is_empty());
         assert!(m.files["tiny.txt"].encodings.is_empty());
 

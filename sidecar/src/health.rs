@@ -1,0 +1,55 @@
+//! `/healthz` (the process answers), `/readyz` (it can serve: dist loaded —
+//! and, once the sidecar has one, its database reachable) and `/metrics`.
+
+use bytes::Bytes;
+use http::Response;
+use http::header::{self, HeaderValue};
+
+use crate::Body;
+use crate::problem::{Code, Problem};
+use crate::state::AppState;
+
+const JSON: HeaderValue = HeaderValue::from_static("application/json");
+const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
+const PROMETHEUS: HeaderValue =
+    HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8");
+
+pub fn healthz() -> Response<Body> {
+    json(Bytes::from_static(br#"{"status":"ok"}"#))
+}
+
+/// Ready while the site is loaded (it always is once state exists) and the
+/// process is not draining for shutdown.
+pub fn readyz(state: &AppState) -> Result<Response<Body>, Problem> {
+    if state.is_shutting_down() {
+        return Err(
+            Problem::new(Code::ServiceUnavailable, "The server is shutting down.").retry_after(5),
+        );
+    }
+    Ok(json(Bytes::from_static(
+        br#"{"status":"ready","checks":{"dist":"ok"}}"#,
+    )))
+}
+
+pub fn metrics(state: &AppState) -> Response<Body> {
+    let text = state
+        .metrics
+        .render(state.site.file_count(), state.site.byte_count());
+    let mut response = Response::new(Body::new(Bytes::from(text)));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, PROMETHEUS);
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, NO_STORE);
+    response
+}
+
+fn json(body: Bytes) -> Response<Body> {
+    let mut response = Response::new(Body::new(body));
+    response.headers_mut().insert(header::CONTENT_TYPE, JSON);
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, NO_STORE);
+    response
+}

@@ -1,0 +1,336 @@
+//! `dist/manifest.json` → the in-memory [`Site`].
+//!
+//! The whole site is loaded at start: every file's bytes (identity and each
+//! precompressed twin) as `Bytes`, and every header value pre-rendered, so
+//! answering a static request is a hash lookup and a few clones — no file
+//! system, no formatting. The site is a few megabytes; this is what lets a
+//! small process keep up with nginx. Files are reached only through manifest
+//! keys (checked here to stay inside `dist/`), never through request paths.
+//!
+//! The manifest does not list itself, and twins (`x.html.br`) are not keys,
+//! so neither is ever served on its own.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, bail, ensure};
+use bytes::Bytes;
+use http::HeaderValue;
+use serde::Deserialize;
+
+use crate::negotiate::Coding;
+
+pub const MANIFEST_FILE: &str = "manifest.json";
+pub const FORMAT: u32 = 1;
+/// The page served (status 404) for unknown paths outside the API.
+pub const NOT_FOUND_PAGE: &str = "404.html";
+
+#[derive(Debug, Deserialize)]
+struct ManifestJson {
+    format: u32,
+    files: BTreeMap<String, FileJson>,
+}
+
+#[derive(Debug, Deserialize)]
+struct FileJson {
+    size: u64,
+    etag: String,
+    content_type: String,
+    cache_control: String,
+    #[serde(default)]
+    encodings: BTreeMap<String, EncodedJson>,
+}
+
+#[derive(Debug, Deserialize)]
+struct EncodedJson {
+    path: String,
+    size: u64,
+    etag: String,
+}
+
+/// One representation's bytes and pre-rendered headers.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub bytes: Bytes,
+    pub etag: HeaderValue,
+    pub content_length: HeaderValue,
+}
+
+/// A published file.
+#[derive(Debug)]
+pub struct Entry {
+    /// Manifest key (path relative to dist).
+    pub key: String,
+    pub content_type: HeaderValue,
+    pub cache_control: HeaderValue,
+    pub is_html: bool,
+    pub identity: Variant,
+    pub br: Option<Variant>,
+    pub gzip: Option<Variant>,
+}
+
+impl Entry {
+    pub fn has_encodings(&self) -> bool {
+        self.br.is_some() || self.gzip.is_some()
+    }
+
+    /// The variant for a coding chosen by negotiation over this entry.
+    pub fn variant(&self, coding: Coding) -> &Variant {
+        match coding {
+            Coding::Br => self.br.as_ref().unwrap_or(&self.identity),
+            Coding::Gzip => self.gzip.as_ref().unwrap_or(&self.identity),
+            Coding::Identity => &self.identity,
+        }
+    }
+}
+
+/// What a URL path resolves to.
+#[derive(Debug, Clone)]
+pub enum Resource {
+    File(Arc<Entry>),
+    /// A directory requested without its slash: 308 to this location.
+    Redirect(HeaderValue),
+}
+
+/// The loaded site, keyed by URL path (`/`, `/docs/x/`, `/docs/x/index.html`).
+#[derive(Debug, Default)]
+pub struct Site {
+    routes: HashMap<String, Resource>,
+    not_found: Option<Arc<Entry>>,
+    files: usize,
+    bytes: u64,
+}
+
+impl Site {
+    /// Loads `dist/manifest.json` and every file it lists.
+    pub fn load(dist: &Path) -> anyhow::Result<Site> {
+        let manifest_path = dist.join(MANIFEST_FILE);
+        let text = std::fs::read(&manifest_path).with_context(|| {
+            format!(
+                "reading {} (run `generate build` first)",
+                manifest_path.display()
+            )
+        })?;
+        let manifest: ManifestJson = serde_json::from_slice(&text)
+            .with_context(|| format!("parsing {}", manifest_path.display()))?;
+        ensure!(
+            manifest.format == FORMAT,
+            "{}: format {} is not the supported format {FORMAT}",
+            manifest_path.display(),
+            manifest.format
+        );
+        let root = dist
+            .canonicalize()
+            .with_context(|| format!("resolving {}", dist.display()))?;
+        let mut site = Site::default();
+        let mut entries = Vec::with_capacity(manifest.files.len());
+        for (key, file) in manifest.files {
+            let entry =
+                load_entry(&root, &key, file).with_context(|| format!("manifest entry {key:?}"))?;
+            site.files += 1;
+            site.bytes += entry.identity.bytes.len() as u64
+                + entry.br.as_ref().map_or(0, |v| v.bytes.len() as u64)
+                + entry.gzip.as_ref().map_or(0, |v| v.bytes.len() as u64);
+            entries.push(Arc::new(entry));
+        }
+        site.index(entries);
+        Ok(site)
+    }
+
+    /// Builds the URL map: each file under `/<key>`, each `…/index.html`
+    /// also under its directory URL, and a redirect from the directory
+    /// without slash (pages only — never in the API space).
+    fn index(&mut self, entries: Vec<Arc<Entry>>) {
+        let mut redirects = Vec::new();
+        for entry in entries {
+            let url = format!("/{}", entry.key);
+            if entry.key == NOT_FOUND_PAGE {
+                self.not_found = Some(entry.clone());
+            }
+            if let Some(dir) = url.strip_suffix("index.html").filter(|d| d.ends_with('/')) {
+                let dir = dir.to_owned();
+                let bare = dir.trim_end_matches('/');
+                if !bare.is_empty() && !crate::paths::is_api_space(bare) {
+                    redirects.push((bare.to_owned(), dir.clone()));
+                }
+                self.routes.insert(dir, Resource::File(entry.clone()));
+            }
+            self.routes.insert(url, Resource::File(entry));
+        }
+        for (from, to) in redirects {
+            if let Ok(location) = HeaderValue::try_from(encode_location(&to)) {
+                self.routes
+                    .entry(from)
+                    .or_insert(Resource::Redirect(location));
+            }
+        }
+    }
+
+    /// The resource at a normalised URL path.
+    pub fn lookup(&self, path: &str) -> Option<&Resource> {
+        self.routes.get(path)
+    }
+
+    pub fn not_found_page(&self) -> Option<&Arc<Entry>> {
+        self.not_found.as_ref()
+    }
+
+    /// Number of files loaded (twins not counted).
+    pub fn file_count(&self) -> usize {
+        self.files
+    }
+
+    /// Bytes held in memory, twins included.
+    pub fn byte_count(&self) -> u64 {
+        self.bytes
+    }
+}
+
+fn load_entry(root: &Path, key: &str, file: FileJson) -> anyhow::Result<Entry> {
+    let identity = load_variant(root, key, file.size, &file.etag)?;
+    let mut br = None;
+    let mut gzip = None;
+    for (coding, encoded) in file.encodings {
+        let variant = load_variant(root, &encoded.path, encoded.size, &encoded.etag)
+            .with_context(|| format!("{coding} twin {:?}", encoded.path))?;
+        ensure!(
+            variant.etag != identity.etag,
+            "the {coding} twin has the identity ETag"
+        );
+        match coding.as_str() {
+            "br" => br = Some(variant),
+            "gzip" => gzip = Some(variant),
+            other => tracing::warn!(
+                file = key,
+                coding = other,
+                "ignoring an unknown content coding"
+            ),
+        }
+    }
+    let content_type = HeaderValue::try_from(file.content_type.as_str())
+        .with_context(|| format!("content_type {:?}", file.content_type))?;
+    let cache_control = HeaderValue::try_from(file.cache_control.as_str())
+        .with_context(|| format!("cache_control {:?}", file.cache_control))?;
+    let is_html = file
+        .content_type
+        .to_ascii_lowercase()
+        .starts_with("text/html");
+    Ok(Entry {
+        key: key.to_owned(),
+        content_type,
+        cache_control,
+        is_html,
+        identity,
+        br,
+        gzip,
+    })
+}
+
+fn load_variant(root: &Path, rel: &str, size: u64, etag: &str) -> anyhow::Result<Variant> {
+    let path = resolve_inside(root, rel)?;
+    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+    ensure!(
+        bytes.len() as u64 == size,
+        "{} has {} bytes, the manifest says {size}",
+        path.display(),
+        bytes.len()
+    );
+    ensure!(is_strong_etag(etag), "{etag:?} is not a strong entity tag");
+    Ok(Variant {
+        content_length: HeaderValue::from(bytes.len()),
+        bytes: Bytes::from(bytes),
+        etag: HeaderValue::try_from(etag)?,
+    })
+}
+
+/// `dist/<rel>` if `rel` is a plain relative path whose real location
+/// (symlinks followed) is inside `dist/`.
+fn resolve_inside(root: &Path, rel: &str) -> anyhow::Result<PathBuf> {
+    if rel.is_empty()
+        || rel.starts_with('/')
+        || rel.contains('\\')
+        || rel.bytes().any(|b| b < 0x20 || b == 0x7f)
+        || rel
+            .split('/')
+            .any(|s| s.is_empty() || s == "." || s == "..")
+    {
+        bail!("{rel:?} is not a plain relative path");
+    }
+    if rel == MANIFEST_FILE {
+        bail!("the manifest must not list itself");
+    }
+    let path = root.join(rel);
+    let real = path
+        .canonicalize()
+        .with_context(|| format!("resolving {}", path.display()))?;
+    ensure!(
+        real.starts_with(root),
+        "{} resolves outside dist",
+        path.display()
+    );
+    Ok(real)
+}
+
+/// `"` + etagc* + `"` (RFC 9110 §8.8.3), not weak.
+fn is_strong_etag(tag: &str) -> bool {
+    let b = tag.as_bytes();
+    b.len() >= 2
+        && b[0] == b'"'
+        && b[b.len() - 1] == b'"'
+        && b[1..b.len() - 1]
+            .iter()
+            .all(|c| *c == 0x21 || (0x23..=0x7e).contains(c))
+}
+
+/// Percent-encodes what may not appear raw in a `Location` path.
+fn encode_location(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~!$&'()*+,;=:@".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn etag_syntax() {
+        assert!(is_strong_etag("\"0123abcd\""));
+        assert!(!is_strong_etag("W/\"0123\""));
+        assert!(!is_strong_etag("0123"));
+        assert!(!is_strong_etag("\"a\"b\""));
+    }
+
+    #[test]
+    fn location_encoding() {
+        assert_eq!(encode_location("/docs/a b/"), "/docs/a%20b/");
+        assert_eq!(encode_location("/docs/é/"), "/docs/%C3%A9/");
+    }
+
+    #[test]
+    fn manifest_keys_stay_inside() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("a.txt"), "a").unwrap();
+        assert!(resolve_inside(&root, "a.txt").is_ok());
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../../x",
+            "a\\b",
+            "./a.txt",
+            "a//b",
+            "manifest.json",
+        ] {
+            assert!(resolve_inside(&root, bad).is_err(), "{bad}");
+        }
+    }
+}

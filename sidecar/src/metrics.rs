@@ -1,0 +1,294 @@
+//! Prometheus metrics, written as text by hand (the format is a few lines;
+//! a client library would be the largest dependency of the crate).
+//!
+//! Labels are bounded by construction: a route label comes from the fixed
+//! [`Route`] list (every static file is `static`, every unknown path
+//! `unmatched`), and statuses outside a fixed list are counted as `other`.
+//! Counters are relaxed atomics in fixed arrays: recording a request takes no
+//! lock and allocates nothing.
+
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+/// The route label of a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    Static,
+    Unmatched,
+    Overload,
+    Healthz,
+    Readyz,
+    Metrics,
+    PlatformStats,
+    ObservationsData,
+    GlobeData,
+    Mcp,
+    ContactChallenge,
+    Contact,
+}
+
+impl Route {
+    const ALL: [Route; 12] = [
+        Route::Static,
+        Route::Unmatched,
+        Route::Overload,
+        Route::Healthz,
+        Route::Readyz,
+        Route::Metrics,
+        Route::PlatformStats,
+        Route::ObservationsData,
+        Route::GlobeData,
+        Route::Mcp,
+        Route::ContactChallenge,
+        Route::Contact,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Route::Static => "static",
+            Route::Unmatched => "unmatched",
+            Route::Overload => "overload",
+            Route::Healthz => "/healthz",
+            Route::Readyz => "/readyz",
+            Route::Metrics => "/metrics",
+            Route::PlatformStats => "/api/platform-stats.php",
+            Route::ObservationsData => "/api/observations-data.php",
+            Route::GlobeData => "/api/globe-data.php",
+            Route::Mcp => "/mcp/",
+            Route::ContactChallenge => "/api/contact-challenge",
+            Route::Contact => "/api/contact.php",
+        }
+    }
+}
+
+const ROUTES: usize = Route::ALL.len();
+const STATUSES: [u16; 16] = [
+    200, 204, 206, 304, 308, 400, 403, 404, 405, 408, 413, 415, 416, 429, 500, 503,
+];
+/// Upper bounds of the latency buckets, in microseconds.
+const BUCKETS_US: [u64; 14] = [
+    100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000,
+    1_000_000, 5_000_000,
+];
+
+#[derive(Default)]
+struct RouteStats {
+    /// One per known status, plus `other` last.
+    by_status: [AtomicU64; STATUSES.len() + 1],
+    /// Non-cumulative; the `+Inf` bucket last.
+    buckets: [AtomicU64; BUCKETS_US.len() + 1],
+    sum_us: AtomicU64,
+}
+
+/// The process's counters.
+#[derive(Default)]
+pub struct Metrics {
+    routes: [RouteStats; ROUTES],
+    open_connections: AtomicI64,
+    connections_total: AtomicU64,
+    connections_rejected: AtomicU64,
+}
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Metrics").finish_non_exhaustive()
+    }
+}
+
+impl Metrics {
+    pub fn record(&self, route: Route, status: u16, elapsed: Duration) {
+        let stats = &self.routes[route as usize];
+        let s = STATUSES
+            .iter()
+            .position(|s| *s == status)
+            .unwrap_or(STATUSES.len());
+        stats.by_status[s].fetch_add(1, Relaxed);
+        let us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
+        let b = BUCKETS_US
+            .iter()
+            .position(|le| us <= *le)
+            .unwrap_or(BUCKETS_US.len());
+        stats.buckets[b].fetch_add(1, Relaxed);
+        stats.sum_us.fetch_add(us, Relaxed);
+    }
+
+    pub fn connection_opened(&self) {
+        self.open_connections.fetch_add(1, Relaxed);
+        self.connections_total.fetch_add(1, Relaxed);
+    }
+
+    pub fn connection_closed(&self) {
+        self.open_connections.fetch_sub(1, Relaxed);
+    }
+
+    pub fn connection_rejected(&self) {
+        self.connections_rejected.fetch_add(1, Relaxed);
+    }
+
+    pub fn open_connections(&self) -> i64 {
+        self.open_connections.load(Relaxed)
+    }
+
+    /// Requests answered for `route` with `status` so far.
+    pub fn requests(&self, route: Route, status: u16) -> u64 {
+        let s = STATUSES
+            .iter()
+            .position(|s| *s == status)
+            .unwrap_or(STATUSES.len());
+        self.routes[route as usize].by_status[s].load(Relaxed)
+    }
+
+    /// The Prometheus text exposition (format 0.0.4).
+    pub fn render(&self, site_files: usize, site_bytes: u64) -> String {
+        let mut out = String::with_capacity(4096);
+        out.push_str(
+            "# HELP sidecar_http_requests_total HTTP requests answered, by route and status.\n\
+             # TYPE sidecar_http_requests_total counter\n",
+        );
+        for route in Route::ALL {
+            let stats = &self.routes[route as usize];
+            for (i, counter) in stats.by_status.iter().enumerate() {
+                let n = counter.load(Relaxed);
+                if n > 0 {
+                    let status = STATUSES
+                        .get(i)
+                        .map_or_else(|| "other".to_owned(), u16::to_string);
+                    let _ = writeln!(
+                        out,
+                        "sidecar_http_requests_total{{route=\"{}\",status=\"{status}\"}} {n}",
+                        route.label()
+                    );
+                }
+            }
+        }
+        out.push_str(
+            "# HELP sidecar_http_request_duration_seconds Time from request head to response head.\n\
+             # TYPE sidecar_http_request_duration_seconds histogram\n",
+        );
+        for route in Route::ALL {
+            let stats = &self.routes[route as usize];
+            let counts: Vec<u64> = stats.buckets.iter().map(|b| b.load(Relaxed)).collect();
+            let total: u64 = counts.iter().sum();
+            if total == 0 {
+                continue;
+            }
+            let label = route.label();
+            let mut cumulative = 0;
+            for (i, n) in counts.iter().enumerate() {
+                cumulative += n;
+                let le = BUCKETS_US
+                    .get(i)
+                    .map_or_else(|| "+Inf".to_owned(), |us| seconds(*us));
+                let _ = writeln!(
+                    out,
+                    "sidecar_http_request_duration_seconds_bucket{{route=\"{label}\",le=\"{le}\"}} {cumulative}"
+                );
+            }
+            let sum = seconds(stats.sum_us.load(Relaxed));
+            let _ = writeln!(
+                out,
+                "sidecar_http_request_duration_seconds_sum{{route=\"{label}\"}} {sum}"
+            );
+            let _ = writeln!(
+                out,
+                "sidecar_http_request_duration_seconds_count{{route=\"{label}\"}} {total}"
+            );
+        }
+        let gauges: [(&str, &str, &str, String); 5] = [
+            (
+                "sidecar_open_connections",
+                "gauge",
+                "Connections open now.",
+                self.open_connections().to_string(),
+            ),
+            (
+                "sidecar_connections_total",
+                "counter",
+                "Connections accepted.",
+                self.connections_total.load(Relaxed).to_string(),
+            ),
+            (
+                "sidecar_connections_rejected_total",
+                "counter",
+                "Connections refused past the connection limit.",
+                self.connections_rejected.load(Relaxed).to_string(),
+            ),
+            (
+                "sidecar_static_files",
+                "gauge",
+                "Files of dist/ held in memory.",
+                site_files.to_string(),
+            ),
+            (
+                "sidecar_static_bytes",
+                "gauge",
+                "Bytes of dist/ held in memory, precompressed twins included.",
+                site_bytes.to_string(),
+            ),
+        ];
+        for (name, kind, help, value) in gauges {
+            let _ = write!(
+                out,
+                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n"
+            );
+        }
+        out
+    }
+}
+
+/// Microseconds as decimal seconds, exactly (no float rounding).
+fn seconds(us: u64) -> String {
+    let frac = us % 1_000_000;
+    if frac == 0 {
+        format!("{}", us / 1_000_000)
+    } else {
+        let s = format!("{}.{frac:06}", us / 1_000_000);
+        s.trim_end_matches('0').to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_counts_and_histogram() {
+        let m = Metrics::default();
+        m.record(Route::Static, 200, Duration::from_micros(80));
+        m.record(Route::Static, 200, Duration::from_micros(3000));
+        m.record(Route::Static, 418, Duration::from_secs(10));
+        m.connection_opened();
+        let text = m.render(3, 1234);
+        assert!(text.contains("sidecar_http_requests_total{route=\"static\",status=\"200\"} 2\n"));
+        assert!(
+            text.contains("sidecar_http_requests_total{route=\"static\",status=\"other\"} 1\n")
+        );
+        assert!(text.contains(
+            "sidecar_http_request_duration_seconds_bucket{route=\"static\",le=\"0.0001\"} 1\n"
+        ));
+        assert!(text.contains(
+            "sidecar_http_request_duration_seconds_bucket{route=\"static\",le=\"0.005\"} 2\n"
+        ));
+        assert!(text.contains(
+            "sidecar_http_request_duration_seconds_bucket{route=\"static\",le=\"+Inf\"} 3\n"
+        ));
+        assert!(text.contains("sidecar_http_request_duration_seconds_count{route=\"static\"} 3\n"));
+        assert!(
+            text.contains("sidecar_http_request_duration_seconds_sum{route=\"static\"} 10.00308\n")
+        );
+        assert!(text.contains("sidecar_open_connections 1\n"));
+        assert!(
+            !text.contains("/healthz"),
+            "routes without requests are left out"
+        );
+        assert_eq!(m.requests(Route::Static, 200), 2);
+    }
+
+    #[test]
+    fn seconds_are_exact() {
+        assert_eq!(seconds(100), "0.0001");
+        assert_eq!(seconds(2_500_000), "2.5");
+        assert_eq!(seconds(5_000_000), "5");
+    }
+}

@@ -1,0 +1,381 @@
+//! The request handler: a plain async function of state and request, used by
+//! the server and, without sockets, by the tests.
+//!
+//! Order of decisions: normalise the path (400 when hostile) → live route
+//! table → file of `dist/` → not found (a problem in the API space, the 404
+//! page elsewhere). Whatever answered, [`finish`] adds the CORS and security
+//! headers, strips HEAD bodies, records metrics and logs — so those rules
+//! hold for every response, errors included.
+
+use std::error::Error as StdError;
+use std::future::Future;
+use std::panic::{self, AssertUnwindSafe};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use bytes::Bytes;
+use http::header::{self, HeaderValue};
+use http::{HeaderMap, Method, Request, Response};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use hyper::body::Body as HttpBody;
+
+use crate::Body;
+use crate::cors::{self, Cors};
+use crate::health;
+use crate::manifest::{Entry, Resource};
+use crate::metrics::Route;
+use crate::paths;
+use crate::problem::{self, Code, Problem};
+use crate::routes::{Live, Spec};
+use crate::security_headers;
+use crate::state::AppState;
+use crate::static_files;
+
+/// Answers one request.
+pub async fn handle<B>(state: &AppState, request: Request<B>) -> Response<Body>
+where
+    B: HttpBody<Data = Bytes>,
+    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+{
+    let started = Instant::now();
+    let method = request.method().clone();
+    let uri = request.uri().clone();
+    let (route, cors, response) = match CatchPanic(Box::pin(dispatch(state, request))).await {
+        Ok(answer) => answer,
+        Err(_) => {
+            tracing::error!(
+                method = method.as_str(),
+                path = uri.path(),
+                "a handler panicked"
+            );
+            let problem = Problem::new(
+                Code::InternalError,
+                "The request failed on the server's side.",
+            );
+            (
+                Route::Unmatched,
+                Cors::Public,
+                state.problem(problem, uri.path()),
+            )
+        }
+    };
+    finish(state, &method, route, &cors, response, started)
+}
+
+/// Turns a panic while polling the inner future into an error, so a bug in
+/// one handler becomes a 500 problem instead of a dropped connection. The box
+/// makes the inner future `Unpin`, which keeps this free of `unsafe`.
+struct CatchPanic<F>(Pin<Box<F>>);
+
+impl<F: Future> Future for CatchPanic<F> {
+    type Output = Result<F::Output, Box<dyn std::any::Any + Send>>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = &mut self.get_mut().0;
+        match panic::catch_unwind(AssertUnwindSafe(|| inner.as_mut().poll(cx))) {
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(payload)),
+        }
+    }
+}
+
+/// The answer on a connection past the connection limit.
+pub fn overloaded<B>(state: &AppState, request: &Request<B>) -> Response<Body> {
+    let started = Instant::now();
+    let problem = Problem::new(
+        Code::ServiceUnavailable,
+        "The server is at its connection limit.",
+    )
+    .retry_after(1)
+    .close();
+    let response = state.problem(problem, request.uri().path());
+    finish(
+        state,
+        request.method(),
+        Route::Overload,
+        &Cors::Public,
+        response,
+        started,
+    )
+}
+
+async fn dispatch<B>(state: &AppState, request: Request<B>) -> (Route, Cors, Response<Body>)
+where
+    B: HttpBody<Data = Bytes>,
+    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+{
+    let path = match paths::normalise(request.uri().path()) {
+        Ok(path) => path,
+        Err(e) => {
+            let problem = Problem::new(Code::BadRequest, e.detail());
+            return (
+                Route::Unmatched,
+                Cors::Public,
+                state.problem(problem, request.uri().path()),
+            );
+        }
+    };
+    if let Some(live) = Live::lookup(&path) {
+        return live_route(state, live, request).await;
+    }
+    let response = match state.site.lookup(&path) {
+        Some(Resource::File(entry)) => static_file(state, entry, &request),
+        Some(Resource::Redirect(location)) => match *request.method() {
+            Method::GET | Method::HEAD => static_files::redirect(location, request.uri().query()),
+            _ => not_a_file_method(state, &request),
+        },
+        None => {
+            return (
+                Route::Unmatched,
+                Cors::Public,
+                not_found(state, &request, &path),
+            );
+        }
+    };
+    (Route::Static, Cors::Public, response)
+}
+
+fn static_file<B>(state: &AppState, entry: &Entry, request: &Request<B>) -> Response<Body> {
+    let head = match *request.method() {
+        Method::GET => false,
+        Method::HEAD => true,
+        _ => return not_a_file_method(state, request),
+    };
+    static_files::serve(entry, request.headers(), head)
+        .unwrap_or_else(|problem| state.problem(problem, request.uri().path()))
+}
+
+fn not_a_file_method<B>(state: &AppState, request: &Request<B>) -> Response<Body> {
+    if request.method() == Method::OPTIONS {
+        return cors::preflight(&static_files::ALLOW, &static_files::REQUEST_HEADERS);
+    }
+    state.problem(
+        method_not_allowed(&static_files::ALLOW),
+        request.uri().path(),
+    )
+}
+
+fn not_found<B>(state: &AppState, request: &Request<B>, path: &str) -> Response<Body> {
+    let head = request.method() == Method::HEAD;
+    if (head || request.method() == Method::GET)
+        && !paths::is_api_space(path)
+        && let Some(page) = state.site.not_found_page()
+    {
+        return static_files::not_found_page(page, request.headers(), head);
+    }
+    let detail = if paths::is_api_space(path) {
+        "No API route exists at this path; /openapi.json lists them."
+    } else {
+        "No page or file exists at this path."
+    };
+    state.problem(Problem::new(Code::NotFound, detail), request.uri().path())
+}
+
+fn method_not_allowed(allow: &HeaderValue) -> Problem {
+    let detail = format!("This route takes {}.", allow.to_str().unwrap_or_default());
+    Problem::new(Code::MethodNotAllowed, detail).allow(allow.clone())
+}
+
+async fn live_route<B>(
+    state: &AppState,
+    live: Live,
+    request: Request<B>,
+) -> (Route, Cors, Response<Body>)
+where
+    B: HttpBody<Data = Bytes>,
+    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+{
+    let spec = live.spec();
+    let (parts, body) = request.into_parts();
+    let path = parts.uri.path();
+    let cors = if spec.site_origins_only {
+        match parts.headers.get(header::ORIGIN) {
+            Some(origin) if cors::origin_allowed(state.site_origins(), origin) => {
+                Cors::SiteOrigins {
+                    echo: Some(origin.clone()),
+                }
+            }
+            Some(_) => {
+                let problem = Problem::new(
+                    Code::ForbiddenOrigin,
+                    "This route accepts requests only from the site's own origin.",
+                );
+                return (
+                    spec.metric,
+                    Cors::SiteOrigins { echo: None },
+                    state.problem(problem, path),
+                );
+            }
+            None => Cors::SiteOrigins { echo: None },
+        }
+    } else {
+        Cors::Public
+    };
+    if parts.method == Method::OPTIONS {
+        return (
+            spec.metric,
+            cors,
+            cors::preflight(&spec.allow, &spec.request_headers),
+        );
+    }
+    if !spec.takes(&parts.method) {
+        return (
+            spec.metric,
+            cors,
+            state.problem(method_not_allowed(&spec.allow), path),
+        );
+    }
+    let result = match live {
+        Live::Healthz => Ok(health::healthz()),
+        Live::Readyz => health::readyz(state),
+        Live::Metrics => Ok(health::metrics(state)),
+        _ => match read_body(state, spec, &parts.headers, body).await {
+            Ok(_) if !spec.enabled => Err(not_enabled()),
+            Ok(_) => Err(Problem::new(
+                Code::InternalError,
+                "The route has no handler.",
+            )),
+            Err(problem)
+                if spec.jsonrpc
+                    && matches!(problem.code, Code::UnsupportedMediaType | Code::BadRequest) =>
+            {
+                let mut response =
+                    problem::jsonrpc_error(problem.code.status(), -32600, &problem.detail);
+                if problem.close {
+                    response
+                        .headers_mut()
+                        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                }
+                return (spec.metric, cors, response);
+            }
+            Err(problem) => Err(problem),
+        },
+    };
+    let response = result.unwrap_or_else(|problem| state.problem(problem, path));
+    (spec.metric, cors, response)
+}
+
+fn not_enabled() -> Problem {
+    Problem::new(
+        Code::ServiceUnavailable,
+        "This feature is not enabled in this build of the service.",
+    )
+    .retry_after(3600)
+}
+
+/// Checks and reads a request body within the size limit and the request
+/// timeout. Routes without a body get an empty one (whatever was sent is not
+/// read; hyper discards it).
+async fn read_body<B>(
+    state: &AppState,
+    spec: &Spec,
+    headers: &HeaderMap,
+    body: B,
+) -> Result<Bytes, Problem>
+where
+    B: HttpBody<Data = Bytes>,
+    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+{
+    let Some(types) = spec.body_types else {
+        return Ok(Bytes::new());
+    };
+    let max = state.config.max_body_bytes;
+    let too_large = || {
+        Problem::new(
+            Code::PayloadTooLarge,
+            format!("The request body exceeds this route's limit of {max} bytes."),
+        )
+        .close()
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|len| len > max as u64) {
+        return Err(too_large());
+    }
+    let media_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split(';').next().unwrap_or_default().trim());
+    if !media_type.is_some_and(|m| types.iter().any(|t| t.eq_ignore_ascii_case(m))) {
+        let detail = format!("This route accepts a body of type {}.", types.join(" or "));
+        return Err(Problem::new(Code::UnsupportedMediaType, detail));
+    }
+    match tokio::time::timeout(
+        state.config.request_timeout,
+        Limited::new(body, max).collect(),
+    )
+    .await
+    {
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => Err(too_large()),
+        Ok(Err(_)) => {
+            Err(Problem::new(Code::BadRequest, "The request body could not be read.").close())
+        }
+        Err(_) => Err(Problem::new(
+            Code::RequestTimeout,
+            format!(
+                "The request body did not arrive within {} ms.",
+                state.config.request_timeout.as_millis()
+            ),
+        )
+        .close()),
+    }
+}
+
+/// Rules that hold for every response: CORS, `nosniff`, no body on HEAD,
+/// one metrics sample, one debug log line.
+fn finish(
+    state: &AppState,
+    method: &Method,
+    route: Route,
+    cors: &Cors,
+    mut response: Response<Body>,
+    started: Instant,
+) -> Response<Body> {
+    let headers = response.headers_mut();
+    cors::apply(cors, headers);
+    security_headers::apply_all(headers);
+    if method == Method::HEAD {
+        let len = response.body().size_hint().exact().unwrap_or(0);
+        if len > 0 {
+            response
+                .headers_mut()
+                .entry(header::CONTENT_LENGTH)
+                .or_insert(HeaderValue::from(len));
+            *response.body_mut() = Body::new(Bytes::new());
+        }
+    }
+    let status = response.status().as_u16();
+    let elapsed = started.elapsed();
+    state.metrics.record(route, status, elapsed);
+    tracing::debug!(
+        method = method.as_str(),
+        route = route.label(),
+        status,
+        micros = elapsed.as_micros() as u64,
+        "request"
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn panics_become_errors() {
+        let ok = CatchPanic(Box::pin(async { 7 })).await;
+        assert_eq!(ok.ok(), Some(7));
+        let panicking = CatchPanic(Box::pin(async {
+            if Instant::now().elapsed().as_secs() < 3600 {
+                panic!("handler bug");
+            }
+            7
+        }));
+        assert!(panicking.await.is_err());
+    }
+}

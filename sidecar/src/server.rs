@@ -1,0 +1,265 @@
+//! Sockets and threads: one acceptor, N single-threaded worker runtimes,
+//! HTTP/1.1 connections with a header-read timeout, a connection limit, and
+//! graceful shutdown on SIGTERM/SIGINT.
+//!
+//! Why this shape: answering from memory takes microseconds, so the cost
+//! that matters is scheduling. A work-stealing runtime moves tasks and
+//! wakeups between threads on every request; here a connection stays on the
+//! worker it was given (the least loaded one, counted in open connections)
+//! for its whole life, as in nginx or actix. Work that must block (a
+//! database call) goes through `spawn_blocking`, never on a worker.
+//!
+//! HTTP/1.1 only: the sidecar sits behind a CDN or load balancer that speaks
+//! HTTP/2 to browsers, and keep-alive HTTP/1.1 is the fastest path here.
+//!
+//! Past `--max-connections`, a new connection is still accepted and gets a
+//! 503 problem with `Retry-After` (so clients learn why), from a small fixed
+//! pool of responders; when that pool is busy too, it is closed at once.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use anyhow::Context;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+
+use crate::config::Config;
+use crate::manifest::Site;
+use crate::router;
+use crate::state::AppState;
+
+/// Connections answered with 503 at once when over the limit.
+const OVERLOAD_RESPONDERS: usize = 64;
+/// Request heads larger than this are refused by hyper (431).
+const MAX_HEAD_BYTES: usize = 64 * 1024;
+
+/// A connection handed from the acceptor to a worker.
+struct Job {
+    stream: std::net::TcpStream,
+    /// Held for the connection's life: its slot under the limit.
+    permit: OwnedSemaphorePermit,
+    /// Over the limit: answer 503 and close.
+    refuse: bool,
+}
+
+struct Worker {
+    jobs: mpsc::UnboundedSender<Job>,
+    /// Open connections on this worker.
+    load: Arc<AtomicUsize>,
+}
+
+/// Loads the site, binds, serves until SIGTERM/SIGINT, lets in-flight
+/// requests finish (up to the shutdown timeout) and returns.
+pub fn run(config: Config) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the acceptor runtime")?;
+    // Signal handlers first: a SIGTERM that arrives once we are listening
+    // must start a graceful shutdown, not kill the process.
+    let shutdown = runtime.block_on(async { shutdown_signal() })?;
+    let site =
+        Site::load(&config.dist).with_context(|| format!("loading {}", config.dist.display()))?;
+    tracing::info!(
+        files = site.file_count(),
+        bytes = site.byte_count(),
+        dist = %config.dist.display(),
+        "site loaded"
+    );
+    let listener = runtime
+        .block_on(TcpListener::bind(config.listen))
+        .with_context(|| format!("binding {}", config.listen))?;
+    let local = listener.local_addr().context("reading the bound address")?;
+    if config.site_origins.is_empty() && local.ip().is_unspecified() {
+        tracing::warn!(
+            "listening on all interfaces without --site-origin: problem links and the contact origin check use {local}"
+        );
+    }
+    let state = Arc::new(AppState::new(config, site, local));
+
+    let count = match state.config.workers {
+        0 => thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let mut workers = Vec::with_capacity(count);
+    let mut threads = Vec::with_capacity(count);
+    for i in 0..count {
+        let (jobs, queue) = mpsc::unbounded_channel();
+        let load = Arc::new(AtomicUsize::new(0));
+        let (state, worker_load) = (state.clone(), load.clone());
+        let handle = thread::Builder::new()
+            .name(format!("sidecar-worker-{i}"))
+            .spawn(move || work(state, queue, worker_load))
+            .context("starting a worker thread")?;
+        workers.push(Worker { jobs, load });
+        threads.push(handle);
+    }
+    tracing::info!(workers = count, "listening on http://{local}");
+    runtime.block_on(accept(listener, &state, &workers, shutdown));
+
+    state.begin_shutdown();
+    let open: usize = workers.iter().map(|w| w.load.load(Ordering::Relaxed)).sum();
+    tracing::info!(
+        connections = open,
+        "shutting down: finishing in-flight requests"
+    );
+    // Closing the queues tells each worker to drain and stop.
+    drop(workers);
+    for handle in threads {
+        if let Err(e) = handle.join() {
+            std::panic::resume_unwind(e);
+        }
+    }
+    tracing::info!("shutdown complete");
+    Ok(())
+}
+
+/// Accepts until `shutdown` completes, handing each connection to the least
+/// loaded worker. Returning drops the listener: new connections are refused.
+async fn accept(
+    listener: TcpListener,
+    state: &AppState,
+    workers: &[Worker],
+    shutdown: impl Future<Output = ()>,
+) {
+    let permits = Arc::new(Semaphore::new(state.config.max_connections));
+    let overload = Arc::new(Semaphore::new(OVERLOAD_RESPONDERS));
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            biased;
+            () = &mut shutdown => return,
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // Usually out of file descriptors: back off instead of spinning.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let (permit, refuse) = match permits.clone().try_acquire_owned() {
+            Ok(permit) => (permit, false),
+            Err(_) => {
+                state.metrics.connection_rejected();
+                let Ok(permit) = overload.clone().try_acquire_owned() else {
+                    continue;
+                };
+                tracing::warn!(%peer, "connection limit reached");
+                (permit, true)
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let Ok(stream) = stream.into_std() else {
+            continue;
+        };
+        let worker = workers
+            .iter()
+            .min_by_key(|w| w.load.load(Ordering::Relaxed))
+            .expect("at least one worker");
+        worker.load.fetch_add(1, Ordering::Relaxed);
+        if worker
+            .jobs
+            .send(Job {
+                stream,
+                permit,
+                refuse,
+            })
+            .is_err()
+        {
+            worker.load.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A worker thread: serves the connections it is handed on its own
+/// single-threaded runtime; when the queue closes, finishes them and stops.
+fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc<AtomicUsize>) {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            tracing::error!(error = %e, "a worker runtime failed to start");
+            return;
+        }
+    };
+    runtime.block_on(async move {
+        let graceful = GracefulShutdown::new();
+        let mut builder = http1::Builder::new();
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(state.config.header_read_timeout)
+            .max_buf_size(MAX_HEAD_BYTES);
+        let mut refusing = builder.clone();
+        refusing.keep_alive(false);
+        while let Some(job) = queue.recv().await {
+            let Ok(stream) = TcpStream::from_std(job.stream) else {
+                load.fetch_sub(1, Ordering::Relaxed);
+                continue;
+            };
+            let io = TokioIo::new(stream);
+            let (state, load, permit) = (state.clone(), load.clone(), job.permit);
+            if job.refuse {
+                let service_state = state.clone();
+                let service = service_fn(move |request| {
+                    let response = router::overloaded(&service_state, &request);
+                    async move { Ok::<_, Infallible>(response) }
+                });
+                let connection = graceful.watch(refusing.serve_connection(io, service));
+                tokio::spawn(async move {
+                    let _ = connection.await;
+                    load.fetch_sub(1, Ordering::Relaxed);
+                    drop(permit);
+                });
+                continue;
+            }
+            let service_state = state.clone();
+            let service = service_fn(move |request| {
+                let state = service_state.clone();
+                async move { Ok::<_, Infallible>(router::handle(&state, request).await) }
+            });
+            let connection = graceful.watch(builder.serve_connection(io, service));
+            tokio::spawn(async move {
+                state.metrics.connection_opened();
+                if let Err(e) = connection.await {
+                    tracing::debug!(error = %e, "connection ended with an error");
+                }
+                state.metrics.connection_closed();
+                load.fetch_sub(1, Ordering::Relaxed);
+                drop(permit);
+            });
+        }
+        if tokio::time::timeout(state.config.shutdown_timeout, graceful.shutdown())
+            .await
+            .is_err()
+        {
+            tracing::warn!("shutdown timeout reached; closing the remaining connections");
+        }
+    });
+}
+
+/// Resolves on the first SIGTERM or SIGINT. The handlers are installed now,
+/// not when the future is first polled; call within a runtime.
+pub fn shutdown_signal() -> anyhow::Result<impl Future<Output = ()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).context("installing the SIGTERM handler")?;
+    let mut int = signal(SignalKind::interrupt()).context("installing the SIGINT handler")?;
+    Ok(async move {
+        let name = tokio::select! {
+            _ = term.recv() => "SIGTERM",
+            _ = int.recv() => "SIGINT",
+        };
+        tracing::info!(signal = name, "shutdown requested");
+    })
+}

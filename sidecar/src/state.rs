@@ -1,0 +1,98 @@
+//! The shared state every request sees, behind an `Arc`.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use http::{HeaderValue, Response};
+
+use crate::Body;
+use crate::config::Config;
+use crate::manifest::Site;
+use crate::metrics::Metrics;
+use crate::problem::Problem;
+
+#[derive(Debug)]
+pub struct AppState {
+    pub config: Config,
+    pub site: Site,
+    pub metrics: Metrics,
+    /// Base of problem `type` URLs: the first site origin.
+    problem_base: String,
+    /// Origins the contact routes accept, as they appear in `Origin`.
+    origins: Vec<HeaderValue>,
+    shutting_down: AtomicBool,
+}
+
+impl AppState {
+    /// `local_addr` is the bound address; it stands in for the site origin
+    /// when none is configured (a local run is its own origin).
+    pub fn new(config: Config, site: Site, local_addr: SocketAddr) -> AppState {
+        let origins = effective_origins(&config.site_origins, local_addr);
+        let problem_base = origins[0].clone();
+        let origins = origins
+            .iter()
+            .filter_map(|o| HeaderValue::try_from(o.as_str()).ok())
+            .collect();
+        AppState {
+            config,
+            site,
+            metrics: Metrics::default(),
+            problem_base,
+            origins,
+            shutting_down: AtomicBool::new(false),
+        }
+    }
+
+    /// Renders a problem for the request path `instance`.
+    pub fn problem(&self, problem: Problem, instance: &str) -> Response<Body> {
+        problem.into_response(&self.problem_base, instance)
+    }
+
+    pub fn problem_base(&self) -> &str {
+        &self.problem_base
+    }
+
+    pub fn site_origins(&self) -> &[HeaderValue] {
+        &self.origins
+    }
+
+    /// Marks the process as draining: `/readyz` answers 503 from now on.
+    pub fn begin_shutdown(&self) {
+        self.shutting_down.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_shutting_down(&self) -> bool {
+        self.shutting_down.load(Ordering::Relaxed)
+    }
+}
+
+/// The configured origins, or the listen address's (and `localhost`'s, on
+/// loopback) when none are configured.
+fn effective_origins(configured: &[String], local: SocketAddr) -> Vec<String> {
+    if !configured.is_empty() {
+        return configured.to_vec();
+    }
+    let mut origins = vec![format!("http://{local}")];
+    if local.ip().is_loopback() {
+        origins.push(format!("http://localhost:{}", local.port()));
+    }
+    origins
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_origins() {
+        let local: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        assert_eq!(
+            effective_origins(&[], local),
+            ["http://127.0.0.1:8080", "http://localhost:8080"]
+        );
+        let v6: SocketAddr = "[::1]:9".parse().unwrap();
+        assert_eq!(effective_origins(&[], v6)[0], "http://[::1]:9");
+        let set = ["https://example.org".to_owned()];
+        assert_eq!(effective_origins(&set, local), set);
+    }
+}

@@ -1,0 +1,176 @@
+//! Answers for files of `dist/`: negotiation of the precompressed twins,
+//! `If-None-Match` → 304, single ranges, the 404 page and directory
+//! redirects. Everything here works on pre-rendered values from
+//! [`crate::manifest`]; the hot path clones `Bytes` and `HeaderValue`s only.
+
+use bytes::Bytes;
+use http::header::{self, HeaderValue};
+use http::{HeaderMap, Response, StatusCode};
+
+use crate::Body;
+use crate::conditional;
+use crate::manifest::Entry;
+use crate::negotiate::{self, Coding};
+use crate::problem::Problem;
+use crate::range::{self, RangeRequest};
+use crate::security_headers;
+
+const VARY_ENCODING: HeaderValue = HeaderValue::from_static("accept-encoding");
+const BYTES: HeaderValue = HeaderValue::from_static("bytes");
+const BR: HeaderValue = HeaderValue::from_static("br");
+const GZIP: HeaderValue = HeaderValue::from_static("gzip");
+const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
+/// `Allow` of every static file.
+pub const ALLOW: HeaderValue = HeaderValue::from_static("GET, HEAD, OPTIONS");
+/// Request headers a static GET may carry cross-origin.
+pub const REQUEST_HEADERS: HeaderValue =
+    HeaderValue::from_static("Accept, Accept-Encoding, If-None-Match, If-Range, Range");
+
+/// The answer to GET (or HEAD, `head` set) for a file: 200, 206 or 304, or
+/// a 416 problem.
+pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<Body>, Problem> {
+    // A range selects bytes of the identity representation: byte offsets
+    // into a compressed twin are rarely what a download client wants.
+    let range = if head {
+        None
+    } else {
+        request.get(header::RANGE)
+    };
+    let coding = if range.is_some() {
+        Coding::Identity
+    } else {
+        negotiate::choose(
+            request
+                .get(header::ACCEPT_ENCODING)
+                .map(HeaderValue::as_bytes),
+            entry.br.is_some(),
+            entry.gzip.is_some(),
+        )
+    };
+    let variant = entry.variant(coding);
+
+    if let Some(inm) = request.get(header::IF_NONE_MATCH)
+        && conditional::none_match(inm.as_bytes(), variant.etag.as_bytes())
+    {
+        let mut response = empty(StatusCode::NOT_MODIFIED);
+        let h = response.headers_mut();
+        h.insert(header::ETAG, variant.etag.clone());
+        h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
+        if entry.has_encodings() {
+            h.insert(header::VARY, VARY_ENCODING);
+        }
+        return Ok(response);
+    }
+
+    let range = range.filter(|_| {
+        request
+            .get(header::IF_RANGE)
+            .is_none_or(|v| conditional::if_range_matches(v.as_bytes(), variant.etag.as_bytes()))
+    });
+    let len = variant.bytes.len() as u64;
+    let (status, body, content_range) = match range.map(|r| range::parse(r.as_bytes(), len)) {
+        None | Some(RangeRequest::Full) => (StatusCode::OK, variant.bytes.clone(), None),
+        Some(RangeRequest::Partial { start, end }) => {
+            let body = variant.bytes.slice(start as usize..=end as usize);
+            let content_range = HeaderValue::try_from(format!("bytes {start}-{end}/{len}"))
+                .expect("digits are a valid header");
+            (StatusCode::PARTIAL_CONTENT, body, Some(content_range))
+        }
+        Some(RangeRequest::Unsatisfiable) => return Err(Problem::range_not_satisfiable(len)),
+    };
+
+    let content_length = if content_range.is_some() {
+        HeaderValue::from(body.len())
+    } else {
+        variant.content_length.clone()
+    };
+    let mut response = Response::new(Body::new(if head { Bytes::new() } else { body }));
+    *response.status_mut() = status;
+    let h = response.headers_mut();
+    h.reserve(16);
+    h.insert(header::CONTENT_TYPE, entry.content_type.clone());
+    h.insert(header::CONTENT_LENGTH, content_length);
+    h.insert(header::ETAG, variant.etag.clone());
+    h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
+    h.insert(header::ACCEPT_RANGES, BYTES);
+    if let Some(content_range) = content_range {
+        h.insert(header::CONTENT_RANGE, content_range);
+    }
+    if entry.has_encodings() {
+        h.insert(header::VARY, VARY_ENCODING);
+    }
+    insert_encoding(h, coding, entry);
+    if entry.is_html {
+        security_headers::apply_html(h);
+    }
+    Ok(response)
+}
+
+/// The 404 page, negotiated like any page but never cached and never
+/// conditional.
+pub fn not_found_page(entry: &Entry, request: &HeaderMap, head: bool) -> Response<Body> {
+    let coding = negotiate::choose(
+        request
+            .get(header::ACCEPT_ENCODING)
+            .map(HeaderValue::as_bytes),
+        entry.br.is_some(),
+        entry.gzip.is_some(),
+    );
+    let variant = entry.variant(coding);
+    let body = if head {
+        Bytes::new()
+    } else {
+        variant.bytes.clone()
+    };
+    let mut response = Response::new(Body::new(body));
+    *response.status_mut() = StatusCode::NOT_FOUND;
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_TYPE, entry.content_type.clone());
+    h.insert(header::CONTENT_LENGTH, variant.content_length.clone());
+    h.insert(header::CACHE_CONTROL, NO_STORE);
+    if entry.has_encodings() {
+        h.insert(header::VARY, VARY_ENCODING);
+    }
+    insert_encoding(h, coding, entry);
+    if entry.is_html {
+        security_headers::apply_html(h);
+    }
+    response
+}
+
+/// 308 from a directory URL without its slash to the one with it; the query
+/// string is kept.
+pub fn redirect(location: &HeaderValue, query: Option<&str>) -> Response<Body> {
+    let location = match query {
+        Some(q) => HeaderValue::try_from(format!("{}?{q}", location.to_str().unwrap_or("/")))
+            .unwrap_or_else(|_| location.clone()),
+        None => location.clone(),
+    };
+    let mut response = empty(StatusCode::PERMANENT_REDIRECT);
+    let h = response.headers_mut();
+    h.insert(header::LOCATION, location);
+    h.insert(header::CONTENT_LENGTH, HeaderValue::from(0));
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
+    response
+}
+
+fn insert_encoding(h: &mut HeaderMap, coding: Coding, entry: &Entry) {
+    match coding {
+        Coding::Br if entry.br.is_some() => {
+            h.insert(header::CONTENT_ENCODING, BR);
+        }
+        Coding::Gzip if entry.gzip.is_some() => {
+            h.insert(header::CONTENT_ENCODING, GZIP);
+        }
+        _ => {}
+    }
+}
+
+fn empty(status: StatusCode) -> Response<Body> {
+    let mut response = Response::new(Body::new(Bytes::new()));
+    *response.status_mut() = status;
+    response
+}
