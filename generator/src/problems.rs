@@ -24,6 +24,18 @@ pub const PROBLEMS: &[ProblemCode] = &[
         explanation: "The request could not be understood: its syntax, a header or its framing is malformed. Correct the request before repeating it.",
     },
     ProblemCode {
+        code: "invalid_parameter",
+        status: 400,
+        title: "Invalid parameter",
+        explanation: "A query parameter has a value this route does not accept: empty, malformed, out of range, given twice, or a cursor this service did not issue. The detail and the errors member name the parameter and the reason; the route's parameters are described in /openapi.json.",
+    },
+    ProblemCode {
+        code: "unknown_parameter",
+        status: 400,
+        title: "Unknown parameter",
+        explanation: "The request carries a query parameter this route does not take. The detail and the errors member name it; remove it or correct its spelling. The route's parameters are listed in /openapi.json.",
+    },
+    ProblemCode {
         code: "forbidden_origin",
         status: 403,
         title: "Origin not allowed",

@@ -25,6 +25,9 @@ pub const MANIFEST_FILE: &str = "manifest.json";
 pub const FORMAT: u32 = 1;
 /// The page served (status 404) for unknown paths outside the API.
 pub const NOT_FOUND_PAGE: &str = "404.html";
+const API_CATALOG: &str = ".well-known/api-catalog";
+const API_CATALOG_LINK: HeaderValue =
+    HeaderValue::from_static("</.well-known/api-catalog>; rel=\"api-catalog\"");
 
 #[derive(Debug, Deserialize)]
 struct ManifestJson {
@@ -65,6 +68,9 @@ pub struct Entry {
     pub content_type: HeaderValue,
     pub cache_control: HeaderValue,
     pub is_html: bool,
+    /// A `Link` header to send with this file: the RFC 9727 api-catalog
+    /// relation on the catalog itself and on the home page.
+    pub link: Option<HeaderValue>,
     pub identity: Variant,
     pub br: Option<Variant>,
     pub gzip: Option<Variant>,
@@ -216,11 +222,13 @@ fn load_entry(root: &Path, key: &str, file: FileJson) -> anyhow::Result<Entry> {
         .content_type
         .to_ascii_lowercase()
         .starts_with("text/html");
+    let link = matches!(key, API_CATALOG | "index.html").then_some(API_CATALOG_LINK);
     Ok(Entry {
         key: key.to_owned(),
         content_type,
         cache_control,
         is_html,
+        link,
         identity,
         br,
         gzip,

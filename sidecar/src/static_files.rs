@@ -100,6 +100,9 @@ pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<
         h.insert(header::VARY, VARY_ENCODING);
     }
     insert_encoding(h, coding, entry);
+    if let Some(link) = &entry.link {
+        h.insert(header::LINK, link.clone());
+    }
     if entry.is_html {
         security_headers::apply_html(h);
     }

@@ -48,6 +48,14 @@ async fn manifest_policies_and_types_verbatim() {
         "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\""
     );
     assert!(!api.has("vary"), "no twins, no Vary");
+    let api_head = send(&s, "HEAD", "/.well-known/api-catalog", &[]).await;
+    assert_eq!(
+        api_head.header("link"),
+        "</.well-known/api-catalog>; rel=\"api-catalog\""
+    );
+    assert!(api_head.body.is_empty());
+    assert_eq!(get(&s, "/").await.header("link"), api_head.header("link"));
+    assert!(!css.has("link"));
     let openapi = get(&s, "/openapi.json").await;
     assert_eq!(openapi.header("cache-control"), "no-cache");
     let service = get(&s, "/api/service.json").await;

@@ -395,6 +395,14 @@ fn error_responses(base_url: &str) -> BTreeMap<&'static str, Response> {
             ),
         ),
         (
+            "RequestTimeout",
+            problem(
+                408,
+                "The request was not received completely within the server's request timeout.",
+                &[],
+            ),
+        ),
+        (
             "PayloadTooLarge",
             problem(
                 413,

@@ -67,6 +67,7 @@ impl Operation {
         }
         if kind == Errors::Body {
             op = op
+                .respond_with("408", "RequestTimeout")
                 .respond_with("413", "PayloadTooLarge")
                 .respond_with("415", "UnsupportedMediaType")
                 .respond_with("429", "TooManyRequests");
@@ -219,7 +220,11 @@ fn observations() -> Operation {
     )
     .describe(
         "Filter by parameter, site, time window and bounding box. Pages are bounded by `limit`; \
-        follow `next_cursor` for more. Data licence and attribution travel with every page.",
+        follow `next_cursor` for more. Data licence and attribution travel with every page \
+        (as members in JSON; as `Link` headers with `rel=\"license\"` and `rel=\"next\"` in CSV). \
+        Coordinates are rounded to 2 decimal places. An unknown query parameter is a 400 with \
+        code `unknown_parameter`, an invalid value a 400 with code `invalid_parameter`; both \
+        name the parameter in `detail` and `errors`.",
     )
     .errors(Errors::Query);
     let date_or_time = json!({
@@ -236,7 +241,7 @@ fn observations() -> Operation {
         query(
             "site",
             "Only this site (`site_id`).",
-            json!({ "type": "string", "minLength": 1, "maxLength": 64 }),
+            json!({ "type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$" }),
         ),
         query(
             "from",
@@ -245,7 +250,7 @@ fn observations() -> Operation {
         ),
         query(
             "to",
-            "Observed before or at this date or time (UTC).",
+            "Observed before or at this date or time (UTC); a date includes its whole day.",
             date_or_time,
         ),
         query(
@@ -312,6 +317,7 @@ fn mcp(id: &'static str, summary: &'static str) -> Operation {
             Response::new("A notification was accepted; no body."),
         )
         .respond_with("405", "MethodNotAllowed")
+        .respond_with("408", "RequestTimeout")
         .respond_with("413", "PayloadTooLarge")
         .respond_with("429", "TooManyRequests")
         .respond_with("500", "InternalError")
