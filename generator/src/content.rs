@@ -9,8 +9,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::model::{
-    Consortium, Contact, Date, Evidence, FrontMatter, Guardrails, Id, Link, Project, Scope,
-    Service, ServiceInformation, Site,
+    Consortium, Contact, Date, Evidence, FrontMatter, Guardrails, Id, Link, Material, Project,
+    Scope, Service, ServiceInformation, Site,
 };
 
 /// A content problem at a place in a file.
@@ -191,7 +191,7 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
     let (consortium, consortium_text): (Consortium, _) = load(&consortium_path)?;
     let (contact, _): (Contact, _) = load(&svc.join("contact.toml"))?;
     let guardrails_path = svc.join("guardrails.toml");
-    let (guardrails, guardrails_text): (Guardrails, _) = load(&guardrails_path)?;
+    let (mut guardrails, guardrails_text): (Guardrails, _) = load(&guardrails_path)?;
 
     unique_ids(
         &services_path,
@@ -235,8 +235,10 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
             )?;
         }
     }
-    for grant in &guardrails.licences {
-        if !site.licences.iter().any(|l| l.id == grant.licence) {
+    for grant in &mut guardrails.licences {
+        if let Some(known) = site.licences.iter().find(|l| l.id == grant.licence) {
+            grant.title.get_or_insert_with(|| known.title.clone());
+        } else {
             return Err(error_at_value(
                 &guardrails_path,
                 &guardrails_text,
@@ -252,6 +254,27 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
                 ),
             ));
         }
+    }
+    let mut covered = BTreeSet::new();
+    for grant in &guardrails.licences {
+        for material in &grant.covers {
+            if !covered.insert(*material) {
+                return Err(error_at_value(
+                    &guardrails_path,
+                    &guardrails_text,
+                    "covers",
+                    format!(
+                        "{material:?} is covered by two licence grants, expected one grant per kind of material"
+                    ),
+                ));
+            }
+        }
+    }
+    if !covered.contains(&Material::ObservationData) {
+        return Err(ContentError::whole(
+            &guardrails_path,
+            "no licence grant covers \"observation_data\", expected one: the live data routes publish under it",
+        ));
     }
     if guardrails.enquiries.agents_may_submit {
         return Err(error_at_value(

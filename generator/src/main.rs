@@ -6,6 +6,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// The build allocates and frees a compressor's tables per file; glibc's
+/// allocator returns those to the kernel each time (page faults, zeroing),
+/// mimalloc keeps and reuses them. Measured at 10,000 pages: system time
+/// from 3.8 s to about 1 s, wall time a fifth lower.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Builds the public-information site, its contract and discovery documents.
 #[derive(Parser)]
 #[command(name = "generate", version, about)]

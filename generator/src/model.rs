@@ -408,12 +408,39 @@ pub struct EnquiryPolicy {
     pub form_url: Link,
 }
 
+/// Kinds of published material a licence grant can cover; the live routes
+/// take their data licence from the grant that covers `observation_data`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Material {
+    /// The preserved archive's pages and files.
+    Archive,
+    /// Observation data: the observation and globe routes, data releases.
+    ObservationData,
+    /// Classification results of the classification platform.
+    Classifications,
+    /// Documentation pages outside the archive.
+    Documentation,
+    /// Service information, the contract and discovery documents.
+    ServiceInformation,
+}
+
 /// Which licence covers which material.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LicenceGrant {
+    /// The material in words.
     pub applies_to: String,
+    /// The material in machine-readable kinds; each kind is covered by one
+    /// grant at most.
+    pub covers: Vec<Material>,
     pub licence: LicenceId,
+    /// The licence's full title; filled in from `site.toml`'s licences, so
+    /// content need not repeat it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     pub url: Link,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attribution: Option<String>,

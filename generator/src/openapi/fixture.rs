@@ -77,7 +77,7 @@ summary = "Read freely; ask a human before contacting us."
 read_only_calls_have_no_side_effects = true
 agents_may = ["read and summarise public information"]
 agents_must_not = ["submit the contact form"]
-licences = [{ applies_to = "observations", licence = "CC-BY-4.0", url = "https://creativecommons.org/licenses/by/4.0/", attribution = "Water Watch volunteers" }]
+licences = [{ applies_to = "observations", covers = ["observation_data"], licence = "CC-BY-4.0", url = "https://creativecommons.org/licenses/by/4.0/", attribution = "Water Watch volunteers" }]
 
 [guardrails.enquiries]
 agents_may_prepare = true
