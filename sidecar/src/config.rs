@@ -13,6 +13,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::proxy::Cidr;
+use crate::store::SampleSize;
 
 /// Serves the built site (`dist/`) and the live, MCP and contact routes of
 /// the public-information service.
@@ -28,6 +29,46 @@ pub enum Command {
     /// Run the HTTP server until SIGTERM or SIGINT, then finish in-flight
     /// requests and exit 0.
     Serve(ServeArgs),
+    /// Import an observation CSV export into the database, all or nothing:
+    /// a bad row aborts the import with its line number and reason.
+    Import(ImportArgs),
+}
+
+/// `sidecar import FILE`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// The CSV file (columns documented in the README).
+    pub file: PathBuf,
+
+    /// Database URL (`sqlite:PATH` or `postgres://…`); default: the SQLite
+    /// file in the data directory.
+    #[arg(long, env = "SIDECAR_DATABASE")]
+    pub database: Option<String>,
+
+    /// Directory of the default SQLite database.
+    #[arg(long, env = "SIDECAR_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+}
+
+/// Sample data to fill an empty database with at start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SampleArg {
+    /// Nothing: the database stays empty until an import.
+    None,
+    /// 400 sites in 8 countries, 40,000 observations over 4 years.
+    Default,
+    /// 1,000,000 observations, for benchmarks.
+    Large,
+}
+
+impl SampleArg {
+    pub fn size(self) -> SampleSize {
+        match self {
+            SampleArg::None => SampleSize::None,
+            SampleArg::Default => SampleSize::Default,
+            SampleArg::Large => SampleSize::Large,
+        }
+    }
 }
 
 /// Log line format.
@@ -50,10 +91,17 @@ pub struct ServeArgs {
     #[arg(long, env = "SIDECAR_DIST", default_value = "dist")]
     pub dist: PathBuf,
 
-    /// Database URL (`sqlite:PATH` or `postgres://…`); default: a SQLite
-    /// file in the data directory. Not used by this build yet.
+    /// Database URL (`sqlite:PATH` or `postgres://…`); default: the SQLite
+    /// file `service.sqlite3` in the data directory, created on first start.
     #[arg(long, env = "SIDECAR_DATABASE")]
     pub database: Option<String>,
+
+    /// Sample data for an empty database at start. Default: `default` for
+    /// SQLite (so a local run shows live data at once), `none` for
+    /// PostgreSQL (a shared production database is never filled with
+    /// invented data unless asked).
+    #[arg(long, env = "SIDECAR_SAMPLE", value_enum)]
+    pub sample: Option<SampleArg>,
 
     /// Directory for the sidecar's own files (the default SQLite database).
     #[arg(long, env = "SIDECAR_DATA_DIR", default_value = "data")]
@@ -122,6 +170,7 @@ pub struct Config {
     pub dist: PathBuf,
     pub database: Option<String>,
     pub data_dir: PathBuf,
+    pub sample: SampleSize,
     /// Serialised origins (`scheme://host[:port]`, lower case, no slash).
     pub site_origins: Vec<String>,
     pub trusted_proxies: Vec<Cidr>,
@@ -200,6 +249,13 @@ impl Config {
         Ok(Config {
             listen: args.listen,
             dist: args.dist,
+            sample: args.sample.map_or_else(
+                || match &args.database {
+                    Some(url) if url.starts_with("postgres") => SampleSize::None,
+                    _ => SampleSize::Default,
+                },
+                SampleArg::size,
+            ),
             database: args.database,
             data_dir: args.data_dir,
             site_origins,
@@ -218,7 +274,9 @@ impl Config {
     /// The configuration `sidecar serve` has with no flags, for `dist`.
     pub fn defaults(dist: impl Into<PathBuf>) -> Config {
         let cli = Cli::parse_from(["sidecar", "serve"]);
-        let Command::Serve(mut args) = cli.command;
+        let Command::Serve(mut args) = cli.command else {
+            unreachable!("parsed `serve`")
+        };
         args.dist = dist.into();
         Config::from_args(args).expect("the defaults are valid")
     }
@@ -275,7 +333,9 @@ mod tests {
         let mut argv = vec!["sidecar", "serve"];
         argv.extend_from_slice(args);
         let cli = Cli::try_parse_from(argv).map_err(|e| e.to_string())?;
-        let Command::Serve(args) = cli.command;
+        let Command::Serve(args) = cli.command else {
+            panic!("parsed `serve`")
+        };
         Config::from_args(args).map_err(|e| e.to_string())
     }
 

@@ -18,17 +18,35 @@ pub fn healthz() -> Response<Body> {
     json(Bytes::from_static(br#"{"status":"ok"}"#))
 }
 
-/// Ready while the site is loaded (it always is once state exists) and the
-/// process is not draining for shutdown.
-pub fn readyz(state: &AppState) -> Result<Response<Body>, Problem> {
+/// Ready while the site is loaded (it always is once state exists), the
+/// database answers within a second, and the process is not draining.
+pub async fn readyz(state: &AppState) -> Result<Response<Body>, Problem> {
     if state.is_shutting_down() {
         return Err(
             Problem::new(Code::ServiceUnavailable, "The server is shutting down.").retry_after(5),
         );
     }
-    Ok(json(Bytes::from_static(
-        br#"{"status":"ready","checks":{"dist":"ok"}}"#,
-    )))
+    let Some(live) = &state.live else {
+        return Ok(json(Bytes::from_static(
+            br#"{"status":"ready","checks":{"dist":"ok"}}"#,
+        )));
+    };
+    match tokio::time::timeout(PING_TIMEOUT, live.store().ping()).await {
+        Ok(Ok(())) => Ok(json(Bytes::from_static(
+            br#"{"status":"ready","checks":{"dist":"ok","database":"ok"}}"#,
+        ))),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "readiness: database unreachable");
+            Err(database_down())
+        }
+        Err(_) => Err(database_down()),
+    }
+}
+
+const PING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
+
+fn database_down() -> Problem {
+    Problem::new(Code::ServiceUnavailable, "The database does not answer.").retry_after(5)
 }
 
 pub fn metrics(state: &AppState) -> Response<Body> {

@@ -13,8 +13,10 @@ pub mod conditional;
 pub mod config;
 pub mod cors;
 pub mod health;
+pub mod live;
 pub mod logging;
 pub mod manifest;
+pub mod mcp;
 pub mod metrics;
 pub mod negotiate;
 pub mod paths;
@@ -27,6 +29,7 @@ pub mod security_headers;
 pub mod server;
 pub mod state;
 pub mod static_files;
+pub mod store;
 
 /// The response body type: every answer is a complete buffer (files are in
 /// memory, JSON is small).

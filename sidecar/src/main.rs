@@ -6,7 +6,9 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use sidecar::config::{Cli, Command, Config};
+use sidecar::config::{Cli, Command, Config, ImportArgs};
+use sidecar::store::import::ImportReport;
+use sidecar::store::{SampleSize, Store};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -31,5 +33,32 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Import(args) => match import(&args) {
+            Ok(report) => {
+                println!(
+                    "imported {} observations at {} sites from {}",
+                    report.observations,
+                    report.sites,
+                    args.file.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("sidecar import: {}: {e:#}", args.file.display());
+                ExitCode::FAILURE
+            }
+        },
     }
+}
+
+/// Opens the configured database (migrating it, adding no sample data) and
+/// imports the file in one transaction.
+fn import(args: &ImportArgs) -> anyhow::Result<ImportReport> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let store = Store::open(args.database.as_deref(), &args.data_dir, SampleSize::None).await?;
+        Ok(sidecar::store::import::run(&store, &args.file).await?)
+    })
 }

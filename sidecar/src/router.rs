@@ -229,9 +229,28 @@ where
     }
     let result = match live {
         Live::Healthz => Ok(health::healthz()),
-        Live::Readyz => health::readyz(state),
+        Live::Readyz => health::readyz(state).await,
+        Live::PlatformStats | Live::ObservationsData | Live::GlobeData => {
+            let Some(data) = &state.live else {
+                let response = state.problem(not_enabled(), path);
+                return (spec.metric, cors, response);
+            };
+            let mut response = match live {
+                Live::PlatformStats => crate::live::platform_stats(data, &parts).await,
+                Live::ObservationsData => crate::live::observations(data, &parts).await,
+                _ => crate::live::globe(data, &parts).await,
+            };
+            if parts.method == Method::HEAD {
+                *response.body_mut() = Body::new(Bytes::new());
+            }
+            return (spec.metric, cors, response);
+        }
         Live::Metrics => Ok(health::metrics(state)),
         _ => match read_body(state, spec, &parts.headers, body).await {
+            Ok(body) if live == Live::Mcp => {
+                let response = crate::mcp::answer(&state.mcp, &parts.headers, &body).await;
+                return (spec.metric, cors, response);
+            }
             Ok(_) if !spec.enabled => Err(not_enabled()),
             Ok(_) => Err(Problem::new(
                 Code::InternalError,

@@ -79,7 +79,7 @@ static MCP: Spec = Spec {
     request_headers: MCP_HEADERS,
     site_origins_only: false,
     body_types: Some(&["application/json"]),
-    enabled: false,
+    enabled: true,
     jsonrpc: true,
 };
 static CONTACT: Spec = Spec {

@@ -32,9 +32,12 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use crate::config::Config;
-use crate::manifest::Site;
+use crate::live::mcp_tools::McpLiveTools;
+use crate::live::{Live, LiveConfig};
+use crate::manifest::{Resource, Site};
 use crate::router;
 use crate::state::AppState;
+use crate::store::Store;
 
 /// Connections answered with 503 at once when over the limit.
 const OVERLOAD_RESPONDERS: usize = 64;
@@ -83,7 +86,32 @@ pub fn run(config: Config) -> anyhow::Result<()> {
             "listening on all interfaces without --site-origin: problem links and the contact origin check use {local}"
         );
     }
-    let state = Arc::new(AppState::new(config, site, local));
+    let store = runtime
+        .block_on(Store::open(
+            config.database.as_deref(),
+            &config.data_dir,
+            config.sample,
+        ))
+        .context("opening the database")?;
+    let backend = match store {
+        Store::Sqlite(_) => "sqlite",
+        Store::Postgres(_) => "postgresql",
+    };
+    tracing::info!(backend, "database ready");
+    let mut state = AppState::new(config, site, local);
+    let mut live_config = LiveConfig {
+        problem_base: state.problem_base().to_owned(),
+        ..LiveConfig::default()
+    };
+    if let Some(Resource::File(service)) = state.site.lookup("/api/service.json") {
+        live_config = live_config.with_service_information(&service.identity.bytes);
+    }
+    let live = Arc::new(Live::new(store, live_config));
+    state
+        .mcp
+        .set_live_tools(Arc::new(McpLiveTools(live.clone())));
+    state.live = Some(live);
+    let state = Arc::new(state);
 
     let count = match state.config.workers {
         0 => thread::available_parallelism().map_or(1, |n| n.get()),

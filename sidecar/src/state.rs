@@ -1,13 +1,16 @@
 //! The shared state every request sees, behind an `Arc`.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use http::{HeaderValue, Response};
 
 use crate::Body;
 use crate::config::Config;
+use crate::live::Live;
 use crate::manifest::Site;
+use crate::mcp::Mcp;
 use crate::metrics::Metrics;
 use crate::problem::Problem;
 
@@ -16,6 +19,12 @@ pub struct AppState {
     pub config: Config,
     pub site: Site,
     pub metrics: Metrics,
+    /// What the MCP endpoint serves; the live-data tools are added with
+    /// [`Mcp::set_live_tools`] before the state is shared.
+    pub mcp: Mcp,
+    /// The live-data routes' store and caches; `None` in handler tests that
+    /// need no database (the routes then answer 503).
+    pub live: Option<Arc<Live>>,
     /// Base of problem `type` URLs: the first site origin.
     problem_base: String,
     /// Origins the contact routes accept, as they appear in `Origin`.
@@ -29,6 +38,7 @@ impl AppState {
     pub fn new(config: Config, site: Site, local_addr: SocketAddr) -> AppState {
         let origins = effective_origins(&config.site_origins, local_addr);
         let problem_base = origins[0].clone();
+        let mcp = Mcp::load(&config.dist, &problem_base);
         let origins = origins
             .iter()
             .filter_map(|o| HeaderValue::try_from(o.as_str()).ok())
@@ -37,6 +47,8 @@ impl AppState {
             config,
             site,
             metrics: Metrics::default(),
+            mcp,
+            live: None,
             problem_base,
             origins,
             shutting_down: AtomicBool::new(false),

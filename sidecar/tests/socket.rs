@@ -278,9 +278,10 @@ fn errors_are_problem_objects() {
             .as_bytes(),
         false,
     );
-    assert_eq!(later.status, 503);
-    assert_eq!(later.must("retry-after"), "3600");
-    later.problem("service_unavailable");
+    // A JSON body that is not a JSON-RPC request: a JSON-RPC error too.
+    assert_eq!(later.status, 400);
+    let error: Value = serde_json::from_slice(&later.body).unwrap();
+    assert_eq!(error["error"]["code"], -32600);
     server.get("/api/nope", &[]).problem("not_found");
     let page = server.get("/nope", &[]);
     assert_eq!(page.status, 404);

@@ -19,11 +19,23 @@ pub struct Server {
 }
 
 impl Server {
+    /// Starts the binary on `dist`, with its database beside `dist` (never
+    /// in the source tree) and no sample data unless `extra` says otherwise.
     pub fn start(dist: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sidecar"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sidecar"));
+        command
             .args(["serve", "--listen", "127.0.0.1:0", "--dist"])
             .arg(dist)
-            .args(extra)
+            .args(extra);
+        if !extra.contains(&"--data-dir") {
+            let parent = dist.parent().unwrap_or(dist);
+            command.arg("--data-dir").arg(parent.join("sidecar-data"));
+        }
+        if !extra.contains(&"--sample") {
+            command.args(["--sample", "none"]);
+        }
+        let mut child = command
+            .env_remove("SIDECAR_DATABASE")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -1,0 +1,62 @@
+//! CSV output of an observation page (RFC 4180, header row, CRLF): the
+//! columns are the members of the JSON `Observation`, in the same order.
+
+use crate::store::ObservationRow;
+use crate::store::time::format_rfc3339;
+
+pub const COLUMNS: [&str; 13] = [
+    "id",
+    "site_id",
+    "site_name",
+    "country",
+    "water_body_type",
+    "observed_at",
+    "parameter",
+    "value",
+    "unit",
+    "method",
+    "quality_flag",
+    "latitude",
+    "longitude",
+];
+
+fn field(out: &mut String, value: &str) {
+    if value.contains([',', '"', '\r', '\n']) {
+        out.push('"');
+        out.push_str(&value.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(value);
+    }
+}
+
+/// The page as CSV; coordinates are already coarsened by the caller.
+pub fn render(rows: &[ObservationRow]) -> String {
+    let mut out = COLUMNS.join(",");
+    out.push_str("\r\n");
+    for r in rows {
+        let cells = [
+            r.id.to_string(),
+            r.site_id.clone(),
+            r.site_name.clone(),
+            r.country.clone(),
+            r.water_body_type.clone(),
+            format_rfc3339(r.observed_at),
+            r.parameter.clone(),
+            r.value.to_string(),
+            r.unit.clone(),
+            r.method.clone(),
+            r.quality_flag.clone(),
+            r.latitude.to_string(),
+            r.longitude.to_string(),
+        ];
+        for (i, c) in cells.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            field(&mut out, c);
+        }
+        out.push_str("\r\n");
+    }
+    out
+}

@@ -1,0 +1,267 @@
+//! The three live, read-only data routes, backed by [`crate::store::Store`].
+//!
+//! # Wiring (for the router and the CLI)
+//!
+//! - At start: `let store = Store::open(config.database.as_deref(),
+//!   &config.data_dir, SampleSize::Default).await?;` then
+//!   `let live = Live::new(store.clone(), LiveConfig { problem_base:
+//!   state.problem_base().to_owned(), ..LiveConfig::default() });` kept in
+//!   the shared state.
+//! - `GET|HEAD /api/platform-stats.php` → [`platform_stats`]`(&live, &parts)`
+//! - `GET|HEAD /api/observations-data.php` → [`observations`]`(&live, &parts)`
+//! - `GET|HEAD /api/globe-data.php` → [`globe`]`(&live, &parts)`
+//!
+//!   Each answers 200 (or 304 to a matching `If-None-Match`), 400/503 as
+//!   problem objects; HEAD bodies are for the router to strip. Other methods
+//!   are the router's 405.
+//! - `sidecar import FILE` → [`crate::store::import::run`]`(&store, path)`;
+//!   print the [`crate::store::import::ImportReport`], or the error (its
+//!   `Display` is `line N: reason`) and exit non-zero.
+//! - `/readyz`: ready only when `live.store().ping().await` is `Ok`.
+//!
+//! # Published data
+//!
+//! Coordinates are rounded to [`PRECISION_DECIMALS`] decimal places (about
+//! 1 km) in every response, so no volunteer's exact location is published.
+//! Only public sites and their observations are served.
+
+mod csv;
+mod globe;
+pub mod mcp_tools;
+mod observations;
+pub mod query;
+mod stats;
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::header::{self, HeaderValue};
+use http::request::Parts;
+use http::{Response, StatusCode};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::Body;
+use crate::problem::{Code, Problem};
+use crate::store::Store;
+
+pub use globe::globe;
+pub use observations::observations;
+pub use query::LiveError;
+pub use stats::platform_stats;
+
+/// Decimal places published coordinates are rounded to (0.01° ≈ 1.1 km of
+/// latitude).
+pub const PRECISION_DECIMALS: u32 = 2;
+
+/// Rounds a coordinate to [`PRECISION_DECIMALS`] places.
+pub fn coarsen(degrees: f64) -> f64 {
+    let f = 10f64.powi(PRECISION_DECIMALS as i32);
+    (degrees * f).round() / f
+}
+
+/// The licence the live data is published under.
+#[derive(Debug, Clone, Serialize)]
+pub struct Licence {
+    pub id: String,
+    pub title: String,
+    pub url: String,
+}
+
+/// Settings of the live routes.
+#[derive(Debug, Clone)]
+pub struct LiveConfig {
+    /// Base of problem `type` URLs (the site origin).
+    pub problem_base: String,
+    /// How long computed statistics are served from memory (and their
+    /// `max-age`).
+    pub stats_max_age: Duration,
+    /// `stale-while-revalidate` of the statistics.
+    pub stats_stale_while_revalidate: Duration,
+    /// How long the globe points are served from memory.
+    pub globe_max_age: Duration,
+    /// `max-age` of an observation page.
+    pub observations_max_age: Duration,
+    /// Longest a database query may take before the route gives up.
+    pub query_timeout: Duration,
+    /// `Retry-After` of a 503.
+    pub retry_after: u32,
+    pub licence: Licence,
+    pub attribution: String,
+}
+
+impl Default for LiveConfig {
+    fn default() -> Self {
+        LiveConfig {
+            problem_base: String::new(),
+            stats_max_age: Duration::from_secs(60),
+            stats_stale_while_revalidate: Duration::from_secs(30),
+            globe_max_age: Duration::from_secs(300),
+            observations_max_age: Duration::from_secs(60),
+            query_timeout: Duration::from_secs(5),
+            retry_after: 30,
+            licence: Licence {
+                id: "CC-BY-4.0".into(),
+                title: "Creative Commons Attribution 4.0 International".into(),
+                url: "https://creativecommons.org/licenses/by/4.0/".into(),
+            },
+            attribution: "Water-quality observations by citizen-science volunteers.".into(),
+        }
+    }
+}
+
+impl LiveConfig {
+    /// Takes the data licence and attribution from the built service
+    /// information (`dist/api/service.json`): the licence grant whose
+    /// `covers` names `observation_data`. The content decides the licence;
+    /// the defaults stand only when the file says nothing.
+    pub fn with_service_information(mut self, service_json: &[u8]) -> LiveConfig {
+        let Ok(service) = serde_json::from_slice::<serde_json::Value>(service_json) else {
+            return self;
+        };
+        let grants = service["guardrails"]["licences"].as_array();
+        let grant = grants.into_iter().flatten().find(|g| {
+            g["covers"]
+                .as_array()
+                .is_some_and(|c| c.iter().any(|m| m == "observation_data"))
+        });
+        let Some(grant) = grant else {
+            return self;
+        };
+        let text = |key: &str| grant[key].as_str().map(str::to_owned);
+        if let (Some(id), Some(url)) = (text("licence"), text("url")) {
+            self.licence = Licence {
+                title: text("title").unwrap_or_else(|| id.clone()),
+                id,
+                url,
+            };
+        }
+        if let Some(attribution) = text("attribution") {
+            self.attribution = attribution;
+        }
+        self
+    }
+}
+
+/// The live routes' shared state: the store, the settings and the caches.
+pub struct Live {
+    store: Store,
+    cfg: LiveConfig,
+    stats: stats::Cache<stats::StatsValue>,
+    globe: stats::Cache<globe::GlobeBody>,
+}
+
+impl std::fmt::Debug for Live {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Live").field("store", &self.store).finish()
+    }
+}
+
+impl Live {
+    pub fn new(store: Store, cfg: LiveConfig) -> Live {
+        Live {
+            store,
+            cfg,
+            stats: stats::Cache::default(),
+            globe: stats::Cache::default(),
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn config(&self) -> &LiveConfig {
+        &self.cfg
+    }
+
+    fn unavailable(&self, parts: &Parts, why: &str) -> Response<Body> {
+        let problem = Problem::new(
+            Code::ServiceUnavailable,
+            format!("The live data cannot be read right now ({why}); try again later."),
+        )
+        .retry_after(self.cfg.retry_after);
+        with_cors(problem.into_response(&self.cfg.problem_base, parts.uri.path()))
+    }
+}
+
+/// Unix seconds now.
+pub(crate) fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// A strong ETag of a body.
+pub(crate) fn etag(body: &[u8]) -> HeaderValue {
+    let digest = Sha256::digest(body);
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    HeaderValue::try_from(format!("\"{hex}\"")).expect("hex is a valid header")
+}
+
+/// A 200 (or 304 when `If-None-Match` matches) with the caching and CORS
+/// headers of the live routes.
+pub(crate) fn cacheable(
+    parts: &Parts,
+    content_type: &'static str,
+    body: Bytes,
+    etag: HeaderValue,
+    cache_control: String,
+    vary: &'static str,
+) -> Response<Body> {
+    let not_modified = parts
+        .headers
+        .get(header::IF_NONE_MATCH)
+        .is_some_and(|h| crate::conditional::none_match(h.as_bytes(), etag.as_bytes()));
+    let mut response = if not_modified {
+        let mut r = Response::new(Body::new(Bytes::new()));
+        *r.status_mut() = StatusCode::NOT_MODIFIED;
+        r
+    } else {
+        let mut r = Response::new(Body::new(body));
+        r.headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+        r
+    };
+    let h = response.headers_mut();
+    h.insert(header::ETAG, etag);
+    if let Ok(v) = HeaderValue::try_from(cache_control) {
+        h.insert(header::CACHE_CONTROL, v);
+    }
+    h.insert(header::VARY, HeaderValue::from_static(vary));
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    response
+}
+
+/// Adds the CORS header a public route's problem answers carry too.
+pub(crate) fn with_cors(mut response: Response<Body>) -> Response<Body> {
+    response.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_licence_comes_from_the_grant_covering_observation_data() {
+        let service = br#"{"guardrails": {"licences": [
+            {"covers": ["documentation"], "licence": "CC-BY-4.0", "title": "CC BY", "url": "https://a.example/by"},
+            {"covers": ["observation_data"], "licence": "ODbL-1.0", "title": "Open Database License",
+             "url": "https://b.example/odbl", "attribution": "Volunteers of Example"}
+        ]}}"#;
+        let cfg = LiveConfig::default().with_service_information(service);
+        assert_eq!(cfg.licence.id, "ODbL-1.0");
+        assert_eq!(cfg.licence.title, "Open Database License");
+        assert_eq!(cfg.licence.url, "https://b.example/odbl");
+        assert_eq!(cfg.attribution, "Volunteers of Example");
+        let untouched = LiveConfig::default().with_service_information(b"not json");
+        assert_eq!(untouched.licence.id, LiveConfig::default().licence.id);
+    }
+}

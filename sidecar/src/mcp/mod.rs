@@ -1,0 +1,312 @@
+//! The MCP endpoint (`POST /mcp/` and `/mcp`): stateless Streamable HTTP,
+//! one JSON-RPC object per request, one JSON object per answer.
+//!
+//! The router has already checked the method, the content type and the body
+//! size; this module parses the message, negotiates the protocol version,
+//! dispatches and shapes the answer for that version. Status codes follow
+//! what real clients need: transport faults (bad JSON, a batch, a malformed
+//! message, an unsupported version header) are 4xx with a JSON-RPC error;
+//! errors on a well-formed request are HTTP 200, because some clients drop
+//! the body of any non-2xx answer. No session id is ever issued.
+
+pub mod content;
+pub mod jsonrpc;
+pub mod prompts;
+pub mod resources;
+pub mod tools;
+
+use std::future::Future;
+use std::panic::{self, AssertUnwindSafe};
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http::header::{self, HeaderValue};
+use http::{HeaderMap, Response, StatusCode};
+use serde_json::{Map, Value, json};
+
+use crate::Body;
+use content::Content;
+use jsonrpc::{Call, Message, RpcError};
+pub use tools::{LiveFuture, LiveTools};
+
+/// The request header naming the negotiated protocol version.
+pub const VERSION_HEADER: &str = "mcp-protocol-version";
+
+/// The protocol versions served, oldest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Version {
+    V2024_11_05,
+    V2025_03_26,
+    V2025_06_18,
+}
+
+impl Version {
+    pub const ALL: [Version; 3] = [
+        Version::V2024_11_05,
+        Version::V2025_03_26,
+        Version::V2025_06_18,
+    ];
+    pub const LATEST: Version = Version::V2025_06_18;
+    /// Assumed when a request other than `initialize` names none.
+    pub const DEFAULT: Version = Version::V2025_03_26;
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Version::V2024_11_05 => "2024-11-05",
+            Version::V2025_03_26 => "2025-03-26",
+            Version::V2025_06_18 => "2025-06-18",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Version> {
+        Version::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
+/// The MCP side of the shared state.
+pub struct Mcp {
+    pub content: Content,
+    live: Option<Arc<dyn LiveTools>>,
+}
+
+impl std::fmt::Debug for Mcp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mcp")
+            .field("documents", &self.content.documents.len())
+            .field("live", &self.live.is_some())
+            .finish()
+    }
+}
+
+impl Mcp {
+    /// Loads what the tools read from a built `dist/`.
+    pub fn load(dist: &Path, fallback_base: &str) -> Mcp {
+        let content = Content::load(dist, fallback_base);
+        if !content.service.is_object() {
+            tracing::warn!("api/service.json is missing or invalid; MCP serves without it");
+        }
+        Mcp {
+            content,
+            live: None,
+        }
+    }
+
+    /// Offers the live-data tools, answered by `live`.
+    pub fn set_live_tools(&mut self, live: Arc<dyn LiveTools>) {
+        self.live = Some(live);
+    }
+}
+
+/// Answers one POSTed body (already read and of type `application/json`).
+pub async fn answer(mcp: &Mcp, headers: &HeaderMap, body: &[u8]) -> Response<Body> {
+    let message = match jsonrpc::parse(body) {
+        Ok(message) => message,
+        Err(rejected) => {
+            let status = StatusCode::BAD_REQUEST;
+            return json_response(
+                status,
+                &jsonrpc::response(&rejected.id, Err(rejected.error)),
+                None,
+            );
+        }
+    };
+    // `initialize` negotiates from its body; every other message is read
+    // with the version its header names.
+    let initialize = matches!(&message, Message::Call(c) if c.method == "initialize");
+    let header_version = match header_version(headers) {
+        _ if initialize => None,
+        Some(version) => Some(version),
+        None => {
+            let error = RpcError::new(
+                jsonrpc::INVALID_REQUEST,
+                format!(
+                    "Unsupported MCP-Protocol-Version; supported: {}.",
+                    supported_list()
+                ),
+            );
+            return json_response(
+                StatusCode::BAD_REQUEST,
+                &jsonrpc::response(&Value::Null, Err(error)),
+                None,
+            );
+        }
+    };
+    let call = match message {
+        Message::Call(call) => call,
+        Message::NoReply => return accepted(),
+    };
+    let version = header_version.unwrap_or_else(|| requested_version(&call.params));
+    let outcome = match CatchPanic(Box::pin(dispatch(mcp, version, &call))).await {
+        Ok(outcome) => outcome,
+        Err(_) => {
+            tracing::error!(method = call.method.as_str(), "an MCP handler panicked");
+            Err(RpcError::internal("Internal error"))
+        }
+    };
+    json_response(
+        StatusCode::OK,
+        &jsonrpc::response(&call.id, outcome),
+        Some(version),
+    )
+}
+
+/// The version a request's header names: the default when there is none,
+/// `None` when it names one we do not serve.
+fn header_version(headers: &HeaderMap) -> Option<Version> {
+    match headers.get(VERSION_HEADER) {
+        None => Some(Version::DEFAULT),
+        Some(value) => value.to_str().ok().and_then(Version::parse),
+    }
+}
+
+fn supported_list() -> String {
+    Version::ALL.map(Version::as_str).join(", ")
+}
+
+/// The version `initialize` settles on: the client's when we serve it,
+/// otherwise our latest (the client then decides whether to go on).
+fn requested_version(params: &Map<String, Value>) -> Version {
+    params
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .and_then(Version::parse)
+        .unwrap_or(Version::LATEST)
+}
+
+async fn dispatch(mcp: &Mcp, version: Version, call: &Call) -> Result<Value, RpcError> {
+    let content = &mcp.content;
+    let params = &call.params;
+    match call.method.as_str() {
+        "initialize" => Ok(initialize(mcp, version)),
+        "ping" => Ok(json!({})),
+        "tools/list" => single_page(params).map(|()| tools::list(version, mcp.live.is_some())),
+        "tools/call" => tools::call(content, mcp.live.as_deref(), version, params).await,
+        "resources/list" => resources::list(content, version, params),
+        "resources/templates/list" => {
+            single_page(params).map(|()| resources::templates(content, version))
+        }
+        "resources/read" => resources::read(content, params),
+        "prompts/list" => single_page(params).map(|()| prompts::list(version)),
+        "prompts/get" => prompts::get(content, params),
+        other => Err(RpcError::new(
+            jsonrpc::METHOD_NOT_FOUND,
+            format!("Method not found: {other}"),
+        )),
+    }
+}
+
+/// Lists that fit one page take no cursor: any cursor is one we never gave.
+fn single_page(params: &Map<String, Value>) -> Result<(), RpcError> {
+    match params.get("cursor") {
+        None | Some(Value::Null) => Ok(()),
+        Some(_) => Err(RpcError::invalid_params("Invalid cursor.")),
+    }
+}
+
+fn initialize(mcp: &Mcp, version: Version) -> Value {
+    let service = &mcp.content.service;
+    let name = service["name"]
+        .as_str()
+        .unwrap_or("Public information service");
+    // The same identity as the published server card.
+    let card = &mcp.content.server_card;
+    let mut server_info = json!({
+        "name": card["name"].as_str().unwrap_or("public-information"),
+        "version": card["version"].as_str().unwrap_or(env!("CARGO_PKG_VERSION")),
+    });
+    if version >= Version::V2025_06_18 {
+        server_info["title"] = json!(card["title"].as_str().unwrap_or(name));
+    }
+    json!({
+        "protocolVersion": version.as_str(),
+        "capabilities": {
+            "tools": {"listChanged": false},
+            "resources": {"listChanged": false, "subscribe": false},
+            "prompts": {"listChanged": false},
+        },
+        "serverInfo": server_info,
+        "instructions": instructions(mcp, name),
+    })
+}
+
+/// What an agent should know before its first call.
+fn instructions(mcp: &Mcp, name: &str) -> String {
+    let content = &mcp.content;
+    let description = content.service["description"].as_str().unwrap_or_default();
+    let guardrails = &content.service["guardrails"];
+    let summary = guardrails["summary"]
+        .as_str()
+        .unwrap_or("Every tool here is read-only; only the user may submit an enquiry.");
+    let must_not: Vec<&str> = guardrails["agents_must_not"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(|s| s.trim_end_matches('.'))
+        .collect();
+    let must_not = if must_not.is_empty() {
+        String::new()
+    } else {
+        format!(" Agents must not: {}.", must_not.join("; "))
+    };
+    format!(
+        "{name} ({base}). {description}\n\n\
+        Tools: {tools}. Start with get_service_information; use search_documentation and \
+        get_document for detail, and cite the URLs they return. Documents are also resources \
+        (Markdown, with licence and attribution in _meta).\n\n\
+        Guardrails: {summary}{must_not} Every tool is read-only and has no side effects. \
+        prepare_enquiry only drafts text: show it to the user, who alone may submit it through \
+        the contact form.",
+        base = content.base_url,
+        tools = tools::names(mcp.live.is_some()).join(", "),
+    )
+}
+
+fn json_response(status: StatusCode, value: &Value, version: Option<Version>) -> Response<Body> {
+    let body = serde_json::to_vec(value).unwrap_or_else(|_| {
+        br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}"#
+            .to_vec()
+    });
+    let mut response = Response::new(Body::new(Bytes::from(body)));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Some(version) = version {
+        headers.insert(VERSION_HEADER, HeaderValue::from_static(version.as_str()));
+    }
+    response
+}
+
+/// 202 for a notification or a client's response: nothing to say.
+fn accepted() -> Response<Body> {
+    let mut response = Response::new(Body::new(Bytes::new()));
+    *response.status_mut() = StatusCode::ACCEPTED;
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// Turns a panic in a method handler into a -32603 answer with the request's
+/// id, rather than a problem object the client cannot relate to its call.
+struct CatchPanic<F>(Pin<Box<F>>);
+
+impl<F: Future> Future for CatchPanic<F> {
+    type Output = Result<F::Output, Box<dyn std::any::Any + Send>>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = &mut self.get_mut().0;
+        match panic::catch_unwind(AssertUnwindSafe(|| inner.as_mut().poll(cx))) {
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(payload)),
+        }
+    }
+}

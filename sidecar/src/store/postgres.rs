@@ -1,0 +1,380 @@
+//! The PostgreSQL backend: what several sidecar replicas share.
+//!
+//! `tokio-postgres` behind a `deadpool-postgres` pool, plain TCP (the
+//! database is expected on a private network or loopback). Migrations run
+//! under a transaction-scoped advisory lock, so replicas starting together
+//! apply each version once.
+
+use std::str::FromStr;
+
+use anyhow::Context;
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio_postgres::NoTls;
+use tokio_postgres::types::ToSql;
+
+use super::sample::Sample;
+use super::{Arg, Counts, NewObservation, ObservationFilter, ObservationRow, Site, SiteSummary};
+
+/// Versioned migrations, applied in order.
+const MIGRATIONS: [(i64, &str); 1] = [(1, include_str!("migrations/postgres/0001_init.sql"))];
+
+/// Key of the advisory lock that serialises migrations across replicas.
+const MIGRATION_LOCK: i64 = 0x51de_ca7e;
+
+const POOL_SIZE: usize = 16;
+
+#[derive(Clone)]
+pub struct PgStore {
+    pool: Pool,
+}
+
+type Param = Box<dyn ToSql + Sync + Send>;
+
+fn refs(params: &[Param]) -> Vec<&(dyn ToSql + Sync)> {
+    params
+        .iter()
+        .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+        .collect()
+}
+
+impl PgStore {
+    /// Connects to `url` and applies pending migrations. With `schema`, every
+    /// connection works in that schema (created if missing) — tests use one
+    /// schema each to stay independent.
+    pub async fn open(url: &str, schema: Option<&str>) -> anyhow::Result<PgStore> {
+        let mut config =
+            tokio_postgres::Config::from_str(url).context("parsing the PostgreSQL URL")?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(std::time::Duration::from_secs(5));
+        }
+        if let Some(schema) = schema {
+            anyhow::ensure!(
+                schema
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+                "schema names are lowercase letters, digits and _"
+            );
+            let (client, conn) = config.connect(NoTls).await.context("connecting")?;
+            let task = tokio::spawn(conn);
+            client
+                .batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
+                .await?;
+            drop(client);
+            let _ = task.await;
+            config.options(format!("-c search_path={schema}"));
+        }
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .build()
+            .context("building the PostgreSQL pool")?;
+        let store = PgStore { pool };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    async fn client(&self) -> anyhow::Result<deadpool_postgres::Object> {
+        self.pool
+            .get()
+            .await
+            .context("getting a PostgreSQL connection")
+    }
+
+    async fn migrate(&self) -> anyhow::Result<()> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .await?;
+        tx.batch_execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations \
+             (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+        )
+        .await?;
+        let current: i64 = tx
+            .query_one(
+                "SELECT coalesce(max(version), 0)::BIGINT FROM schema_migrations",
+                &[],
+            )
+            .await?
+            .get(0);
+        for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > current) {
+            tx.batch_execute(sql)
+                .await
+                .with_context(|| format!("applying PostgreSQL migration {version}"))?;
+            tx.execute(
+                "INSERT INTO schema_migrations (version, applied_at) \
+                 VALUES ($1, extract(epoch FROM now())::BIGINT)",
+                &[version],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn ping(&self) -> anyhow::Result<()> {
+        let client = self.client().await?;
+        client.query_one("SELECT count(*) FROM sites", &[]).await?;
+        Ok(())
+    }
+
+    pub async fn observation_count(&self) -> anyhow::Result<i64> {
+        let client = self.client().await?;
+        Ok(client
+            .query_one("SELECT count(*) FROM observations", &[])
+            .await?
+            .get(0))
+    }
+
+    pub async fn counts(&self, since: i64) -> anyhow::Result<Counts> {
+        let client = self.client().await?;
+        let row = client
+            .query_one(
+                "SELECT \
+                 (SELECT count(*) FROM volunteers), \
+                 (SELECT count(*) FROM observations o JOIN sites s ON s.id = o.site_id \
+                    WHERE s.public), \
+                 (SELECT count(*) FROM sites WHERE public), \
+                 (SELECT count(DISTINCT country) FROM sites WHERE public), \
+                 (SELECT count(*) FROM classifications), \
+                 (SELECT count(*) FROM projects WHERE collects_classifications), \
+                 (SELECT count(*) FROM projects), \
+                 (SELECT count(*) FROM observations o JOIN sites s ON s.id = o.site_id \
+                    WHERE s.public AND o.observed_at >= $1), \
+                 (SELECT max(o.observed_at) FROM observations o JOIN sites s \
+                    ON s.id = o.site_id WHERE s.public)",
+                &[&since],
+            )
+            .await?;
+        Ok(Counts {
+            volunteers: row.get(0),
+            observations: row.get(1),
+            sites: row.get(2),
+            countries: row.get(3),
+            classifications: row.get(4),
+            classification_projects: row.get(5),
+            projects: row.get(6),
+            observations_since: row.get(7),
+            latest_observation_at: row.get(8),
+        })
+    }
+
+    pub async fn observations(
+        &self,
+        filter: &ObservationFilter,
+    ) -> anyhow::Result<Vec<ObservationRow>> {
+        let (sql, args) = super::observation_query(filter, |n| format!("${n}"));
+        let params: Vec<Param> = args
+            .into_iter()
+            .map(|a| -> Param {
+                match a {
+                    Arg::Text(s) => Box::new(s),
+                    Arg::Int(i) => Box::new(i),
+                    Arg::Real(f) => Box::new(f),
+                }
+            })
+            .collect();
+        let client = self.client().await?;
+        let stmt = client.prepare_cached(&sql).await?;
+        let rows = client.query(&stmt, &refs(&params)).await?;
+        Ok(rows
+            .iter()
+            .map(|r| ObservationRow {
+                id: r.get(0),
+                site_id: r.get(1),
+                site_name: r.get(2),
+                country: r.get(3),
+                water_body_type: r.get(4),
+                observed_at: r.get(5),
+                parameter: r.get(6),
+                value: r.get(7),
+                unit: r.get(8),
+                method: r.get(9),
+                quality_flag: r.get(10),
+                latitude: r.get(11),
+                longitude: r.get(12),
+            })
+            .collect())
+    }
+
+    pub async fn site_summaries(&self) -> anyhow::Result<Vec<SiteSummary>> {
+        let client = self.client().await?;
+        let sites = client
+            .query(
+                "SELECT id, name, country, water_body_type, latitude, longitude, public \
+                 FROM sites WHERE public ORDER BY id",
+                &[],
+            )
+            .await?
+            .iter()
+            .map(|r| Site {
+                id: r.get(0),
+                name: r.get(1),
+                country: r.get(2),
+                water_body_type: r.get(3),
+                latitude: r.get(4),
+                longitude: r.get(5),
+                public: r.get(6),
+            })
+            .collect();
+        let groups = client
+            .query(
+                "SELECT site_id, parameter, count(*), max(observed_at) FROM observations \
+                 GROUP BY site_id, parameter ORDER BY site_id, parameter",
+                &[],
+            )
+            .await?
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+            .collect();
+        Ok(super::summarise(sites, groups))
+    }
+
+    pub async fn import(
+        &self,
+        sites: Vec<Site>,
+        observations: Vec<NewObservation>,
+    ) -> anyhow::Result<u64> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        // Concurrent imports would race for the next ids.
+        tx.batch_execute("LOCK TABLE observations IN EXCLUSIVE MODE")
+            .await?;
+        upsert_sites(&tx, &sites).await?;
+        let base: i64 = tx
+            .query_one("SELECT coalesce(max(id), 0)::BIGINT FROM observations", &[])
+            .await?
+            .get(0);
+        let n = observations.len();
+        let renumbered: Vec<NewObservation> = observations
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut o)| {
+                o.id = base + 1 + i as i64;
+                o
+            })
+            .collect();
+        for chunk in renumbered.chunks(10_000) {
+            insert_observations(&tx, chunk).await?;
+        }
+        tx.commit().await?;
+        Ok(n as u64)
+    }
+
+    pub(super) async fn insert_sample(&self, sample: Sample) -> anyhow::Result<()> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        // Replicas starting together: the first fills, the others find rows.
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .await?;
+        let existing: i64 = tx
+            .query_one("SELECT count(*) FROM observations", &[])
+            .await?
+            .get(0);
+        if existing > 0 {
+            return Ok(());
+        }
+        let sites = sample.sites();
+        upsert_sites(&tx, &sites).await?;
+        let extras = sample.extras();
+        let (ids, joined): (Vec<i64>, Vec<i64>) = extras.volunteers.iter().copied().unzip();
+        tx.execute(
+            "INSERT INTO volunteers (id, joined_at) SELECT * FROM unnest($1::BIGINT[], $2::BIGINT[])",
+            &[&ids, &joined],
+        )
+        .await?;
+        for (id, name, collects) in &extras.projects {
+            tx.execute(
+                "INSERT INTO projects (id, name, collects_classifications) VALUES ($1, $2, $3)",
+                &[id, name, collects],
+            )
+            .await?;
+        }
+        let ids: Vec<i64> = extras.classifications.iter().map(|c| c.0).collect();
+        let projects: Vec<&str> = extras.classifications.iter().map(|c| c.1).collect();
+        let volunteers: Vec<i64> = extras.classifications.iter().map(|c| c.2).collect();
+        let at: Vec<i64> = extras.classifications.iter().map(|c| c.3).collect();
+        tx.execute(
+            "INSERT INTO classifications (id, project_id, volunteer_id, created_at) \
+             SELECT * FROM unnest($1::BIGINT[], $2::TEXT[], $3::BIGINT[], $4::BIGINT[])",
+            &[&ids, &projects, &volunteers, &at],
+        )
+        .await?;
+        // The generator is synchronous: collect batches, then send them.
+        let mut batches = Vec::new();
+        sample.observations(&sites, 20_000, |b| {
+            batches.push(b.to_vec());
+            Ok::<_, std::convert::Infallible>(())
+        })?;
+        for batch in batches {
+            insert_observations(&tx, &batch).await?;
+        }
+        tx.commit().await?;
+        client.batch_execute("ANALYZE").await?;
+        Ok(())
+    }
+}
+
+async fn upsert_sites(
+    tx: &deadpool_postgres::Transaction<'_>,
+    sites: &[Site],
+) -> anyhow::Result<()> {
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO sites (id, name, country, water_body_type, latitude, longitude, public) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO UPDATE SET \
+             name = excluded.name, country = excluded.country, \
+             water_body_type = excluded.water_body_type, latitude = excluded.latitude, \
+             longitude = excluded.longitude",
+        )
+        .await?;
+    for s in sites {
+        tx.execute(
+            &stmt,
+            &[
+                &s.id,
+                &s.name,
+                &s.country,
+                &s.water_body_type,
+                &s.latitude,
+                &s.longitude,
+                &s.public,
+            ],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// One multi-row insert through `unnest` of column arrays.
+async fn insert_observations(
+    tx: &deadpool_postgres::Transaction<'_>,
+    rows: &[NewObservation],
+) -> anyhow::Result<()> {
+    let id: Vec<i64> = rows.iter().map(|o| o.id).collect();
+    let site: Vec<&str> = rows.iter().map(|o| o.site_id.as_str()).collect();
+    let at: Vec<i64> = rows.iter().map(|o| o.observed_at).collect();
+    let parameter: Vec<&str> = rows.iter().map(|o| o.parameter.as_str()).collect();
+    let value: Vec<f64> = rows.iter().map(|o| o.value).collect();
+    let unit: Vec<&str> = rows.iter().map(|o| o.unit.as_str()).collect();
+    let method: Vec<&str> = rows.iter().map(|o| o.method.as_str()).collect();
+    let flag: Vec<&str> = rows.iter().map(|o| o.quality_flag.as_str()).collect();
+    let volunteer: Vec<Option<i64>> = rows.iter().map(|o| o.volunteer_id).collect();
+    tx.execute(
+        "INSERT INTO observations (id, site_id, observed_at, parameter, value, unit, method, \
+         quality_flag, volunteer_id) SELECT * FROM unnest($1::BIGINT[], $2::TEXT[], \
+         $3::BIGINT[], $4::TEXT[], $5::DOUBLE PRECISION[], $6::TEXT[], $7::TEXT[], $8::TEXT[], \
+         $9::BIGINT[])",
+        &[
+            &id, &site, &at, &parameter, &value, &unit, &method, &flag, &volunteer,
+        ],
+    )
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,355 @@
+//! A deterministic, realistic sample data set for the embedded default, so a
+//! fresh `scripts/up` shows live data at once, and a large one for
+//! benchmarks.
+//!
+//! Everything derives from a fixed seed through splitmix64 and from the end
+//! day: the same size and end day give the same rows on every machine. The
+//! end day is the start of the current UTC day when the store is first
+//! filled, so "observations in the last 30 days" is not zero.
+
+use super::{NewObservation, Site};
+
+/// How much sample data to fill an empty database with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SampleSize {
+    /// None: the database stays empty until an import.
+    None,
+    /// 400 sites in 8 countries, 40 000 observations over 4 years.
+    Default,
+    /// 1 000 sites, 1 000 000 observations: for benchmarks.
+    Large,
+}
+
+impl SampleSize {
+    fn sites(self) -> usize {
+        match self {
+            SampleSize::None => 0,
+            SampleSize::Default => 400,
+            SampleSize::Large => 1_000,
+        }
+    }
+
+    pub fn observations(self) -> usize {
+        match self {
+            SampleSize::None => 0,
+            SampleSize::Default => 40_000,
+            SampleSize::Large => 1_000_000,
+        }
+    }
+
+    fn volunteers(self) -> usize {
+        match self {
+            SampleSize::None => 0,
+            SampleSize::Default => 1_200,
+            SampleSize::Large => 25_000,
+        }
+    }
+
+    fn classifications(self) -> usize {
+        match self {
+            SampleSize::None => 0,
+            SampleSize::Default => 8_000,
+            SampleSize::Large => 100_000,
+        }
+    }
+}
+
+/// Years of observations before the end day.
+const YEARS: i64 = 4;
+const SEED: u64 = 0x5eed_0fda_7a00_0001;
+
+/// The start of the current UTC day, in Unix seconds.
+pub fn default_end() -> i64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    now - now % 86_400
+}
+
+/// splitmix64: tiny, fast, and good enough for sample data.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// Countries with a rough land box (min lat, max lat, min lon, max lon).
+const COUNTRIES: [(&str, [f64; 4]); 8] = [
+    ("NL", [51.3, 53.3, 4.3, 6.9]),
+    ("BE", [50.0, 51.2, 3.2, 5.9]),
+    ("DE", [47.8, 54.3, 6.5, 14.5]),
+    ("FR", [43.5, 50.5, -0.5, 7.0]),
+    ("GB", [50.8, 55.5, -3.5, 0.5]),
+    ("IE", [51.9, 54.9, -9.5, -6.3]),
+    ("DK", [55.0, 57.3, 8.5, 12.2]),
+    ("ES", [37.5, 42.8, -6.5, -0.5]),
+];
+
+const NAME_START: [&str; 12] = [
+    "Alder", "Birch", "Clay", "Deer", "Elm", "Fen", "Grey", "Hazel", "Iron", "Mill", "Oak",
+    "Willow",
+];
+const NAME_END: [&str; 10] = [
+    "brook", "ford", "mere", "water", "bridge", "marsh", "field", "haven", "dale", "wick",
+];
+
+/// Water-body types, weighted by how often volunteers sample them.
+const WATER_BODIES: [&str; 14] = [
+    "river",
+    "river",
+    "river",
+    "stream",
+    "stream",
+    "lake",
+    "lake",
+    "pond",
+    "pond",
+    "canal",
+    "ditch",
+    "reservoir",
+    "wetland",
+    "coastal",
+];
+
+const PROJECTS: [(&str, &str, bool); 6] = [
+    ("freshwater-watch", "FreshWater Watch", false),
+    ("nitrate-blitz", "Nitrate Blitz", false),
+    ("plankton-id", "Plankton Identification", true),
+    ("algae-spotter", "Algae Bloom Spotter", true),
+    ("riverfly", "Riverfly Census", true),
+    ("urban-ponds", "Urban Ponds", false),
+];
+
+/// The whole sample, generated lazily in batches.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    pub size: SampleSize,
+    /// Unix seconds; every observation is before it.
+    pub end: i64,
+}
+
+/// Counted rows that are not observations.
+#[derive(Debug, Clone)]
+pub struct Extras {
+    /// `(id, joined_at)`.
+    pub volunteers: Vec<(i64, i64)>,
+    /// `(id, name, collects_classifications)`.
+    pub projects: Vec<(&'static str, &'static str, bool)>,
+    /// `(id, project, volunteer, created_at)`.
+    pub classifications: Vec<(i64, &'static str, i64, i64)>,
+}
+
+impl Sample {
+    pub fn new(size: SampleSize, end: i64) -> Sample {
+        Sample { size, end }
+    }
+
+    fn start(&self) -> i64 {
+        self.end - YEARS * 365 * 86_400
+    }
+
+    pub fn sites(&self) -> Vec<Site> {
+        let mut rng = Rng::new(SEED);
+        (0..self.size.sites())
+            .map(|i| {
+                let (country, [lat0, lat1, lon0, lon1]) = COUNTRIES[i % COUNTRIES.len()];
+                let water = *rng.pick(&WATER_BODIES);
+                let name = format!(
+                    "{}{} {}",
+                    rng.pick(&NAME_START),
+                    rng.pick(&NAME_END),
+                    capitalise(water)
+                );
+                Site {
+                    id: format!("{}-{:04}", country.to_ascii_lowercase(), i + 1),
+                    name,
+                    country: country.to_owned(),
+                    water_body_type: water.to_owned(),
+                    latitude: round6(rng.range(lat0, lat1)),
+                    longitude: round6(rng.range(lon0, lon1)),
+                    // A few sites lie on private land: kept, never published.
+                    public: rng.below(50) != 0,
+                }
+            })
+            .collect()
+    }
+
+    pub fn extras(&self) -> Extras {
+        let mut rng = Rng::new(SEED ^ 0xe7);
+        let (start, span) = (self.start(), self.end - self.start());
+        let volunteers = (1..=self.size.volunteers() as i64)
+            .map(|id| (id, start + (rng.unit() * span as f64) as i64))
+            .collect();
+        let classifying: Vec<&'static str> = PROJECTS.iter().filter(|p| p.2).map(|p| p.0).collect();
+        let classifications = (1..=self.size.classifications() as i64)
+            .map(|id| {
+                (
+                    id,
+                    *rng.pick(&classifying),
+                    1 + rng.below(self.size.volunteers().max(1)) as i64,
+                    start + (rng.unit() * span as f64) as i64,
+                )
+            })
+            .collect();
+        Extras {
+            volunteers,
+            projects: PROJECTS.to_vec(),
+            classifications,
+        }
+    }
+
+    /// Calls `each` with batches of at most `batch` observations, ids
+    /// 1, 2, … in order.
+    pub fn observations<E>(
+        &self,
+        sites: &[Site],
+        batch: usize,
+        mut each: impl FnMut(&[NewObservation]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut rng = Rng::new(SEED ^ 0x0b5);
+        let (start, span) = (self.start(), self.end - self.start());
+        let volunteers = self.size.volunteers().max(1);
+        let mut buf = Vec::with_capacity(batch);
+        for id in 1..=self.size.observations() as i64 {
+            // Sites differ in how busy they are: square the uniform draw.
+            let u = rng.unit();
+            let site = &sites[((u * u) * sites.len() as f64) as usize];
+            // Minutes, between 07:00 and 19:00 local-ish daylight.
+            let day = (rng.unit() * (span / 86_400) as f64) as i64;
+            let minute = 420 + rng.below(720) as i64;
+            let observed_at = start + day * 86_400 + minute * 60;
+            let parameter = *rng.pick(&super::PARAMETERS);
+            let season =
+                ((observed_at - start) as f64 / (365.25 * 86_400.0) * std::f64::consts::TAU).sin();
+            let (value, unit, method) = measurement(&mut rng, parameter, season);
+            let flag = match rng.below(100) {
+                0 => "invalid",
+                1..=4 => "suspect",
+                5..=14 => "unverified",
+                _ => "valid",
+            };
+            buf.push(NewObservation {
+                id,
+                site_id: site.id.clone(),
+                observed_at,
+                parameter: parameter.to_owned(),
+                value,
+                unit: unit.to_owned(),
+                method: method.to_owned(),
+                quality_flag: flag.to_owned(),
+                volunteer_id: Some(1 + rng.below(volunteers) as i64),
+            });
+            if buf.len() == batch {
+                each(&buf)?;
+                buf.clear();
+            }
+        }
+        if !buf.is_empty() {
+            each(&buf)?;
+        }
+        Ok(())
+    }
+}
+
+/// A plausible value, unit and method for a parameter; `season` runs from
+/// -1 (winter) to 1 (summer).
+fn measurement(rng: &mut Rng, parameter: &str, season: f64) -> (f64, &'static str, &'static str) {
+    let (value, unit, method) = match parameter {
+        "nitrate" => (
+            rng.range(0.2, 25.0) * (1.0 - 0.3 * season),
+            "mg/L",
+            "colorimetric test kit",
+        ),
+        "nitrite" => (rng.range(0.0, 0.5), "mg/L", "colorimetric test kit"),
+        "phosphate" => (
+            rng.range(0.02, 1.0) * (1.0 + 0.3 * season),
+            "mg/L",
+            "colorimetric test kit",
+        ),
+        "turbidity" => (rng.range(5.0, 120.0), "NTU", "turbidity tube"),
+        "temperature" => (
+            12.0 + 8.0 * season + rng.range(-3.0, 3.0),
+            "°C",
+            "digital thermometer",
+        ),
+        "ph" => (rng.range(6.2, 8.8), "pH", "pH test strip"),
+        "ammonium" => (rng.range(0.0, 2.0), "mg/L", "colorimetric test kit"),
+        _ => (
+            9.0 - 2.5 * season + rng.range(-1.5, 1.5),
+            "mg/L",
+            "optical probe",
+        ),
+    };
+    ((value * 100.0).round() / 100.0, unit, method)
+}
+
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deterministic_and_plausible() {
+        let a = Sample::new(SampleSize::Default, 1_700_000_000 - 1_700_000_000 % 86_400);
+        let sites = a.sites();
+        assert_eq!(sites, a.sites());
+        assert_eq!(sites.len(), 400);
+        let mut first = Vec::new();
+        a.observations(&sites, 1000, |b| {
+            if first.is_empty() {
+                first = b.to_vec();
+            }
+            for o in b {
+                assert!(o.observed_at < a.end && o.observed_at >= a.start());
+                assert!(o.value.is_finite());
+            }
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        let mut again = Vec::new();
+        a.observations(&sites, 1000, |b| {
+            again.extend_from_slice(b);
+            Err(())
+        })
+        .unwrap_err();
+        assert_eq!(first, again);
+    }
+}

@@ -1,0 +1,340 @@
+//! The SQLite backend: one file, WAL, `synchronous=FULL`.
+//!
+//! rusqlite is synchronous, so every call runs on tokio's blocking pool.
+//! Reads take a connection from a small idle list (WAL lets them run beside
+//! the writer); writes go through the single writer connection.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use anyhow::Context;
+use rusqlite::{Connection, OpenFlags, params, params_from_iter};
+
+use super::sample::Sample;
+use super::{Arg, Counts, NewObservation, ObservationFilter, ObservationRow, Site, SiteSummary};
+
+/// Versioned migrations, applied in order.
+const MIGRATIONS: [(i64, &str); 1] = [(1, include_str!("migrations/sqlite/0001_init.sql"))];
+
+/// Idle read connections kept for reuse.
+const MAX_IDLE: usize = 8;
+
+#[derive(Clone)]
+pub struct SqliteStore {
+    path: Arc<PathBuf>,
+    idle: Arc<Mutex<Vec<Connection>>>,
+    writer: Arc<Mutex<Connection>>,
+}
+
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    // FULL: a commit is durable once acknowledged, even on power loss.
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(())
+}
+
+impl SqliteStore {
+    /// Opens (creating) the database file and applies pending migrations.
+    pub async fn open(path: &Path) -> anyhow::Result<SqliteStore> {
+        let path = path.to_path_buf();
+        let writer = tokio::task::spawn_blocking({
+            let path = path.clone();
+            move || -> anyhow::Result<Connection> {
+                let mut conn = Connection::open(&path)
+                    .with_context(|| format!("opening {}", path.display()))?;
+                configure(&conn)?;
+                migrate(&mut conn)?;
+                Ok(conn)
+            }
+        })
+        .await??;
+        Ok(SqliteStore {
+            path: Arc::new(path),
+            idle: Arc::new(Mutex::new(Vec::new())),
+            writer: Arc::new(Mutex::new(writer)),
+        })
+    }
+
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let conn = this.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            let conn = match conn {
+                Some(c) => c,
+                None => {
+                    let c = Connection::open_with_flags(
+                        &*this.path,
+                        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                    )?;
+                    c.busy_timeout(std::time::Duration::from_secs(5))?;
+                    c
+                }
+            };
+            let out = f(&conn);
+            // A connection that failed may be broken: drop it rather than reuse.
+            if out.is_ok() {
+                let mut idle = this.idle.lock().unwrap_or_else(|e| e.into_inner());
+                if idle.len() < MAX_IDLE {
+                    idle.push(conn);
+                }
+            }
+            Ok(out?)
+        })
+        .await?
+    }
+
+    async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> anyhow::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let writer = self.writer.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = writer.lock().unwrap_or_else(|e| e.into_inner());
+            f(&mut conn)
+        })
+        .await?
+    }
+
+    pub async fn ping(&self) -> anyhow::Result<()> {
+        self.read(|c| c.query_row("SELECT count(*) FROM sites", [], |_| Ok(())))
+            .await
+    }
+
+    pub async fn observation_count(&self) -> anyhow::Result<i64> {
+        self.read(|c| c.query_row("SELECT count(*) FROM observations", [], |r| r.get(0)))
+            .await
+    }
+
+    pub async fn counts(&self, since: i64) -> anyhow::Result<Counts> {
+        self.read(move |c| {
+            let one = |sql: &str| c.query_row(sql, [], |r| r.get::<_, i64>(0));
+            Ok(Counts {
+                volunteers: one("SELECT count(*) FROM volunteers")?,
+                observations: one(
+                    "SELECT count(*) FROM observations o JOIN sites s ON s.id = o.site_id \
+                     WHERE s.public = TRUE",
+                )?,
+                sites: one("SELECT count(*) FROM sites WHERE public = TRUE")?,
+                countries: one("SELECT count(DISTINCT country) FROM sites WHERE public = TRUE")?,
+                classifications: one("SELECT count(*) FROM classifications")?,
+                classification_projects: one(
+                    "SELECT count(*) FROM projects WHERE collects_classifications = TRUE",
+                )?,
+                projects: one("SELECT count(*) FROM projects")?,
+                observations_since: c.query_row(
+                    "SELECT count(*) FROM observations o JOIN sites s ON s.id = o.site_id \
+                     WHERE s.public = TRUE AND o.observed_at >= ?1",
+                    [since],
+                    |r| r.get(0),
+                )?,
+                latest_observation_at: c.query_row(
+                    "SELECT max(o.observed_at) FROM observations o \
+                     JOIN sites s ON s.id = o.site_id WHERE s.public = TRUE",
+                    [],
+                    |r| r.get(0),
+                )?,
+            })
+        })
+        .await
+    }
+
+    pub async fn observations(
+        &self,
+        filter: &ObservationFilter,
+    ) -> anyhow::Result<Vec<ObservationRow>> {
+        let (sql, args) = super::observation_query(filter, |n| format!("?{n}"));
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(&sql)?;
+            let values = args.iter().map(|a| match a {
+                Arg::Text(s) => rusqlite::types::Value::Text(s.clone()),
+                Arg::Int(i) => rusqlite::types::Value::Integer(*i),
+                Arg::Real(f) => rusqlite::types::Value::Real(*f),
+            });
+            let rows = stmt.query_map(params_from_iter(values), |r| {
+                Ok(ObservationRow {
+                    id: r.get(0)?,
+                    site_id: r.get(1)?,
+                    site_name: r.get(2)?,
+                    country: r.get(3)?,
+                    water_body_type: r.get(4)?,
+                    observed_at: r.get(5)?,
+                    parameter: r.get(6)?,
+                    value: r.get(7)?,
+                    unit: r.get(8)?,
+                    method: r.get(9)?,
+                    quality_flag: r.get(10)?,
+                    latitude: r.get(11)?,
+                    longitude: r.get(12)?,
+                })
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    pub async fn site_summaries(&self) -> anyhow::Result<Vec<SiteSummary>> {
+        let (sites, groups) = self
+            .read(|c| {
+                let mut stmt = c.prepare(
+                    "SELECT id, name, country, water_body_type, latitude, longitude, public \
+                     FROM sites WHERE public = TRUE ORDER BY id",
+                )?;
+                let sites = stmt
+                    .query_map([], |r| {
+                        Ok(Site {
+                            id: r.get(0)?,
+                            name: r.get(1)?,
+                            country: r.get(2)?,
+                            water_body_type: r.get(3)?,
+                            latitude: r.get(4)?,
+                            longitude: r.get(5)?,
+                            public: r.get(6)?,
+                        })
+                    })?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                let mut stmt = c.prepare(
+                    "SELECT site_id, parameter, count(*), max(observed_at) FROM observations \
+                     GROUP BY site_id, parameter ORDER BY site_id, parameter",
+                )?;
+                let groups = stmt
+                    .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok((sites, groups))
+            })
+            .await?;
+        Ok(super::summarise(sites, groups))
+    }
+
+    pub async fn import(
+        &self,
+        sites: Vec<Site>,
+        observations: Vec<NewObservation>,
+    ) -> anyhow::Result<u64> {
+        self.write(move |conn| {
+            let tx = conn.transaction()?;
+            upsert_sites(&tx, &sites)?;
+            let base: i64 =
+                tx.query_row("SELECT coalesce(max(id), 0) FROM observations", [], |r| {
+                    r.get(0)
+                })?;
+            let renumbered: Vec<NewObservation> = observations
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut o)| {
+                    o.id = base + 1 + i as i64;
+                    o
+                })
+                .collect();
+            insert_observations(&tx, &renumbered)?;
+            tx.commit()?;
+            Ok(renumbered.len() as u64)
+        })
+        .await
+    }
+
+    pub(super) async fn insert_sample(&self, sample: Sample) -> anyhow::Result<()> {
+        self.write(move |conn| {
+            let tx = conn.transaction()?;
+            let sites = sample.sites();
+            upsert_sites(&tx, &sites)?;
+            let extras = sample.extras();
+            {
+                let mut v = tx.prepare("INSERT INTO volunteers (id, joined_at) VALUES (?1, ?2)")?;
+                for (id, at) in &extras.volunteers {
+                    v.execute(params![id, at])?;
+                }
+                let mut p = tx.prepare(
+                    "INSERT INTO projects (id, name, collects_classifications) VALUES (?1, ?2, ?3)",
+                )?;
+                for (id, name, collects) in &extras.projects {
+                    p.execute(params![id, name, collects])?;
+                }
+                let mut c = tx.prepare(
+                    "INSERT INTO classifications (id, project_id, volunteer_id, created_at) \
+                     VALUES (?1, ?2, ?3, ?4)",
+                )?;
+                for (id, project, volunteer, at) in &extras.classifications {
+                    c.execute(params![id, project, volunteer, at])?;
+                }
+            }
+            sample.observations(&sites, 10_000, |batch| insert_observations(&tx, batch))?;
+            tx.commit()?;
+            conn.execute_batch("ANALYZE")?;
+            Ok(())
+        })
+        .await
+    }
+}
+
+fn upsert_sites(tx: &rusqlite::Transaction<'_>, sites: &[Site]) -> anyhow::Result<()> {
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO sites (id, name, country, water_body_type, latitude, longitude, public) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (id) DO UPDATE SET name = excluded.name, \
+         country = excluded.country, water_body_type = excluded.water_body_type, \
+         latitude = excluded.latitude, longitude = excluded.longitude",
+    )?;
+    for s in sites {
+        stmt.execute(params![
+            s.id,
+            s.name,
+            s.country,
+            s.water_body_type,
+            s.latitude,
+            s.longitude,
+            s.public
+        ])?;
+    }
+    Ok(())
+}
+
+fn insert_observations(
+    tx: &rusqlite::Transaction<'_>,
+    rows: &[NewObservation],
+) -> anyhow::Result<()> {
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO observations (id, site_id, observed_at, parameter, value, unit, method, \
+         quality_flag, volunteer_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?;
+    for o in rows {
+        stmt.execute(params![
+            o.id,
+            o.site_id,
+            o.observed_at,
+            o.parameter,
+            o.value,
+            o.unit,
+            o.method,
+            o.quality_flag,
+            o.volunteer_id
+        ])?;
+    }
+    Ok(())
+}
+
+fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    tx.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations \
+         (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)",
+    )?;
+    let current: i64 = tx.query_row(
+        "SELECT coalesce(max(version), 0) FROM schema_migrations",
+        [],
+        |r| r.get(0),
+    )?;
+    for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > current) {
+        tx.execute_batch(sql)
+            .with_context(|| format!("applying SQLite migration {version}"))?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, applied_at) VALUES (?1, unixepoch())",
+            [version],
+        )?;
+    }
+    tx.commit()?;
+    Ok(())
+}

@@ -1,0 +1,403 @@
+//! The live routes and the store, run against SQLite and a real PostgreSQL
+//! server (see `live_support`).
+
+mod live_support;
+
+use std::time::Duration;
+
+use live_support::{Backend, FIXTURE_ORDER, TestDb, body, get, json, load_fixture, open};
+use serde_json::Value;
+use sidecar::live::{self, Live, LiveConfig};
+use sidecar::store::SampleSize;
+use sidecar::store::import::{self, ImportError};
+use sidecar::store::sample::{Sample, default_end};
+
+const OBS: &str = "/api/observations-data.php";
+
+async fn fixture(backend: Backend, name: &str) -> Option<(TestDb, Live)> {
+    let db = open(backend, name, SampleSize::None).await?;
+    load_fixture(&db.store).await;
+    let cfg = LiveConfig {
+        problem_base: "https://example.org".into(),
+        ..LiveConfig::default()
+    };
+    let live = Live::new(db.store.clone(), cfg);
+    Some((db, live))
+}
+
+async fn page(live: &Live, query: &str) -> Value {
+    let r = live::observations(live, &get(&format!("{OBS}?{query}"), &[])).await;
+    assert_eq!(r.status(), 200, "{query}");
+    json(r).await.1
+}
+
+fn ids(page: &Value) -> Vec<i64> {
+    page["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["id"].as_i64().unwrap())
+        .collect()
+}
+
+async fn observations_order_filters_and_privacy(backend: Backend) {
+    let Some((_db, live)) = fixture(backend, "obs_filters").await else {
+        return;
+    };
+    let all = page(&live, "").await;
+    assert_eq!(ids(&all), FIXTURE_ORDER);
+    assert_eq!(all["next_cursor"], Value::Null);
+    assert_eq!(all["limit"], 100);
+    assert_eq!(all["licence"]["id"], "CC-BY-4.0");
+    assert!(all["attribution"].as_str().unwrap().len() > 10);
+    let first = &all["data"][5];
+    assert_eq!(first["observed_at"], "2025-01-01T10:00:00Z");
+    assert_eq!(first["site_name"], "Alpha, \"the\" River");
+    // Coarsened to two decimals, never the exact location.
+    assert_eq!(first["latitude"], 52.12);
+    assert_eq!(first["longitude"], 4.99);
+
+    assert_eq!(ids(&page(&live, "parameter=nitrate").await), [6, 3, 1]);
+    assert_eq!(ids(&page(&live, "site=b-2").await), [7, 4, 3]);
+    assert_eq!(ids(&page(&live, "site=p-3").await), Vec::<i64>::new());
+    assert_eq!(
+        ids(&page(&live, "site=a-1&parameter=nitrate").await),
+        [6, 1]
+    );
+    assert_eq!(
+        ids(&page(&live, "from=2025-01-02&to=2025-02-01").await),
+        [4, 3, 2]
+    );
+    assert_eq!(
+        ids(&page(&live, "from=2025-01-02T10:00:01Z").await),
+        [7, 6, 4]
+    );
+    assert_eq!(ids(&page(&live, "bbox=4,52,6,53").await), [6, 2, 1]);
+    assert_eq!(
+        ids(&page(&live, "bbox=-10,0,-5,1").await),
+        Vec::<i64>::new()
+    );
+}
+
+async fn observations_keyset_pagination(backend: Backend) {
+    let Some((_db, live)) = fixture(backend, "obs_pages").await else {
+        return;
+    };
+    let mut seen = Vec::new();
+    let mut query = "limit=2".to_owned();
+    loop {
+        let p = page(&live, &query).await;
+        assert!(ids(&p).len() <= 2);
+        seen.extend(ids(&p));
+        match p["next_cursor"].as_str() {
+            Some(c) => query = format!("limit=2&cursor={c}"),
+            None => break,
+        }
+    }
+    assert_eq!(seen, FIXTURE_ORDER);
+    // Filters and cursors combine.
+    let p = page(&live, "parameter=nitrate&limit=1").await;
+    assert_eq!(ids(&p), [6]);
+    let c = p["next_cursor"].as_str().unwrap();
+    assert_eq!(
+        ids(&page(&live, &format!("parameter=nitrate&limit=5&cursor={c}")).await),
+        [3, 1]
+    );
+}
+
+async fn observations_errors_name_the_parameter(backend: Backend) {
+    let Some((_db, live)) = fixture(backend, "obs_errors").await else {
+        return;
+    };
+    for (query, code, name) in [
+        ("colour=blue", "unknown_parameter", "colour"),
+        ("limit=5000", "invalid_parameter", "limit"),
+        ("parameter=gold", "invalid_parameter", "parameter"),
+        ("cursor=bm9wZQ", "invalid_parameter", "cursor"),
+        ("bbox=1,2", "invalid_parameter", "bbox"),
+        ("from=yesterday", "invalid_parameter", "from"),
+    ] {
+        let r = live::observations(&live, &get(&format!("{OBS}?{query}"), &[])).await;
+        assert_eq!(r.status(), 400);
+        assert_eq!(r.headers()["content-type"], "application/problem+json");
+        assert_eq!(r.headers()["access-control-allow-origin"], "*");
+        let (_, v) = json(r).await;
+        assert_eq!(v["code"], code);
+        assert_eq!(v["status"], 400);
+        assert_eq!(
+            v["type"],
+            format!("https://example.org/docs/problems/{code}/")
+        );
+        assert_eq!(v["instance"], OBS);
+        assert!(v["detail"].as_str().unwrap().contains(&format!("`{name}`")));
+        assert_eq!(v["errors"][0]["name"], name);
+    }
+}
+
+async fn observations_csv_and_etag(backend: Backend) {
+    let Some((_db, live)) = fixture(backend, "obs_csv").await else {
+        return;
+    };
+    for parts in [
+        get(&format!("{OBS}?limit=2"), &[("accept", "text/csv")]),
+        get(&format!("{OBS}?limit=2&format=csv"), &[]),
+    ] {
+        let r = live::observations(&live, &parts).await;
+        assert_eq!(r.status(), 200);
+        assert!(
+            r.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/csv")
+        );
+        let link = r.headers()["link"].to_str().unwrap().to_owned();
+        assert!(link.contains("rel=\"license\""), "{link}");
+        assert!(link.contains("rel=\"next\""), "{link}");
+        let (_, b) = body(r).await;
+        let text = String::from_utf8(b.to_vec()).unwrap();
+        let lines: Vec<&str> = text.split("\r\n").collect();
+        assert_eq!(
+            lines[0],
+            "id,site_id,site_name,country,water_body_type,observed_at,parameter,value,unit,method,quality_flag,latitude,longitude"
+        );
+        assert_eq!(lines.len(), 4);
+        assert!(
+            lines[1].starts_with("7,b-2,Beta Lake,DE,lake,2025-03-01T12:00:00Z,phosphate,0.3,")
+        );
+    }
+    let r = live::observations(&live, &get(OBS, &[])).await;
+    assert_eq!(r.headers()["content-type"], "application/json");
+    assert_eq!(r.headers()["cache-control"], "public, max-age=60");
+    let tag = r.headers()["etag"].to_str().unwrap().to_owned();
+    assert!(tag.starts_with('"') && tag.len() == 34);
+    // The same data gives the same CSV, so the ETag revalidates.
+    let csv = get(&format!("{OBS}?format=csv"), &[]);
+    let tag = live::observations(&live, &csv).await.headers()["etag"].clone();
+    let again = get(
+        &format!("{OBS}?format=csv"),
+        &[("if-none-match", tag.to_str().unwrap())],
+    );
+    let r = live::observations(&live, &again).await;
+    assert_eq!(r.status(), 304);
+    assert_eq!(r.headers()["etag"], tag);
+}
+
+async fn globe_points_are_coarsened_aggregates(backend: Backend) {
+    let Some((_db, live)) = fixture(backend, "globe").await else {
+        return;
+    };
+    let r = live::globe(&live, &get("/api/globe-data.php", &[])).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "application/geo+json");
+    let (_, v) = json(r).await;
+    assert_eq!(v["type"], "FeatureCollection");
+    assert_eq!(v["precision_decimals"], 2);
+    let features = v["features"].as_array().unwrap();
+    assert_eq!(features.len(), 2, "the private site is not published");
+    let a = &features[0];
+    assert_eq!(a["id"], "a-1");
+    assert_eq!(
+        a["geometry"]["coordinates"],
+        serde_json::json!([4.99, 52.12])
+    );
+    assert_eq!(a["properties"]["observations"], 3);
+    assert_eq!(
+        a["properties"]["latest_observed_at"],
+        "2025-03-01T12:00:00Z"
+    );
+    assert_eq!(
+        a["properties"]["parameters"],
+        serde_json::json!(["nitrate", "ph"])
+    );
+    assert_eq!(features[1]["properties"]["observations"], 3);
+}
+
+async fn stats_from_sample_cached_and_stale(backend: Backend) {
+    let Some(db) = open(backend, "stats", SampleSize::Default).await else {
+        return;
+    };
+    let sample = Sample::new(SampleSize::Default, default_end());
+    let sites = sample.sites();
+    let public: std::collections::HashSet<&str> = sites
+        .iter()
+        .filter(|s| s.public)
+        .map(|s| s.id.as_str())
+        .collect();
+    let mut public_obs = 0;
+    sample
+        .observations(&sites, 10_000, |b| {
+            public_obs += b
+                .iter()
+                .filter(|o| public.contains(o.site_id.as_str()))
+                .count();
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+    // Zero max-age: every request refreshes, so a broken database shows.
+    let cfg = LiveConfig {
+        stats_max_age: Duration::ZERO,
+        ..LiveConfig::default()
+    };
+    let live = Live::new(db.store.clone(), cfg);
+    let parts = get("/api/platform-stats.php", &[]);
+    let r = live::platform_stats(&live, &parts).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.headers()["cache-control"],
+        "public, max-age=0, stale-while-revalidate=30"
+    );
+    let (_, v) = json(r).await;
+    assert_eq!(v["stale"], false);
+    assert_eq!(v["volunteers"], 1200);
+    assert_eq!(v["observations"], public_obs as i64);
+    assert_eq!(v["sites"], public.len() as i64);
+    assert_eq!(v["countries"], 8);
+    assert_eq!(v["projects"], 6);
+    assert_eq!(v["classification_projects"], 3);
+    assert_eq!(v["classifications"], 8000);
+    assert!(v["observations_last_30_days"].as_i64().unwrap() > 0);
+    assert!(v["latest_observation_at"].as_str().unwrap().ends_with('Z'));
+
+    // A second open finds observations and adds no sample again.
+    assert!(!db.store.fill_sample(SampleSize::Default).await.unwrap());
+
+    db.break_database().await;
+    let r = live::platform_stats(&live, &parts).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["cache-control"], "no-cache");
+    let (_, stale) = json(r).await;
+    assert_eq!(stale["stale"], true);
+    assert_eq!(stale["observations"], v["observations"]);
+
+    // No last good value: 503 with Retry-After.
+    let fresh = Live::new(db.store.clone(), LiveConfig::default());
+    let r = live::platform_stats(&fresh, &parts).await;
+    assert_eq!(r.status(), 503);
+    assert_eq!(r.headers()["retry-after"], "30");
+    assert_eq!(r.headers()["content-type"], "application/problem+json");
+    let r = live::globe(&fresh, &get("/api/globe-data.php", &[])).await;
+    assert_eq!(r.status(), 503);
+    let r = live::observations(&fresh, &get(OBS, &[])).await;
+    assert_eq!(r.status(), 503);
+    assert!(r.headers().contains_key("retry-after"));
+}
+
+async fn stats_etag_and_single_refresh(backend: Backend) {
+    let Some((_db, live)) = fixture(backend, "stats_etag").await else {
+        return;
+    };
+    let parts = get("/api/platform-stats.php", &[]);
+    // Many concurrent first requests: one computation, one value.
+    let answers = futures_join(&live, &parts, 16).await;
+    let first = &answers[0];
+    assert!(answers.iter().all(|a| a == first));
+    let r = live::platform_stats(&live, &parts).await;
+    let tag = r.headers()["etag"].to_str().unwrap().to_owned();
+    let (_, v) = json(r).await;
+    assert_eq!(v["observations"], 6);
+    assert_eq!(v["sites"], 2);
+    assert_eq!(v["countries"], 2);
+    assert_eq!(v["latest_observation_at"], "2025-03-01T12:00:00Z");
+    assert_eq!(v["cache_max_age_s"], 60);
+    let r = live::platform_stats(
+        &live,
+        &get("/api/platform-stats.php", &[("if-none-match", &tag)]),
+    )
+    .await;
+    assert_eq!(r.status(), 304);
+    assert!(r.headers().contains_key("cache-control"));
+}
+
+async fn futures_join(live: &Live, parts: &http::request::Parts, n: usize) -> Vec<bytes::Bytes> {
+    let mut set = Vec::new();
+    for _ in 0..n {
+        set.push(live::platform_stats(live, parts));
+    }
+    let mut out = Vec::new();
+    for r in join_all(set).await {
+        out.push(body(r).await.1);
+    }
+    out
+}
+
+/// Polls all futures concurrently on this task (no extra dependency).
+async fn join_all<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut futures: Vec<_> = futures.into_iter().map(Box::pin).collect();
+    let mut out: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (i, f) in futures.iter_mut().enumerate() {
+            if out[i].is_none() {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => out[i] = Some(v),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    out.into_iter().map(Option::unwrap).collect()
+}
+
+const HEADER: &str = "site_id,site_name,country,water_body_type,latitude,longitude,observed_at,parameter,value,unit,method,quality_flag\n";
+
+async fn import_all_or_nothing(backend: Backend) {
+    let Some((db, live)) = fixture(backend, "import").await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.csv");
+    std::fs::write(
+        &good,
+        format!(
+            "{HEADER}c-9,\"Canal, north\",BE,canal,50.85,4.35,2025-04-01T09:00:00Z,turbidity,12.5,NTU,turbidity tube,valid\r\n\
+             c-9,\"Canal, north\",BE,canal,50.85,4.35,2025-04-02T09:00:00+02:00,ph,7.4,pH,strip,unverified\r\n"
+        ),
+    )
+    .unwrap();
+    let report = import::run(&db.store, &good).await.unwrap();
+    assert_eq!((report.observations, report.sites), (2, 1));
+    let p = page(&live, "site=c-9").await;
+    assert_eq!(ids(&p), [9, 8]);
+    assert_eq!(p["data"][0]["observed_at"], "2025-04-02T07:00:00Z");
+    assert_eq!(p["data"][0]["site_name"], "Canal, north");
+
+    let before = page(&live, "limit=1000").await["data"].clone();
+    let count = db.store.observation_count().await.unwrap();
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(
+        &bad,
+        format!(
+            "{HEADER}d-1,Dyke,NL,ditch,52,5,2025-05-01T00:00:00Z,nitrate,1,mg/L,kit,valid\n\
+             d-1,Dyke,NL,ditch,52,5,2025-05-02T00:00:00Z,nitrate,2,mg/L,kit,valid\n\
+             d-1,Dyke,NL,ditch,52,5,2025-05-03T00:00:00Z,lead,3,mg/L,kit,valid\n\
+             d-1,Dyke,NL,ditch,52,5,2025-05-04T00:00:00Z,nitrate,4,mg/L,kit,valid\n"
+        ),
+    )
+    .unwrap();
+    let err = import::run(&db.store, &bad).await.unwrap_err();
+    assert!(matches!(err, ImportError::Row { line: 4, .. }), "{err}");
+    assert!(
+        err.to_string().starts_with("line 4: parameter `lead`"),
+        "{err}"
+    );
+    assert_eq!(db.store.observation_count().await.unwrap(), count);
+    assert_eq!(page(&live, "limit=1000").await["data"], before);
+    assert_eq!(ids(&page(&live, "site=d-1").await), Vec::<i64>::new());
+}
+
+both_backends!(
+    observations_order_filters_and_privacy,
+    observations_keyset_pagination,
+    observations_errors_name_the_parameter,
+    observations_csv_and_etag,
+    globe_points_are_coarsened_aggregates,
+    stats_from_sample_cached_and_stale,
+    stats_etag_and_single_refresh,
+    import_all_or_nothing,
+);

@@ -1,0 +1,332 @@
+//! The MCP methods through the request handler, over each protocol
+//! version: every tool, resources, templates, prompts and the live-data
+//! tools behind their hook.
+
+mod common;
+mod mcp_support;
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+use sidecar::mcp::jsonrpc::RpcError;
+use sidecar::mcp::{LiveFuture, LiveTools};
+
+use common::handler::state;
+use mcp_support::*;
+
+#[tokio::test]
+async fn tools_list_follows_the_version() {
+    let f = fixture();
+    let s = state(&f);
+    for v in VERSIONS {
+        let r = ok(&s, v, "tools/list", json!({})).await;
+        let tools = r["tools"].as_array().unwrap();
+        let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+        assert_eq!(
+            names,
+            [
+                "get_service_information",
+                "search_documentation",
+                "get_document",
+                "prepare_enquiry"
+            ]
+        );
+        assert!(r.get("nextCursor").is_none());
+        for t in tools {
+            assert!(!t["description"].as_str().unwrap().is_empty());
+            assert_eq!(t["inputSchema"]["type"], "object");
+            assert_eq!(t.get("annotations").is_some(), v != "2024-11-05", "{v}");
+            if v != "2024-11-05" {
+                assert_eq!(
+                    t["annotations"],
+                    json!({"readOnlyHint": true, "idempotentHint": true, "openWorldHint": false})
+                );
+            }
+            assert_eq!(t.get("title").is_some(), v == "2025-06-18");
+            assert_eq!(t.get("outputSchema").is_some(), v == "2025-06-18");
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_tool_on_every_version() {
+    let f = fixture();
+    let s = state(&f);
+    for v in VERSIONS {
+        let all = tool(&s, v, "get_service_information", json!({})).await;
+        assert_eq!(all["name"], "Blue Reach Observatory");
+        for section in [
+            "services",
+            "projects",
+            "evidence",
+            "scope",
+            "consortium",
+            "contact",
+            "guardrails",
+        ] {
+            let one = tool(
+                &s,
+                v,
+                "get_service_information",
+                json!({"section": section}),
+            )
+            .await;
+            assert_eq!(one.as_object().unwrap().len(), 1);
+            assert_eq!(one[section], all[section], "{section}");
+        }
+
+        let found = tool(
+            &s,
+            v,
+            "search_documentation",
+            json!({"query": "nitrate archive", "limit": 1}),
+        )
+        .await;
+        let results = found["results"].as_array().unwrap();
+        assert_eq!(results.len(), 1);
+        assert_eq!(results[0]["url"], format!("{BASE}/docs/archive/"));
+        assert_eq!(results[0]["uri"], format!("{BASE}/docs/archive/index.md"));
+        assert!(results[0]["snippet"].as_str().unwrap().contains("nitrate"));
+        let none = tool(&s, v, "search_documentation", json!({"query": "zebra"})).await;
+        assert_eq!(none["results"], json!([]));
+
+        for path in [
+            "/docs/archive/",
+            "/docs/archive",
+            "https://water.example.org/docs/archive/index.md",
+        ] {
+            let r = ok(
+                &s,
+                v,
+                "tools/call",
+                call("get_document", json!({"path": path})),
+            )
+            .await;
+            assert_eq!(r["isError"], false);
+            assert_eq!(r["content"][0]["text"], ARCHIVE);
+            if v == "2025-06-18" {
+                let d = &r["structuredContent"];
+                assert_eq!(d["licence"], "CC-BY-4.0");
+                assert_eq!(d["attribution"], "The Water Watch volunteers");
+                assert_eq!(d["title"], "Water Watch archive");
+            }
+        }
+        tool(&s, v, "get_document", json!({"path": "/docs/"})).await;
+        // A page that does not exist is a tool error the model can read,
+        // without structured content.
+        let r = ok(
+            &s,
+            v,
+            "tools/call",
+            call("get_document", json!({"path": "/docs/none/"})),
+        )
+        .await;
+        assert_eq!(r["isError"], true);
+        assert!(r.get("structuredContent").is_none());
+
+        let args = json!({"topic": "Data access", "message": "May we use the nitrate data?", "name": "Ana", "organisation": "River Trust"});
+        let e = tool(&s, v, "prepare_enquiry", args.clone()).await;
+        let r = ok(&s, v, "tools/call", call("prepare_enquiry", args)).await;
+        let text = r["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains(&format!("{BASE}/contact/")));
+        assert!(text.contains("Only the user may submit"));
+        if v == "2025-06-18" {
+            assert_eq!(e["submitted"], false);
+            assert_eq!(e["form_url"], format!("{BASE}/contact/"));
+            assert!(e["draft"].as_str().unwrap().contains("Ana, River Trust"));
+        }
+    }
+}
+
+#[tokio::test]
+async fn tool_arguments_are_checked() {
+    let f = fixture();
+    let s = state(&f);
+    let cases = [
+        json!({"name": "no_such_tool"}),
+        json!({"name": "get_platform_statistics"}),
+        json!({}),
+        json!({"name": 3}),
+        json!({"name": "get_service_information", "arguments": []}),
+        json!({"name": "get_service_information", "arguments": {"section": "secrets"}}),
+        json!({"name": "get_service_information", "arguments": {"extra": 1}}),
+        json!({"name": "search_documentation", "arguments": {}}),
+        json!({"name": "search_documentation", "arguments": {"query": ""}}),
+        json!({"name": "search_documentation", "arguments": {"query": 5}}),
+        json!({"name": "search_documentation", "arguments": {"query": "a", "limit": 0}}),
+        json!({"name": "search_documentation", "arguments": {"query": "a", "limit": 21}}),
+        json!({"name": "search_documentation", "arguments": {"query": "a", "limit": "3"}}),
+        json!({"name": "get_document", "arguments": {}}),
+        json!({"name": "prepare_enquiry", "arguments": {"topic": "x"}}),
+        json!({"name": "prepare_enquiry", "arguments": {"topic": "  ", "message": "m"}}),
+        json!({"name": "prepare_enquiry", "arguments": {"topic": "x", "message": "m".repeat(5001)}}),
+        json!({"name": "prepare_enquiry", "arguments": {"topic": "x", "message": "m", "email": "a@b"}}),
+    ];
+    for v in VERSIONS {
+        for params in &cases {
+            assert_eq!(
+                err(&s, v, "tools/call", params.clone()).await,
+                -32602,
+                "{params}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn resources_on_every_version() {
+    let f = fixture();
+    let s = state(&f);
+    for v in VERSIONS {
+        let r = ok(&s, v, "resources/list", json!({})).await;
+        let list = r["resources"].as_array().unwrap();
+        let uris: Vec<&str> = list.iter().map(|r| r["uri"].as_str().unwrap()).collect();
+        assert_eq!(
+            uris,
+            [
+                "https://water.example.org/api/service.json",
+                "https://water.example.org/openapi.json",
+                "https://water.example.org/docs/archive/index.md",
+                "https://water.example.org/docs/guide/index.md",
+                "https://water.example.org/docs/index.md",
+            ]
+        );
+        for resource in list {
+            assert!(resource["name"].is_string() && resource["mimeType"].is_string());
+            assert_eq!(resource.get("title").is_some(), v == "2025-06-18");
+            let read = ok(&s, v, "resources/read", json!({"uri": resource["uri"]})).await;
+            let contents = &read["contents"][0];
+            assert_eq!(contents["uri"], resource["uri"]);
+            assert_eq!(contents["mimeType"], resource["mimeType"]);
+            assert!(!contents["text"].as_str().unwrap().is_empty());
+        }
+        let doc = ok(&s, v, "resources/read", json!({"uri": uris[2]})).await;
+        assert_eq!(doc["contents"][0]["text"], ARCHIVE);
+        assert_eq!(doc["contents"][0]["_meta"]["licence"], "CC-BY-4.0");
+        assert_eq!(
+            list[2]["_meta"]["attribution"],
+            "The Water Watch volunteers"
+        );
+        let service = ok(&s, v, "resources/read", json!({"uri": uris[0]})).await;
+        let text = service["contents"][0]["text"].as_str().unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(text).unwrap()["name"],
+            "Blue Reach Observatory"
+        );
+
+        for uri in [
+            "https://water.example.org/docs/none/index.md",
+            "https://elsewhere.example/docs/archive/index.md",
+            "file:///etc/passwd",
+        ] {
+            assert_eq!(
+                err(&s, v, "resources/read", json!({"uri": uri})).await,
+                -32002,
+                "{uri}"
+            );
+        }
+        assert_eq!(err(&s, v, "resources/read", json!({})).await, -32602);
+
+        let t = ok(&s, v, "resources/templates/list", json!({})).await;
+        let template = &t["resourceTemplates"][0];
+        assert_eq!(
+            template["uriTemplate"],
+            "https://water.example.org/docs/{+path}/index.md"
+        );
+        assert_eq!(template.get("title").is_some(), v == "2025-06-18");
+    }
+}
+
+#[tokio::test]
+async fn prompts_on_every_version() {
+    let f = fixture();
+    let s = state(&f);
+    for v in VERSIONS {
+        let r = ok(&s, v, "prompts/list", json!({})).await;
+        let prompts = r["prompts"].as_array().unwrap();
+        assert_eq!(prompts.len(), 2);
+        for p in prompts {
+            assert_eq!(p.get("title").is_some(), v == "2025-06-18");
+            let mut args = Map::new();
+            for a in p["arguments"].as_array().unwrap() {
+                args.insert(a["name"].as_str().unwrap().into(), json!("water quality"));
+            }
+            let got = ok(
+                &s,
+                v,
+                "prompts/get",
+                json!({"name": p["name"], "arguments": args}),
+            )
+            .await;
+            let text = got["messages"][0]["content"]["text"].as_str().unwrap();
+            assert_eq!(got["messages"][0]["role"], "user");
+            assert!(text.contains("water quality") && text.contains("Blue Reach Observatory"));
+        }
+        for params in [
+            json!({"name": "nope"}),
+            json!({"name": "answer_about_organisation"}),
+            json!({"name": "answer_about_organisation", "arguments": {"question": 3}}),
+            json!({"name": "answer_about_organisation", "arguments": {"question": "q", "x": "y"}}),
+        ] {
+            assert_eq!(
+                err(&s, v, "prompts/get", params.clone()).await,
+                -32602,
+                "{params}"
+            );
+        }
+    }
+}
+
+struct FakeLive;
+
+impl LiveTools for FakeLive {
+    fn stats(&self) -> LiveFuture<'_> {
+        Box::pin(async { Ok(json!({"observations": 12})) })
+    }
+
+    fn observations(&self, args: Map<String, Value>) -> LiveFuture<'_> {
+        Box::pin(async move {
+            if args.get("site").and_then(Value::as_str) == Some("bad") {
+                return Err(RpcError::invalid_params("Invalid site."));
+            }
+            if args.get("site").and_then(Value::as_str) == Some("boom") {
+                panic!("a bug in the data layer");
+            }
+            Ok(json!({"items": [], "filters": args}))
+        })
+    }
+
+    fn globe(&self) -> LiveFuture<'_> {
+        Box::pin(async { Ok(json!({"type": "FeatureCollection", "features": []})) })
+    }
+}
+
+#[tokio::test]
+async fn live_tools_when_a_data_layer_is_present() {
+    let f = fixture();
+    let mut s = state(&f);
+    s.mcp.set_live_tools(Arc::new(FakeLive));
+    for v in VERSIONS {
+        let r = ok(&s, v, "tools/list", json!({})).await;
+        assert_eq!(r["tools"].as_array().unwrap().len(), 7);
+        let stats = tool(&s, v, "get_platform_statistics", json!({})).await;
+        assert_eq!(stats["observations"], 12);
+        let globe = tool(&s, v, "get_globe_points", json!({})).await;
+        assert_eq!(globe["type"], "FeatureCollection");
+        let page = tool(&s, v, "get_observations", json!({"site": "S1", "limit": 5})).await;
+        assert_eq!(page["filters"], json!({"site": "S1", "limit": 5}));
+        for args in [
+            json!({"site": "bad"}),
+            json!({"limit": 0}),
+            json!({"limit": 1001}),
+            json!({"colour": "blue"}),
+        ] {
+            let params = call("get_observations", args.clone());
+            assert_eq!(err(&s, v, "tools/call", params).await, -32602, "{args}");
+        }
+        // A fault in the data layer is a JSON-RPC internal error, never a
+        // 500 page.
+        let params = call("get_observations", json!({"site": "boom"}));
+        assert_eq!(err(&s, v, "tools/call", params).await, -32603);
+    }
+}

@@ -1,0 +1,150 @@
+//! Helpers for the MCP handler tests: a `dist/` with service information
+//! and documentation twins, and calls through the request handler that
+//! check the rules every MCP answer obeys.
+
+#![allow(dead_code)]
+
+use bytes::Bytes;
+use http_body_util::Full;
+use serde_json::{Value, json};
+use sidecar::AppState;
+
+use crate::common::handler::{Answer, send_body};
+use crate::common::{File, Fixture, PAGE, default_files};
+
+pub const VERSIONS: [&str; 3] = ["2024-11-05", "2025-03-26", "2025-06-18"];
+pub const BASE: &str = "https://water.example.org";
+
+pub const ARCHIVE: &str = "# Water Watch archive\n\n> The preserved archive of Water Watch.\n>\n> Source: https://water.example.org/docs/archive/\n> Licence: CC-BY-4.0\n> Attribution: The Water Watch volunteers\n\nVolunteers measured nitrate in rivers and ponds.\n";
+pub const DOCS: &str = "# Documentation\n\n> Everything published here.\n>\n> Licence: CC0-1.0\n> Attribution: The observatory\n\nStart with the archive of nitrate measurements.\n";
+
+pub fn fixture() -> Fixture {
+    let service = json!({
+        "name": "Blue Reach Observatory",
+        "description": "Freshwater research with volunteers.",
+        "url": format!("{BASE}/"),
+        "services": [{"name": "Water data"}],
+        "projects": [{"name": "Water Watch"}],
+        "evidence": [],
+        "scope": {"region": "Lindmark"},
+        "consortium": {"members": []},
+        "contact": {"email": "info@water.example.org", "form_url": "/contact/"},
+        "guardrails": {
+            "summary": "Read-only; only the user submits enquiries.",
+            "agents_must_not": ["Submit the contact form", "Guess."]
+        }
+    });
+    let mut files: Vec<File> = default_files()
+        .into_iter()
+        .filter(|f| f.key != "api/service.json")
+        .collect();
+    let md = |key, text: &str| File {
+        key,
+        bytes: text.as_bytes().to_vec(),
+        content_type: "text/markdown; charset=utf-8",
+        cache_control: PAGE,
+        compress: false,
+    };
+    files.push(File {
+        key: "api/service.json",
+        bytes: service.to_string().into_bytes(),
+        content_type: "application/json",
+        cache_control: PAGE,
+        compress: false,
+    });
+    files.push(md("docs/archive/index.md", ARCHIVE));
+    files.push(md("docs/index.md", DOCS));
+    Fixture::with_files(files)
+}
+
+pub async fn post(state: &AppState, path: &str, headers: &[(&str, &str)], body: &str) -> Answer {
+    let body = Full::new(Bytes::from(body.to_owned()));
+    let answer = send_body(state, "POST", path, headers, body).await;
+    check_common(&answer);
+    answer
+}
+
+/// Rules every MCP answer obeys.
+pub fn check_common(a: &Answer) {
+    assert_eq!(a.header("access-control-allow-origin"), "*");
+    assert!(
+        a.header("access-control-expose-headers")
+            .contains("MCP-Protocol-Version")
+    );
+    assert!(!a.has("mcp-session-id"));
+}
+
+/// One JSON-RPC call; `version` is the header (none when `None`).
+pub async fn rpc(state: &AppState, version: Option<&str>, method: &str, params: Value) -> Answer {
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
+    let mut headers = vec![("content-type", "application/json")];
+    if let Some(v) = version {
+        headers.push(("mcp-protocol-version", v));
+    }
+    post(state, "/mcp/", &headers, &body.to_string()).await
+}
+
+/// The result of a successful call.
+pub async fn ok(state: &AppState, version: &str, method: &str, params: Value) -> Value {
+    let a = rpc(state, Some(version), method, params).await;
+    assert_eq!(a.status, 200, "{method}: {:?}", a.body);
+    assert_eq!(a.header("content-type"), "application/json");
+    assert_eq!(a.header("cache-control"), "no-store");
+    let v = a.json();
+    assert_eq!(v["jsonrpc"], "2.0");
+    assert_eq!(v["id"], 7);
+    assert!(v.get("error").is_none(), "{method}: {v}");
+    v["result"].clone()
+}
+
+/// The error code of a call answered with HTTP 200 and a JSON-RPC error.
+pub async fn err(state: &AppState, version: &str, method: &str, params: Value) -> i64 {
+    let a = rpc(state, Some(version), method, params).await;
+    assert_eq!(a.status, 200, "{method}");
+    let v = a.json();
+    assert_eq!(v["id"], 7);
+    assert!(v["error"]["message"].is_string());
+    v["error"]["code"].as_i64().unwrap()
+}
+
+pub fn call(name: &str, arguments: Value) -> Value {
+    json!({"name": name, "arguments": arguments})
+}
+
+/// Checks a tool result's shape for `version` (and against the tool's
+/// output schema on 2025-06-18) and returns its structured content or,
+/// before 2025-06-18, the JSON of its first text item when it parses.
+pub async fn tool(s: &AppState, v: &str, name: &str, arguments: Value) -> Value {
+    let r = ok(s, v, "tools/call", call(name, arguments)).await;
+    assert_eq!(r["isError"], false, "{name}: {r}");
+    let content = r["content"].as_array().unwrap();
+    assert_eq!(content[0]["type"], "text");
+    let links = content.iter().any(|c| c["type"] == "resource_link");
+    if v == "2025-06-18" {
+        let list = ok(s, v, "tools/list", json!({})).await;
+        let def = list["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap()
+            .clone();
+        let validator = jsonschema::validator_for(&def["outputSchema"]).unwrap();
+        let structured = &r["structuredContent"];
+        assert!(structured.is_object(), "{name}");
+        assert!(validator.is_valid(structured), "{name}: {structured}");
+        if name == "search_documentation" {
+            let n = content
+                .iter()
+                .filter(|c| c["type"] == "resource_link")
+                .count();
+            assert_eq!(n, structured["results"].as_array().unwrap().len());
+        }
+        structured.clone()
+    } else {
+        assert!(r.get("structuredContent").is_none(), "{name} {v}");
+        assert!(!links, "resource links belong to 2025-06-18");
+        let text = content[0]["text"].as_str().unwrap();
+        serde_json::from_str(text).unwrap_or_else(|_| json!({"text": text}))
+    }
+}
