@@ -14,11 +14,18 @@ use sidecar::store::sample::{Sample, default_end};
 
 const OBS: &str = "/api/observations-data.php";
 
+/// A store with the fixture data, and live routes over it without the
+/// observation page cache (so every assertion sees the database).
 async fn fixture(backend: Backend, name: &str) -> Option<(TestDb, Live)> {
+    fixture_with_pages(backend, name, 0).await
+}
+
+async fn fixture_with_pages(backend: Backend, name: &str, pages: usize) -> Option<(TestDb, Live)> {
     let db = open(backend, name, SampleSize::None).await?;
     load_fixture(&db.store).await;
     let cfg = LiveConfig {
         problem_base: "https://example.org".into(),
+        observation_pages_cached: pages,
         ..LiveConfig::default()
     };
     let live = Live::new(db.store.clone(), cfg);
@@ -391,7 +398,35 @@ async fn import_all_or_nothing(backend: Backend) {
     assert_eq!(ids(&page(&live, "site=d-1").await), Vec::<i64>::new());
 }
 
+async fn observations_pages_are_served_again_for_their_max_age(backend: Backend) {
+    let Some((db, live)) = fixture_with_pages(backend, "obs_page_cache", 16).await else {
+        return;
+    };
+    let before = page(&live, "limit=1000").await;
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("new.csv");
+    std::fs::write(
+        &csv,
+        format!(
+            "{HEADER}e-1,East pond,NL,pond,52.1,5.1,2025-06-01T09:00:00Z,ph,7.0,pH,strip,valid\n"
+        ),
+    )
+    .unwrap();
+    import::run(&db.store, &csv).await.unwrap();
+    // The same query within max-age: the same page, byte for byte.
+    assert_eq!(page(&live, "limit=1000").await, before);
+    // Another query reaches the database and sees the new observation.
+    let fresh = page(&live, "limit=999").await;
+    assert_eq!(ids(&fresh).len(), ids(&before).len() + 1);
+    // Revalidating the cached page answers 304.
+    let r = live::observations(&live, &get(&format!("{OBS}?limit=1000"), &[])).await;
+    let tag = r.headers()["etag"].to_str().unwrap().to_owned();
+    let again = get(&format!("{OBS}?limit=1000"), &[("if-none-match", &tag)]);
+    assert_eq!(live::observations(&live, &again).await.status(), 304);
+}
+
 both_backends!(
+    observations_pages_are_served_again_for_their_max_age,
     observations_order_filters_and_privacy,
     observations_keyset_pagination,
     observations_errors_name_the_parameter,

@@ -29,6 +29,7 @@ mod csv;
 mod globe;
 pub mod mcp_tools;
 mod observations;
+mod page_cache;
 pub mod query;
 mod stats;
 
@@ -80,8 +81,11 @@ pub struct LiveConfig {
     pub stats_stale_while_revalidate: Duration,
     /// How long the globe points are served from memory.
     pub globe_max_age: Duration,
-    /// `max-age` of an observation page.
+    /// `max-age` of an observation page, and how long the sidecar serves a
+    /// rendered page again for the same query.
     pub observations_max_age: Duration,
+    /// Observation pages kept (0: no page cache).
+    pub observation_pages_cached: usize,
     /// Longest a database query may take before the route gives up.
     pub query_timeout: Duration,
     /// `Retry-After` of a 503.
@@ -98,6 +102,7 @@ impl Default for LiveConfig {
             stats_stale_while_revalidate: Duration::from_secs(30),
             globe_max_age: Duration::from_secs(300),
             observations_max_age: Duration::from_secs(60),
+            observation_pages_cached: 1024,
             query_timeout: Duration::from_secs(5),
             retry_after: 30,
             licence: Licence {
@@ -149,6 +154,7 @@ pub struct Live {
     cfg: LiveConfig,
     stats: stats::Cache<stats::StatsValue>,
     globe: stats::Cache<globe::GlobeBody>,
+    pages: page_cache::PageCache,
 }
 
 impl std::fmt::Debug for Live {
@@ -159,11 +165,14 @@ impl std::fmt::Debug for Live {
 
 impl Live {
     pub fn new(store: Store, cfg: LiveConfig) -> Live {
+        let pages =
+            page_cache::PageCache::new(cfg.observation_pages_cached, cfg.observations_max_age);
         Live {
             store,
             cfg,
             stats: stats::Cache::default(),
             globe: stats::Cache::default(),
+            pages,
         }
     }
 

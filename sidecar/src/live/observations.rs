@@ -6,9 +6,10 @@
 //! next page).
 
 use bytes::Bytes;
-use http::Response;
 use http::header::{self, HeaderValue};
 use http::request::Parts;
+use http::{Response, StatusCode};
+use http_body_util::BodyExt;
 use serde::Serialize;
 
 use super::query::{self, Format, encode_cursor};
@@ -102,6 +103,30 @@ fn next_link(parts: &Parts, cursor: &str) -> String {
 
 /// `GET /api/observations-data.php`.
 pub async fn observations(live: &Live, parts: &Parts) -> Response<Body> {
+    let key = format!(
+        "{}?{}",
+        if wants_csv(parts) { "csv" } else { "json" },
+        parts.uri.query().unwrap_or("")
+    );
+    if let Some(cached) = live.pages.get(&key, parts) {
+        return cached;
+    }
+    let response = render(live, parts).await;
+    if response.status() != StatusCode::OK {
+        return response;
+    }
+    let (head, body) = response.into_parts();
+    let bytes = body
+        .collect()
+        .await
+        .map(|c| c.to_bytes())
+        .unwrap_or_default();
+    live.pages.put(key, &head.headers, bytes.clone());
+    Response::from_parts(head, Body::new(bytes))
+}
+
+/// One observation page, from the database.
+async fn render(live: &Live, parts: &Parts) -> Response<Body> {
     let cfg = &live.cfg;
     let q = match query::parse(parts.uri.query()) {
         Ok(q) => q,
