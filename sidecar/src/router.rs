@@ -66,7 +66,7 @@ where
 /// Turns a panic while polling the inner future into an error, so a bug in
 /// one handler becomes a 500 problem instead of a dropped connection. The box
 /// makes the inner future `Unpin`, which keeps this free of `unsafe`.
-struct CatchPanic<F>(Pin<Box<F>>);
+pub(crate) struct CatchPanic<F>(pub(crate) Pin<Box<F>>);
 
 impl<F: Future> Future for CatchPanic<F> {
     type Output = Result<F::Output, Box<dyn std::any::Any + Send>>;

@@ -15,12 +15,8 @@ pub mod prompts;
 pub mod resources;
 pub mod tools;
 
-use std::future::Future;
-use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use http::header::{self, HeaderValue};
@@ -28,6 +24,7 @@ use http::{HeaderMap, Response, StatusCode};
 use serde_json::{Map, Value, json};
 
 use crate::Body;
+use crate::router::CatchPanic;
 use content::Content;
 use jsonrpc::{Call, Message, RpcError};
 pub use tools::{LiveFuture, LiveTools};
@@ -292,21 +289,4 @@ fn accepted() -> Response<Body> {
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
-}
-
-/// Turns a panic in a method handler into a -32603 answer with the request's
-/// id, rather than a problem object the client cannot relate to its call.
-struct CatchPanic<F>(Pin<Box<F>>);
-
-impl<F: Future> Future for CatchPanic<F> {
-    type Output = Result<F::Output, Box<dyn std::any::Any + Send>>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let inner = &mut self.get_mut().0;
-        match panic::catch_unwind(AssertUnwindSafe(|| inner.as_mut().poll(cx))) {
-            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
-            Ok(Poll::Pending) => Poll::Pending,
-            Err(payload) => Poll::Ready(Err(payload)),
-        }
-    }
 }
