@@ -447,6 +447,30 @@ fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result<Vec<OutFil
             .render("404.html", &site.ctx(&missing, None))?
             .into_bytes(),
     });
+    // The human contact form and its thank-you page; the form's topics come
+    // from `service` in the shared context.
+    for (template, title, summary, url) in [
+        (
+            "contact.html",
+            "Contact us",
+            "Send the organisation an enquiry: a person answers it.",
+            "/contact/",
+        ),
+        (
+            "contact-thanks.html",
+            "Thank you",
+            "Your enquiry has been received.",
+            "/contact/thanks/",
+        ),
+    ] {
+        let page = simple(site, title, summary, url);
+        out.push(OutFile {
+            path: format!("{}index.html", url.trim_start_matches('/')),
+            bytes: renderer
+                .render(template, &site.ctx(&page, None))?
+                .into_bytes(),
+        });
+    }
     let list = simple(
         site,
         "Problem codes",
