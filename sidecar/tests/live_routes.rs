@@ -425,7 +425,68 @@ async fn observations_pages_are_served_again_for_their_max_age(backend: Backend)
     assert_eq!(live::observations(&live, &again).await.status(), 304);
 }
 
+async fn fetch(live: &Live, uri: &str, headers: &[(&str, &str)]) -> http::Response<sidecar::Body> {
+    let parts = get(uri, headers);
+    if uri.starts_with(OBS) {
+        live::observations(live, &parts).await
+    } else {
+        live::globe(live, &parts).await
+    }
+}
+
+fn decode(coding: &str, bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let result = match coding {
+        "br" => std::io::Read::read_to_end(&mut brotli::Decompressor::new(bytes, 4096), &mut out),
+        _ => std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(bytes), &mut out),
+    };
+    result.unwrap();
+    out
+}
+
+/// Live bodies come compressed when the client accepts it, each coding with
+/// its own strong ETag, decoding to the identity bytes.
+async fn live_bodies_are_compressed_once_per_fill(backend: Backend) {
+    let Some((_db, live)) = fixture_with_pages(backend, "compressed", 8).await else {
+        return;
+    };
+    // The fixture's globe document is under a kilobyte: not worth a coding.
+    let small = fetch(&live, "/api/globe-data.php", &[("accept-encoding", "br")]).await;
+    assert!(small.headers().get("content-encoding").is_none());
+    {
+        let uri = OBS;
+        let (plain_head, plain) = body(fetch(&live, uri, &[]).await).await;
+        assert!(plain_head.headers.get("content-encoding").is_none());
+        let mut tags = vec![plain_head.headers["etag"].to_str().unwrap().to_owned()];
+        for (accept, coding) in [("gzip, deflate, br", "br"), ("gzip", "gzip")] {
+            let (head, bytes) = body(fetch(&live, uri, &[("accept-encoding", accept)]).await).await;
+            assert_eq!(head.status, 200, "{uri}");
+            assert_eq!(head.headers["content-encoding"], coding, "{uri}");
+            assert!(
+                bytes.len() < plain.len() / 2,
+                "{uri}: {} vs {}",
+                bytes.len(),
+                plain.len()
+            );
+            assert_eq!(decode(coding, &bytes), plain, "{uri} {coding}");
+            let vary = head.headers["vary"].to_str().unwrap();
+            assert!(vary.contains("Accept-Encoding"), "{vary}");
+            tags.push(head.headers["etag"].to_str().unwrap().to_owned());
+        }
+        assert!(tags[0] != tags[1] && tags[1] != tags[2] && tags[0] != tags[2]);
+        // Revalidation matches the representation the client holds.
+        let held = [
+            ("accept-encoding", "br"),
+            ("if-none-match", tags[1].as_str()),
+        ];
+        assert_eq!(fetch(&live, uri, &held).await.status(), 304, "{uri}");
+        let other = [("if-none-match", tags[1].as_str())];
+        assert_eq!(fetch(&live, uri, &other).await.status(), 200, "{uri}");
+    }
+}
+
 both_backends!(
+    live_bodies_are_compressed_once_per_fill,
     observations_pages_are_served_again_for_their_max_age,
     observations_order_filters_and_privacy,
     observations_keyset_pagination,

@@ -7,20 +7,18 @@
 //! none.
 
 use bytes::Bytes;
+use http::Response;
+use http::header::{self, HeaderValue};
 use http::request::Parts;
-use http::{HeaderValue, Response};
 use serde_json::json;
 
 use super::stats::Got;
-use super::{Live, PRECISION_DECIMALS, cacheable, coarsen, etag};
+use super::{Live, PRECISION_DECIMALS, Rendered, coarsen};
 use crate::Body;
 use crate::store::time::format_rfc3339;
 
-/// The serialised document and its ETag.
-pub(crate) struct GlobeBody {
-    body: Bytes,
-    etag: HeaderValue,
-}
+/// The rendered document.
+pub(crate) struct GlobeBody(Rendered);
 
 async fn compute(live: &Live) -> anyhow::Result<GlobeBody> {
     let sites = live.store.site_summaries().await?;
@@ -54,8 +52,13 @@ async fn compute(live: &Live) -> anyhow::Result<GlobeBody> {
         "attribution": live.cfg.attribution,
     });
     let body = Bytes::from(doc.to_string());
-    let etag = etag(&body);
-    Ok(GlobeBody { body, etag })
+    let cache_control = format!("public, max-age={}", live.cfg.globe_max_age.as_secs());
+    Ok(GlobeBody(Rendered::new(
+        "application/geo+json",
+        body,
+        cache_control,
+        "Accept-Encoding",
+    )))
 }
 
 /// `GET /api/globe-data.php`.
@@ -65,20 +68,14 @@ pub async fn globe(live: &Live, parts: &Parts) -> Response<Body> {
         .globe
         .get(cfg.globe_max_age, cfg.query_timeout, compute(live))
         .await;
-    let (doc, cache_control) = match got {
-        Got::Fresh(d) => (
-            d,
-            format!("public, max-age={}", cfg.globe_max_age.as_secs()),
-        ),
-        Got::Stale(d) => (d, "no-cache".to_owned()),
-        Got::Unavailable(why) => return live.unavailable(parts, &why),
-    };
-    cacheable(
-        parts,
-        "application/geo+json",
-        doc.body.clone(),
-        doc.etag.clone(),
-        cache_control,
-        "Accept-Encoding",
-    )
+    match got {
+        Got::Fresh(d) => d.0.respond(parts),
+        Got::Stale(d) => {
+            let mut r = d.0.respond(parts);
+            r.headers_mut()
+                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            r
+        }
+        Got::Unavailable(why) => live.unavailable(parts, &why),
+    }
 }

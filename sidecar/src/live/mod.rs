@@ -26,6 +26,7 @@
 //! Only public sites and their observations are served.
 
 mod csv;
+mod encoded;
 mod globe;
 pub mod mcp_tools;
 mod observations;
@@ -40,11 +41,11 @@ use http::header::{self, HeaderValue};
 use http::request::Parts;
 use http::{Response, StatusCode};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use crate::Body;
 use crate::problem::{Code, Problem};
 use crate::store::Store;
+use encoded::Encoded;
 
 pub use globe::globe;
 pub use observations::observations;
@@ -201,48 +202,74 @@ pub(crate) fn now() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
-/// A strong ETag of a body.
-pub(crate) fn etag(body: &[u8]) -> HeaderValue {
-    let digest = Sha256::digest(body);
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-    HeaderValue::try_from(format!("\"{hex}\"")).expect("hex is a valid header")
+/// A rendered 200 answer of a live route: its body (with twins) and the
+/// headers that go with it. Cached as a whole; answered per request.
+#[derive(Debug)]
+pub(crate) struct Rendered {
+    pub content_type: &'static str,
+    pub body: Encoded,
+    pub cache_control: String,
+    pub vary: &'static str,
+    /// `Link` (licence, next page), if any.
+    pub link: Option<HeaderValue>,
 }
 
-/// A 200 (or 304 when `If-None-Match` matches) with the caching and CORS
-/// headers of the live routes.
-pub(crate) fn cacheable(
-    parts: &Parts,
-    content_type: &'static str,
-    body: Bytes,
-    etag: HeaderValue,
-    cache_control: String,
-    vary: &'static str,
-) -> Response<Body> {
-    let not_modified = parts
-        .headers
-        .get(header::IF_NONE_MATCH)
-        .is_some_and(|h| crate::conditional::none_match(h.as_bytes(), etag.as_bytes()));
-    let mut response = if not_modified {
-        let mut r = Response::new(Body::new(Bytes::new()));
-        *r.status_mut() = StatusCode::NOT_MODIFIED;
-        r
-    } else {
-        let mut r = Response::new(Body::new(body));
-        r.headers_mut()
-            .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-        r
-    };
-    let h = response.headers_mut();
-    h.insert(header::ETAG, etag);
-    if let Ok(v) = HeaderValue::try_from(cache_control) {
-        h.insert(header::CACHE_CONTROL, v);
+impl Rendered {
+    pub(crate) fn new(
+        content_type: &'static str,
+        body: Bytes,
+        cache_control: String,
+        vary: &'static str,
+    ) -> Rendered {
+        Rendered {
+            content_type,
+            body: Encoded::new(body),
+            cache_control,
+            vary,
+            link: None,
+        }
     }
-    h.insert(header::VARY, HeaderValue::from_static(vary));
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
-    response
+
+    /// A 200 in the representation the request accepts (or 304 when
+    /// `If-None-Match` matches it), with the caching and CORS headers of the
+    /// live routes.
+    pub(crate) fn respond(&self, parts: &Parts) -> Response<Body> {
+        let chosen = self.body.choose(parts);
+        let not_modified = parts
+            .headers
+            .get(header::IF_NONE_MATCH)
+            .is_some_and(|h| crate::conditional::none_match(h.as_bytes(), chosen.etag.as_bytes()));
+        let mut response = if not_modified {
+            let mut r = Response::new(Body::new(Bytes::new()));
+            *r.status_mut() = StatusCode::NOT_MODIFIED;
+            r
+        } else {
+            let mut r = Response::new(Body::new(chosen.body));
+            let h = r.headers_mut();
+            h.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(self.content_type),
+            );
+            if let Some(coding) = chosen.encoding {
+                h.insert(header::CONTENT_ENCODING, coding);
+            }
+            r
+        };
+        let h = response.headers_mut();
+        h.insert(header::ETAG, chosen.etag);
+        if let Ok(v) = HeaderValue::try_from(&self.cache_control) {
+            h.insert(header::CACHE_CONTROL, v);
+        }
+        h.insert(header::VARY, HeaderValue::from_static(self.vary));
+        if let Some(link) = &self.link {
+            h.insert(header::LINK, link.clone());
+        }
+        h.insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
+        response
+    }
 }
 
 /// Adds the CORS header a public route's problem answers carry too.

@@ -5,15 +5,16 @@
 //! in JSON, as `Link: <…>; rel="license"` in CSV (with `rel="next"` for the
 //! next page).
 
+use std::sync::Arc;
+
 use bytes::Bytes;
+use http::Response;
 use http::header::{self, HeaderValue};
 use http::request::Parts;
-use http::{Response, StatusCode};
-use http_body_util::BodyExt;
 use serde::Serialize;
 
 use super::query::{self, Format, encode_cursor};
-use super::{Licence, Live, cacheable, coarsen, etag, now};
+use super::{Licence, Live, Rendered, coarsen, now};
 use crate::Body;
 use crate::store::time::format_rfc3339;
 
@@ -111,26 +112,22 @@ pub async fn observations(live: &Live, parts: &Parts) -> Response<Body> {
     if let Some(cached) = live.pages.get(&key, parts) {
         return cached;
     }
-    let response = render(live, parts).await;
-    if response.status() != StatusCode::OK {
-        return response;
+    match render(live, parts).await {
+        Ok(rendered) => {
+            let rendered = Arc::new(rendered);
+            live.pages.put(key, rendered.clone());
+            rendered.respond(parts)
+        }
+        Err(problem) => problem,
     }
-    let (head, body) = response.into_parts();
-    let bytes = body
-        .collect()
-        .await
-        .map(|c| c.to_bytes())
-        .unwrap_or_default();
-    live.pages.put(key, &head.headers, bytes.clone());
-    Response::from_parts(head, Body::new(bytes))
 }
 
 /// One observation page, from the database.
-async fn render(live: &Live, parts: &Parts) -> Response<Body> {
+async fn render(live: &Live, parts: &Parts) -> Result<Rendered, Response<Body>> {
     let cfg = &live.cfg;
     let q = match query::parse(parts.uri.query()) {
         Ok(q) => q,
-        Err(e) => return e.into_response(&cfg.problem_base, parts.uri.path()),
+        Err(e) => return Err(e.into_response(&cfg.problem_base, parts.uri.path())),
     };
     let format = q.format.unwrap_or(if wants_csv(parts) {
         Format::Csv
@@ -145,9 +142,9 @@ async fn render(live: &Live, parts: &Parts) -> Response<Body> {
         Ok(Ok(rows)) => rows,
         Ok(Err(e)) => {
             tracing::warn!(error = %format!("{e:#}"), "observation query failed");
-            return live.unavailable(parts, "the database query failed");
+            return Err(live.unavailable(parts, "the database query failed"));
         }
-        Err(_) => return live.unavailable(parts, "the database query timed out"),
+        Err(_) => return Err(live.unavailable(parts, "the database query timed out")),
     };
     let mut rows = rows;
     let next_cursor = if rows.len() > limit as usize {
@@ -165,12 +162,9 @@ async fn render(live: &Live, parts: &Parts) -> Response<Body> {
     match format {
         Format::Csv => {
             let body = Bytes::from(super::csv::render(&rows));
-            let tag = etag(&body);
-            let mut r = cacheable(
-                parts,
+            let mut r = Rendered::new(
                 "text/csv; charset=utf-8; header=present",
                 body,
-                tag,
                 cache_control,
                 vary,
             );
@@ -178,10 +172,8 @@ async fn render(live: &Live, parts: &Parts) -> Response<Body> {
             if let Some(c) = &next_cursor {
                 links.push(format!("<{}>; rel=\"next\"", next_link(parts, c)));
             }
-            if let Ok(v) = HeaderValue::try_from(links.join(", ")) {
-                r.headers_mut().insert(header::LINK, v);
-            }
-            r
+            r.link = HeaderValue::try_from(links.join(", ")).ok();
+            Ok(r)
         }
         Format::Json => {
             let page = Page {
@@ -210,8 +202,7 @@ async fn render(live: &Live, parts: &Parts) -> Response<Body> {
                 generated_at: format_rfc3339(now()),
             };
             let body = Bytes::from(serde_json::to_vec(&page).expect("a page serialises"));
-            let tag = etag(&body);
-            cacheable(parts, "application/json", body, tag, cache_control, vary)
+            Ok(Rendered::new("application/json", body, cache_control, vary))
         }
     }
 }

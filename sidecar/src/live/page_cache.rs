@@ -3,17 +3,20 @@
 //! A page may be cached by any client or CDN for `max-age` anyway, so the
 //! sidecar serving the same bytes for that long changes nothing a client
 //! can observe, and turns a popular query into a map lookup. It also keeps
-//! the ETag stable for that time, so revalidation answers 304.
+//! the ETag stable for that time, so revalidation answers 304, and the
+//! compressed twins are made once per page rather than once per request. A
+//! page served from here carries `Age`, so the freshness a client computes
+//! ends when the sidecar's copy expires (RFC 9111 §4.2.3).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
-use http::header::{self, HeaderMap};
+use http::Response;
+use http::header::{self, HeaderValue};
 use http::request::Parts;
-use http::{Response, StatusCode};
 
+use super::Rendered;
 use crate::Body;
 
 /// Up to `capacity` rendered 200 answers, keyed by the request's format and
@@ -28,8 +31,7 @@ pub struct PageCache {
 #[derive(Debug, Clone)]
 struct Page {
     stored: Instant,
-    headers: HeaderMap,
-    body: Bytes,
+    rendered: Arc<Rendered>,
 }
 
 impl PageCache {
@@ -53,29 +55,18 @@ impl PageCache {
             let page = pages.get(key)?;
             (page.stored.elapsed() < self.ttl).then(|| page.clone())?
         };
-        let etag = page.headers.get(header::ETAG)?;
-        let not_modified = parts
-            .headers
-            .get(header::IF_NONE_MATCH)
-            .is_some_and(|h| crate::conditional::none_match(h.as_bytes(), etag.as_bytes()));
-        let mut response = if not_modified {
-            let mut r = Response::new(Body::new(Bytes::new()));
-            *r.status_mut() = StatusCode::NOT_MODIFIED;
-            let mut headers = page.headers;
-            headers.remove(header::CONTENT_TYPE);
-            *r.headers_mut() = headers;
-            r
-        } else {
-            let mut r = Response::new(Body::new(page.body));
-            *r.headers_mut() = page.headers;
-            r
-        };
-        response.headers_mut().remove(header::CONTENT_LENGTH);
+        let mut response = page.rendered.respond(parts);
+        let age = page.stored.elapsed().as_secs();
+        if age > 0 {
+            response
+                .headers_mut()
+                .insert(header::AGE, HeaderValue::from(age));
+        }
         Some(response)
     }
 
-    /// Keeps a 200 answer's headers and body under `key`.
-    pub fn put(&self, key: String, headers: &HeaderMap, body: Bytes) {
+    /// Keeps a rendered 200 answer under `key`.
+    pub fn put(&self, key: String, rendered: Arc<Rendered>) {
         if self.capacity == 0 {
             return;
         }
@@ -91,8 +82,7 @@ impl PageCache {
             key,
             Page {
                 stored: Instant::now(),
-                headers: headers.clone(),
-                body,
+                rendered,
             },
         );
     }
@@ -101,6 +91,7 @@ impl PageCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bytes::Bytes;
 
     fn parts(headers: &[(&str, &str)]) -> Parts {
         let mut b = http::Request::get("/x");
@@ -110,33 +101,33 @@ mod tests {
         b.body(()).unwrap().into_parts().0
     }
 
-    fn headers() -> HeaderMap {
-        let mut h = HeaderMap::new();
-        h.insert(header::ETAG, "\"abc\"".parse().unwrap());
-        h.insert(header::CONTENT_TYPE, "application/json".parse().unwrap());
-        h
+    fn page() -> Arc<Rendered> {
+        Arc::new(Rendered::new(
+            "application/json",
+            Bytes::from_static(b"{}"),
+            "public, max-age=60".into(),
+            "Accept-Encoding",
+        ))
     }
 
     #[test]
     fn serves_stored_pages_then_expires_them() {
         let cache = PageCache::new(2, Duration::from_millis(200));
         assert!(cache.get("a", &parts(&[])).is_none());
-        cache.put("a".into(), &headers(), Bytes::from_static(b"{}"));
+        cache.put("a".into(), page());
         let hit = cache.get("a", &parts(&[])).unwrap();
         assert_eq!(hit.status(), 200);
-        assert_eq!(hit.headers()[header::ETAG], "\"abc\"");
-        let revalidated = cache
-            .get("a", &parts(&[("if-none-match", "\"abc\"")]))
-            .unwrap();
+        let tag = hit.headers()[header::ETAG].to_str().unwrap().to_owned();
+        let revalidated = cache.get("a", &parts(&[("if-none-match", &tag)])).unwrap();
         assert_eq!(revalidated.status(), 304);
         assert!(!revalidated.headers().contains_key(header::CONTENT_TYPE));
-        cache.put("b".into(), &headers(), Bytes::new());
-        cache.put("c".into(), &headers(), Bytes::new());
+        cache.put("b".into(), page());
+        cache.put("c".into(), page());
         assert!(cache.pages.lock().unwrap().len() <= 2, "capacity holds");
         std::thread::sleep(Duration::from_millis(250));
         assert!(cache.get("c", &parts(&[])).is_none(), "expired");
         let off = PageCache::new(0, Duration::from_secs(60));
-        off.put("a".into(), &headers(), Bytes::new());
+        off.put("a".into(), page());
         assert!(off.get("a", &parts(&[])).is_none());
     }
 }

@@ -15,7 +15,7 @@
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -23,7 +23,7 @@ use http::Response;
 use http::request::Parts;
 use serde::Serialize;
 
-use super::{Live, cacheable, etag, now};
+use super::{Live, Rendered, now};
 use crate::Body;
 use crate::store::time::format_rfc3339;
 
@@ -145,10 +145,36 @@ pub struct PlatformStats {
     pub latest_observation_at: Option<String>,
 }
 
-/// A computed value: the document, with `stale: false`.
-pub(crate) type StatsValue = PlatformStats;
+/// A computed value: the document, rendered once as it is served while
+/// fresh, and once more (marked stale) if the database fails before the next
+/// refresh.
+pub(crate) struct StatsValue {
+    doc: PlatformStats,
+    fresh: Rendered,
+    stale: OnceLock<Rendered>,
+}
 
-async fn compute(live: &Live) -> anyhow::Result<PlatformStats> {
+fn render(doc: &PlatformStats, cache_control: String) -> Rendered {
+    let body = Bytes::from(serde_json::to_vec(doc).expect("statistics serialise"));
+    Rendered::new("application/json", body, cache_control, "Accept-Encoding")
+}
+
+async fn compute(live: &Live) -> anyhow::Result<StatsValue> {
+    let doc = count(live).await?;
+    let cfg = &live.cfg;
+    let cache_control = format!(
+        "public, max-age={}, stale-while-revalidate={}",
+        cfg.stats_max_age.as_secs(),
+        cfg.stats_stale_while_revalidate.as_secs()
+    );
+    Ok(StatsValue {
+        fresh: render(&doc, cache_control),
+        doc,
+        stale: OnceLock::new(),
+    })
+}
+
+async fn count(live: &Live) -> anyhow::Result<PlatformStats> {
     let now = now();
     let c = live.store.counts(now - 30 * 86_400).await?;
     Ok(PlatformStats {
@@ -174,30 +200,18 @@ pub async fn platform_stats(live: &Live, parts: &Parts) -> Response<Body> {
         .stats
         .get(cfg.stats_max_age, cfg.query_timeout, compute(live))
         .await;
-    let (value, stale) = match got {
-        Got::Fresh(v) => (v, false),
-        Got::Stale(v) => (v, true),
-        Got::Unavailable(why) => return live.unavailable(parts, &why),
-    };
-    let mut doc = (*value).clone();
-    doc.stale = stale;
-    let body = Bytes::from(serde_json::to_vec(&doc).expect("statistics serialise"));
-    let cache_control = if stale {
-        "no-cache".to_owned()
-    } else {
-        format!(
-            "public, max-age={}, stale-while-revalidate={}",
-            cfg.stats_max_age.as_secs(),
-            cfg.stats_stale_while_revalidate.as_secs()
-        )
-    };
-    let tag = etag(&body);
-    cacheable(
-        parts,
-        "application/json",
-        body,
-        tag,
-        cache_control,
-        "Accept-Encoding",
-    )
+    match got {
+        Got::Fresh(v) => v.fresh.respond(parts),
+        Got::Stale(v) => v
+            .stale
+            .get_or_init(|| {
+                let doc = PlatformStats {
+                    stale: true,
+                    ..v.doc.clone()
+                };
+                render(&doc, "no-cache".to_owned())
+            })
+            .respond(parts),
+        Got::Unavailable(why) => live.unavailable(parts, &why),
+    }
 }
