@@ -12,16 +12,22 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::json;
 
+use crate::about;
+use crate::apiref;
+use crate::archive::{self, Listing};
 use crate::assets;
 use crate::content::{self, Content, Document};
-use crate::discovery::{self, DocLink};
 use crate::manifest::Manifest;
 use crate::markdown::{self, Heading};
-use crate::model::{Date, Licence};
+use crate::model::{Date, Licence, LicenceGrant, LicenceId, Material};
 use crate::openapi;
 use crate::output::{self, OutFile, WriteStats};
-use crate::problems::{PROBLEMS, ProblemCode};
+use crate::problems::PROBLEMS;
 use crate::render::Renderer;
+use crate::search::{self, SearchDocument};
+
+mod fixed;
+use fixed::{data_files, render_fixed_pages};
 
 /// What to build from where.
 #[derive(Debug, Clone)]
@@ -71,11 +77,24 @@ fn human_bytes(n: u64) -> String {
 /// Builds the site.
 pub fn build(opts: &BuildOptions) -> Result<Summary> {
     let started = Instant::now();
-    let content = content::load_content(&opts.content)?;
+    let mut content = content::load_content(&opts.content)?;
     let base_url = match &opts.base_url {
         Some(url) => validate_base_url(url)?,
         None => content.site.base_url.clone(),
     };
+    let openapi_doc = openapi::document(&base_url, &content.site, &content.service);
+    let downloads: Vec<(String, Vec<u8>)> = content
+        .files
+        .iter()
+        .map(|(rel, source)| {
+            std::fs::read(source)
+                .with_context(|| format!("reading {}", source.display()))
+                .map(|bytes| (rel.clone(), bytes))
+        })
+        .collect::<Result<_>>()?;
+    let listing = archive_listing(&content, &downloads)?;
+    let api = apiref::reference(&openapi_doc, &base_url);
+    add_generated_documents(&mut content, &api, &base_url)?;
     let assets = assets::load(&opts.templates.join("assets"))?;
     let renderer = Renderer::new(
         &opts.templates,
@@ -85,23 +104,49 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
             .map(|(k, v)| (k.clone(), v.url.clone()))
             .collect(),
     )?;
-    let site = Site::new(&content, &base_url);
+    let mut site = Site::new(&content, &base_url, openapi_doc);
+    site.template_extra
+        .insert(apiref::TEMPLATE, ("api", Value::from(Serde(&api))));
+    if let Some(listing) = &listing {
+        site.template_extra
+            .insert(archive::TEMPLATE, ("files", Value::from(Serde(listing))));
+        site.twin_extra
+            .insert(archive::TEMPLATE, listing.markdown(&base_url));
+    }
 
     let mut files: Vec<OutFile> = Vec::with_capacity(content.documents.len() * 2 + 64);
-    let pages = render_documents(&site, &renderer, opts.progress)?;
+    let (pages, search_docs) = render_documents(&site, &renderer, opts.progress)?;
     let page_count = content.documents.len() + 3 + PROBLEMS.len();
     files.extend(pages);
     files.extend(render_fixed_pages(&site, &renderer)?);
     files.extend(data_files(&site)?);
+    files.push(OutFile {
+        path: search::PATH.into(),
+        bytes: search::index_json(search_docs),
+    });
+    if let Some(listing) = &listing {
+        let page = site
+            .content
+            .documents
+            .iter()
+            .find(|d| d.front.template.as_deref() == Some(archive::TEMPLATE))
+            .map_or("/docs/", |d| d.url.as_str());
+        files.push(OutFile {
+            path: format!("files/{}{}", archive::FOLDER, archive::LICENCE_NOTE),
+            bytes: listing.licence_note(&base_url, page).into_bytes(),
+        });
+        files.push(OutFile {
+            path: format!("files/{}{}", archive::FOLDER, archive::CHECKSUMS),
+            bytes: listing.checksums().into_bytes(),
+        });
+    }
     for asset in assets.by_name.values() {
         files.push(OutFile {
             path: asset.url.trim_start_matches('/').to_owned(),
             bytes: asset.bytes.clone(),
         });
     }
-    for (rel, source) in &content.files {
-        let bytes =
-            std::fs::read(source).with_context(|| format!("reading {}", source.display()))?;
+    for (rel, bytes) in downloads {
         files.push(OutFile {
             path: format!("files/{rel}"),
             bytes,
@@ -129,6 +174,68 @@ fn validate_base_url(url: &str) -> Result<String> {
     Ok(url.to_owned())
 }
 
+/// The licence grant that covers `material`, if any.
+fn grant(content: &Content, material: Material) -> Option<&LicenceGrant> {
+    content
+        .service
+        .guardrails
+        .licences
+        .iter()
+        .find(|g| g.covers.contains(&material))
+}
+
+/// The file archive's listing, when the content has an archive licence grant.
+fn archive_listing(content: &Content, downloads: &[(String, Vec<u8>)]) -> Result<Option<Listing>> {
+    let Some(g) = grant(content, Material::Archive) else {
+        return Ok(None);
+    };
+    let licence = content
+        .site
+        .licences
+        .iter()
+        .find(|l| l.id == g.licence)
+        .context("archive licence grant names no licence of site.toml")?;
+    archive::listing(downloads, g, licence, &content.site.default_attribution).map(Some)
+}
+
+/// Adds the pages generated from the service information and the contract
+/// to the documents, refusing a content document at the same URL.
+fn add_generated_documents(
+    content: &mut Content,
+    api: &apiref::Reference,
+    base_url: &str,
+) -> Result<()> {
+    let g = grant(content, Material::ServiceInformation);
+    let licence: Option<LicenceId> = g.map(|g| g.licence.clone());
+    let attribution = g.and_then(|g| g.attribution.clone());
+    let mut generated = about::documents(&content.service, licence.clone(), attribution.clone());
+    generated.push(about::document(
+        apiref::URL,
+        about::front(
+            "API reference",
+            "Every HTTP operation of the service with its parameters, request bodies, responses, schemas, examples and error codes, generated from the OpenAPI contract.",
+            10,
+            apiref::TEMPLATE,
+            licence,
+            attribution,
+            &content.service.updated,
+        ),
+        apiref::markdown(api, base_url),
+    ));
+    for d in &generated {
+        if let Some(taken) = content.documents.iter().find(|c| c.url == d.url) {
+            bail!(
+                "{}: publishes at {}, where the build generates a page; expected another path",
+                taken.source.display(),
+                d.url
+            );
+        }
+    }
+    content.documents.extend(generated);
+    content.documents.sort_by(|a, b| a.url.cmp(&b.url));
+    Ok(())
+}
+
 /// Everything the renderers share.
 struct Site<'a> {
     content: &'a Content,
@@ -137,12 +244,24 @@ struct Site<'a> {
     service_value: Value,
     by_url: HashMap<&'a str, &'a Document>,
     licences: HashMap<&'a str, &'a Licence>,
+    /// The contract, as written to `openapi.json`.
+    openapi: serde_json::Value,
+    /// The archive licence grant: the default of pages under the archive.
+    archive_grant: Option<&'a LicenceGrant>,
+    /// Extra context for pages rendered with a given template.
+    template_extra: HashMap<&'static str, (&'static str, Value)>,
+    /// Markdown appended to the twins of pages rendered with a template.
+    twin_extra: HashMap<&'static str, String>,
 }
 
 impl<'a> Site<'a> {
-    fn new(content: &'a Content, base_url: &str) -> Self {
+    fn new(content: &'a Content, base_url: &str, openapi: serde_json::Value) -> Self {
         Self {
             content,
+            openapi,
+            archive_grant: grant(content, Material::Archive),
+            template_extra: HashMap::new(),
+            twin_extra: HashMap::new(),
             base_url: base_url.to_owned(),
             site_value: Value::from(Serde(&content.site)),
             service_value: Value::from(Serde(&content.service)),
@@ -240,7 +359,11 @@ fn children_of<'a>(site: &Site<'a>, parent: &str) -> Vec<&'a Document> {
     kids
 }
 
-fn render_documents(site: &Site<'_>, renderer: &Renderer, progress: bool) -> Result<Vec<OutFile>> {
+fn render_documents(
+    site: &Site<'_>,
+    renderer: &Renderer,
+    progress: bool,
+) -> Result<(Vec<OutFile>, Vec<SearchDocument>)> {
     let docs = &site.content.documents;
     let mut siblings: BTreeMap<&str, Vec<&Document>> = BTreeMap::new();
     for d in docs {
@@ -261,7 +384,7 @@ fn render_documents(site: &Site<'_>, renderer: &Renderer, progress: bool) -> Res
         );
         bar
     });
-    let results: Vec<Result<[OutFile; 2]>> = docs
+    let results: Vec<Result<([OutFile; 2], SearchDocument)>> = docs
         .par_iter()
         .map(|d| {
             let r = render_document(site, renderer, d, &siblings);
@@ -275,10 +398,13 @@ fn render_documents(site: &Site<'_>, renderer: &Renderer, progress: bool) -> Res
         bar.finish_and_clear();
     }
     let mut out = Vec::with_capacity(docs.len() * 2);
+    let mut index = Vec::with_capacity(docs.len());
     for r in results {
-        out.extend(r?);
+        let (files, entry) = r?;
+        out.extend(files);
+        index.push(entry);
     }
-    Ok(out)
+    Ok((out, index))
 }
 
 fn render_document(
@@ -286,10 +412,30 @@ fn render_document(
     renderer: &Renderer,
     d: &Document,
     siblings: &BTreeMap<&str, Vec<&Document>>,
-) -> Result<[OutFile; 2]> {
+) -> Result<([OutFile; 2], SearchDocument)> {
     let cs = &site.content.site;
     let rendered = markdown::render(&d.body);
-    let licence_id = d.front.licence.as_ref().unwrap_or(&cs.default_licence);
+    // Pages of the archive default to the archive grant's licence and
+    // attribution, and may not name another licence.
+    let archive = site
+        .archive_grant
+        .filter(|_| d.url.starts_with(archive::PAGES));
+    if let (Some(g), Some(own)) = (archive, &d.front.licence)
+        && own != &g.licence
+    {
+        bail!(
+            "{}: licence `{own}`, expected the archive's licence `{}` (or none) for a page under {}",
+            d.source.display(),
+            g.licence,
+            archive::PAGES
+        );
+    }
+    let licence_id = d
+        .front
+        .licence
+        .as_ref()
+        .or(archive.map(|g| &g.licence))
+        .unwrap_or(&cs.default_licence);
     let licence = site
         .licences
         .get(licence_id.as_str())
@@ -304,6 +450,7 @@ fn render_document(
         .front
         .attribution
         .as_deref()
+        .or(archive.and_then(|g| g.attribution.as_deref()))
         .unwrap_or(&cs.default_attribution);
     let updated = d.front.updated.as_ref().unwrap_or(&cs.updated);
 
@@ -345,6 +492,7 @@ fn render_document(
         "dateModified": updated,
         "license": licence.url.absolute(&site.base_url),
         "creditText": attribution,
+        "creator": {"@type": "Organization", "name": attribution},
         "isPartOf": {"@type": "WebSite", "name": cs.title, "url": format!("{}/", site.base_url)},
         "encoding": {"@type": "MediaObject", "encodingFormat": "text/markdown", "contentUrl": format!("{}{}", site.base_url, md_url)},
     });
@@ -366,20 +514,37 @@ fn render_document(
         jsonld,
     };
     let template = d.front.template.as_deref().unwrap_or("page.html");
+    let extra = site.template_extra.get(template).cloned();
     let html = renderer
-        .render(template, &site.ctx(&page, None))
+        .render(template, &site.ctx(&page, extra))
         .with_context(|| format!("{}", d.source.display()))?;
-    let twin = markdown_twin(site, d, licence, attribution, updated);
-    Ok([
-        OutFile {
-            path: format!("{}index.html", d.out_dir),
-            bytes: html.into_bytes(),
-        },
-        OutFile {
-            path: format!("{}index.md", d.out_dir),
-            bytes: twin.into_bytes(),
-        },
-    ])
+    let appendix = site.twin_extra.get(template).map(String::as_str);
+    let twin = markdown_twin(site, d, licence, attribution, updated, appendix);
+    let mut text = rendered.text;
+    if let Some(more) = appendix {
+        text.push(' ');
+        text.push_str(&markdown::render(more).text);
+    }
+    let entry = SearchDocument {
+        url: d.url.clone(),
+        title: d.front.title.clone(),
+        summary: d.front.summary.clone(),
+        section: d.section.clone(),
+        text,
+    };
+    Ok((
+        [
+            OutFile {
+                path: format!("{}index.html", d.out_dir),
+                bytes: html.into_bytes(),
+            },
+            OutFile {
+                path: format!("{}index.md", d.out_dir),
+                bytes: twin.into_bytes(),
+            },
+        ],
+        entry,
+    ))
 }
 
 /// The Markdown twin of a page: title, summary, source, licence and
@@ -390,6 +555,7 @@ fn markdown_twin(
     licence: &Licence,
     attribution: &str,
     updated: &Date,
+    appendix: Option<&str>,
 ) -> String {
     let mut s = String::with_capacity(d.body.len() + 512);
     s.push_str(&format!("# {}\n\n", d.front.title));
@@ -404,174 +570,9 @@ fn markdown_twin(
     s.push_str(&format!("> Attribution: {attribution}\n"));
     s.push_str(&format!("> Updated: {updated}\n\n"));
     s.push_str(d.body.trim_end());
+    if let Some(more) = appendix {
+        s.push_str(more.trim_end());
+    }
     s.push('\n');
     s
-}
-
-#[derive(Serialize)]
-struct SimplePage<'a> {
-    title: &'a str,
-    summary: &'a str,
-    url: &'a str,
-    nav_url: String,
-}
-
-fn simple<'a>(site: &Site<'_>, title: &'a str, summary: &'a str, url: &'a str) -> SimplePage<'a> {
-    SimplePage {
-        title,
-        summary,
-        url,
-        nav_url: site.nav_url(url),
-    }
-}
-
-fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result<Vec<OutFile>> {
-    let service = &site.content.service;
-    let mut out = Vec::new();
-    let home = simple(site, &service.name, &service.description, "/");
-    out.push(OutFile {
-        path: "index.html".into(),
-        bytes: renderer
-            .render("home.html", &site.ctx(&home, None))?
-            .into_bytes(),
-    });
-    let missing = simple(
-        site,
-        "Page not found",
-        "There is no page at this address.",
-        "/404.html",
-    );
-    out.push(OutFile {
-        path: "404.html".into(),
-        bytes: renderer
-            .render("404.html", &site.ctx(&missing, None))?
-            .into_bytes(),
-    });
-    // The human contact form and its thank-you page; the form's topics come
-    // from `service` in the shared context.
-    for (template, title, summary, url) in [
-        (
-            "contact.html",
-            "Contact us",
-            "Send the organisation an enquiry: a person answers it.",
-            "/contact/",
-        ),
-        (
-            "contact-thanks.html",
-            "Thank you",
-            "Your enquiry has been received.",
-            "/contact/thanks/",
-        ),
-    ] {
-        let page = simple(site, title, summary, url);
-        out.push(OutFile {
-            path: format!("{}index.html", url.trim_start_matches('/')),
-            bytes: renderer
-                .render(template, &site.ctx(&page, None))?
-                .into_bytes(),
-        });
-    }
-    let list = simple(
-        site,
-        "Problem codes",
-        "Every error code this service answers with, and what to do about it.",
-        "/docs/problems/",
-    );
-    let problems: Vec<_> = PROBLEMS.iter().map(problem_json).collect();
-    out.push(OutFile {
-        path: "docs/problems/index.html".into(),
-        bytes: renderer
-            .render(
-                "problems.html",
-                &site.ctx(&list, Some(("problems", Value::from(Serde(&problems))))),
-            )?
-            .into_bytes(),
-    });
-    for p in PROBLEMS {
-        let url = format!("/docs/problems/{}/", p.code);
-        let page = simple(site, p.title, p.explanation, &url);
-        out.push(OutFile {
-            path: format!("docs/problems/{}/index.html", p.code),
-            bytes: renderer
-                .render(
-                    "problem.html",
-                    &site.ctx(
-                        &page,
-                        Some(("problem", Value::from(Serde(problem_json(p))))),
-                    ),
-                )?
-                .into_bytes(),
-        });
-    }
-    Ok(out)
-}
-
-fn problem_json(p: &ProblemCode) -> serde_json::Value {
-    json!({"code": p.code, "status": p.status, "title": p.title, "explanation": p.explanation})
-}
-
-fn pretty(value: &impl Serialize) -> Result<Vec<u8>> {
-    let mut bytes = serde_json::to_vec_pretty(value).context("serialising JSON")?;
-    bytes.push(b'\n');
-    Ok(bytes)
-}
-
-/// JSON documents and discovery files.
-fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
-    let cs = &site.content.site;
-    let service = &site.content.service;
-    let base = site.base_url.as_str();
-    let docs: Vec<DocLink> = site
-        .content
-        .documents
-        .iter()
-        .map(|d| DocLink {
-            url: d.url.clone(),
-            title: d.front.title.clone(),
-            summary: d.front.summary.clone(),
-            section: d.section.clone(),
-        })
-        .collect();
-    let mut pages: Vec<(String, Date)> = vec![("/".to_owned(), cs.updated.clone())];
-    for d in &site.content.documents {
-        pages.push((
-            d.url.clone(),
-            d.front.updated.clone().unwrap_or(cs.updated.clone()),
-        ));
-    }
-    pages.push(("/docs/problems/".to_owned(), cs.updated.clone()));
-
-    let text = |path: &str, s: String| OutFile {
-        path: path.to_owned(),
-        bytes: s.into_bytes(),
-    };
-    Ok(vec![
-        OutFile {
-            path: "api/service.json".into(),
-            bytes: pretty(service)?,
-        },
-        OutFile {
-            path: "openapi.json".into(),
-            bytes: pretty(&openapi::document(base, cs, service))?,
-        },
-        OutFile {
-            path: ".well-known/ai-catalog.json".into(),
-            bytes: pretty(&discovery::ai_catalog(base, cs, service))?,
-        },
-        OutFile {
-            path: ".well-known/mcp/server-card.json".into(),
-            bytes: pretty(&discovery::mcp_server_card(base, cs, service))?,
-        },
-        OutFile {
-            path: ".well-known/api-catalog".into(),
-            bytes: pretty(&discovery::api_catalog(base, service))?,
-        },
-        text("llms.txt", discovery::llms_txt(base, cs, service, &docs)),
-        text("robots.txt", discovery::robots_txt(base)),
-        text("sitemap.xml", discovery::sitemap_xml(base, &pages)),
-        text(
-            ".well-known/security.txt",
-            discovery::security_txt(base, cs, service),
-        ),
-    ])
 }

@@ -8,6 +8,7 @@ use rayon::prelude::*;
 
 use crate::manifest::Manifest;
 use crate::output::read_manifest;
+use crate::search::{self, SearchIndex};
 
 /// Routes the sidecar answers that are not files of `dist/`.
 pub const DYNAMIC_ROUTES: &[&str] = &[
@@ -86,9 +87,58 @@ pub fn check_links(out: &Path) -> Result<Vec<BrokenLink>> {
             found
         })
         .collect();
+    broken.extend(check_search_index(out, &manifest));
     broken.sort_by(|a, b| (&a.page, &a.target).cmp(&(&b.page, &b.target)));
     broken.dedup();
     Ok(broken)
+}
+
+/// The search index parses, lists only pages that exist (with their
+/// Markdown twin), and lists every page that has a twin.
+fn check_search_index(out: &Path, manifest: &Manifest) -> Vec<BrokenLink> {
+    let fault = |target: &str, reason: String| BrokenLink {
+        page: search::PATH.to_owned(),
+        target: target.to_owned(),
+        reason,
+    };
+    let index: SearchIndex = match std::fs::read(out.join(search::PATH))
+        .map_err(|e| e.to_string())
+        .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
+    {
+        Ok(index) => index,
+        Err(e) => return vec![fault("", format!("unreadable search index: {e}"))],
+    };
+    let mut found = Vec::new();
+    if index.version != search::VERSION {
+        found.push(fault(
+            "",
+            format!("version {}, expected {}", index.version, search::VERSION),
+        ));
+    }
+    let listed: HashSet<&str> = index.documents.iter().map(|d| d.url.as_str()).collect();
+    for d in &index.documents {
+        let dir = d.url.trim_start_matches('/');
+        let page = manifest.files.contains_key(&format!("{dir}index.html"));
+        let twin = manifest.files.contains_key(&format!("{dir}index.md"));
+        if !d.url.starts_with('/') || !d.url.ends_with('/') || !page || !twin {
+            found.push(fault(
+                &d.url,
+                "no page with a Markdown twin at this URL".into(),
+            ));
+        }
+    }
+    for key in manifest.files.keys() {
+        if let Some(dir) = key.strip_suffix("index.md") {
+            let url = format!("/{dir}");
+            if !listed.contains(url.as_str()) {
+                found.push(fault(
+                    &url,
+                    "page with a Markdown twin missing from the index".into(),
+                ));
+            }
+        }
+    }
+    found
 }
 
 /// Values of `name="…"` attributes, entity-decoded for the few entities an

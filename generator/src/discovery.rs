@@ -346,6 +346,11 @@ pub fn llms_txt(
             "/.well-known/security.txt",
             "how to report a vulnerability",
         ),
+        (
+            "Search index",
+            "/search-index.json",
+            "the plain text of every documentation page as JSON",
+        ),
     ];
     for (title, path, notes) in optional {
         md_item(&mut out, title, &format!("{base_url}{path}"), notes);

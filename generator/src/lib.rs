@@ -4,6 +4,9 @@
 //! clock, no randomness, no absolute paths in what is written).
 #![forbid(unsafe_code)]
 
+pub mod about;
+pub mod apiref;
+pub mod archive;
 pub mod assets;
 pub mod build;
 pub mod check;
@@ -16,5 +19,6 @@ pub mod openapi;
 pub mod output;
 pub mod problems;
 pub mod render;
+pub mod search;
 
 pub use build::{BuildOptions, Summary, build};

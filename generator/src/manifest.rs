@@ -83,6 +83,9 @@ pub fn cache_policy(path: &str) -> &'static str {
         CACHE_SERVICE
     } else if path.starts_with("files/") {
         CACHE_DOWNLOAD
+    } else if path == crate::search::PATH {
+        // Changes with every content change, like the pages it indexes.
+        CACHE_PAGE
     } else if path.starts_with(".well-known/")
         || matches!(path, "llms.txt" | "robots.txt" | "sitemap.xml")
     {
@@ -155,6 +158,7 @@ mod tests {
         assert_eq!(cache_policy("openapi.json"), "no-cache");
         assert_eq!(cache_policy("api/service.json"), CACHE_SERVICE);
         assert_eq!(cache_policy("docs/a/index.html"), CACHE_PAGE);
+        assert_eq!(cache_policy("search-index.json"), CACHE_PAGE);
         assert_eq!(
             content_type("docs/a/index.md"),
             "text/markdown; charset=utf-8"

@@ -123,9 +123,30 @@ pub fn render(markdown: &str) -> Rendered {
     }
 }
 
+/// Short Markdown (a description of the contract, one paragraph or a few)
+/// as HTML, without the paragraph element around a single paragraph.
+pub fn inline_html(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len() + 16);
+    html::push_html(&mut out, Parser::new_ext(markdown, options()));
+    let trimmed = out.trim();
+    match trimmed
+        .strip_prefix("<p>")
+        .and_then(|t| t.strip_suffix("</p>"))
+    {
+        Some(inner) if !inner.contains("<p>") => inner.to_owned(),
+        _ => trimmed.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inline_markdown() {
+        assert_eq!(inline_html("Use `limit`."), "Use <code>limit</code>.");
+        assert_eq!(inline_html("a\n\nb"), "<p>a</p>\n<p>b</p>");
+    }
 
     #[test]
     fn slugs() {

@@ -32,6 +32,14 @@ impl Renderer {
         }
         env.set_formatter(html_formatter);
         let urls = Arc::new(asset_urls);
+        // `has_asset(name)`: lets a template refer to an optional asset
+        // (`{% if has_asset("world.json") %}`) without failing the build.
+        let known = Arc::clone(&urls);
+        env.add_function("has_asset", move |name: &str| known.contains_key(name));
+        // `markdown`: short Markdown (descriptions of the contract) as HTML.
+        env.add_filter("markdown", |s: &str| {
+            Value::from_safe_string(crate::markdown::inline_html(s))
+        });
         env.add_function("asset", move |name: &str| -> Result<String, Error> {
             urls.get(name).cloned().ok_or_else(|| {
                 Error::new(

@@ -87,6 +87,24 @@ async fn every_tool_on_every_version() {
         assert_eq!(results[0]["url"], format!("{BASE}/docs/archive/"));
         assert_eq!(results[0]["uri"], format!("{BASE}/docs/archive/index.md"));
         assert!(results[0]["snippet"].as_str().unwrap().contains("nitrate"));
+        // Only the shared search index mentions kingfishers.
+        let shared = tool(
+            &s,
+            v,
+            "search_documentation",
+            json!({"query": "kingfisher"}),
+        )
+        .await;
+        let results = shared["results"].as_array().unwrap();
+        assert_eq!(results.len(), 1, "{shared}");
+        assert_eq!(results[0]["url"], format!("{BASE}/docs/archive/"));
+        assert_eq!(results[0]["title"], "Water Watch archive");
+        assert!(
+            results[0]["snippet"]
+                .as_str()
+                .unwrap()
+                .contains("Kingfisher")
+        );
         let none = tool(&s, v, "search_documentation", json!({"query": "zebra"})).await;
         assert_eq!(none["results"], json!([]));
 
@@ -328,5 +346,47 @@ async fn live_tools_when_a_data_layer_is_present() {
         // 500 page.
         let params = call("get_observations", json!({"site": "boom"}));
         assert_eq!(err(&s, v, "tools/call", params).await, -32603);
+    }
+}
+
+/// Content-only results are memoised: a repeated call answers the same
+/// result under the caller's own id, per version, and errors are not kept.
+#[tokio::test]
+async fn repeated_calls_answer_alike_with_their_own_ids() {
+    let f = fixture();
+    let s = state(&f);
+    let send = |id: Value, version: &'static str, method: &'static str, params: Value| {
+        let s = &s;
+        async move {
+            let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+            let headers = [
+                ("content-type", "application/json"),
+                ("mcp-protocol-version", version),
+            ];
+            post(s, "/mcp/", &headers, &body.to_string()).await.json()
+        }
+    };
+    let params = call("get_service_information", json!({"section": "projects"}));
+    for v in VERSIONS {
+        let first = send(json!(1), v, "tools/call", params.clone()).await;
+        let again = send(json!("x\"y"), v, "tools/call", params.clone()).await;
+        assert_eq!(again["id"], "x\"y");
+        assert_eq!(first["id"], 1);
+        assert_eq!(first["result"], again["result"], "{v}");
+        assert_eq!(
+            again["result"].get("structuredContent").is_some(),
+            v == "2025-06-18",
+            "the memo is per version"
+        );
+        let listed = send(json!(3), v, "tools/list", json!({})).await;
+        let relisted = send(json!(4), v, "tools/list", json!({})).await;
+        assert_eq!(listed["result"], relisted["result"]);
+        assert_eq!(relisted["id"], 4);
+    }
+    let bad = call("get_service_information", json!({"section": "nope"}));
+    for id in [5, 6] {
+        let answer = send(json!(id), "2025-06-18", "tools/call", bad.clone()).await;
+        assert_eq!(answer["id"], id);
+        assert!(answer.get("result").is_none() || answer["result"]["isError"] == true);
     }
 }

@@ -1,7 +1,8 @@
 //! What the MCP tools and resources read, loaded once at start from the
-//! files the generator wrote: `api/service.json`, `openapi.json` and the
-//! Markdown twin of every documentation page listed in the manifest. The
-//! tools read exactly the bytes the static routes serve, so agents and
+//! files the generator wrote: `api/service.json`, `openapi.json`, the
+//! Markdown twin of every documentation page listed in the manifest, and
+//! `search-index.json`, the same index the site's in-browser search reads.
+//! The tools read exactly the bytes the static routes serve, so agents and
 //! people see one source of truth.
 
 use std::collections::BTreeMap;
@@ -21,9 +22,54 @@ pub struct Document {
     pub licence: Option<String>,
     pub attribution: Option<String>,
     pub markdown: String,
+}
+
+/// One page of the search index (`search-index.json`, written by
+/// `generate`), with its terms counted once at load.
+#[derive(Debug, Clone)]
+pub struct SearchEntry {
+    /// The page's URL path, such as `/docs/archive/`.
+    pub path: String,
+    pub title: String,
+    pub summary: String,
+    /// The page's plain text.
+    pub text: String,
     title_terms: BTreeMap<String, u32>,
     body_terms: BTreeMap<String, u32>,
 }
+
+impl SearchEntry {
+    pub fn new(path: String, title: String, summary: String, text: String) -> SearchEntry {
+        SearchEntry {
+            title_terms: count(&title),
+            body_terms: count(&format!("{summary} {text}")),
+            path,
+            title,
+            summary,
+            text,
+        }
+    }
+}
+
+/// `search-index.json`, version 1.
+#[derive(Deserialize)]
+struct SearchIndexFile {
+    version: u32,
+    documents: Vec<SearchIndexDocument>,
+}
+
+#[derive(Deserialize)]
+struct SearchIndexDocument {
+    url: String,
+    title: String,
+    #[serde(default)]
+    summary: String,
+    #[serde(default)]
+    text: String,
+}
+
+/// File name of the search index in `dist/`.
+pub const SEARCH_INDEX: &str = "search-index.json";
 
 /// Everything loaded from `dist/`.
 #[derive(Debug, Default)]
@@ -41,6 +87,9 @@ pub struct Content {
     pub server_card: Value,
     /// In manifest order (by file key).
     pub documents: Vec<Document>,
+    /// What `search_documentation` ranks: the entries of
+    /// `search-index.json`, or, for a build without one, the twins.
+    pub index: Vec<SearchEntry>,
 }
 
 #[derive(Deserialize)]
@@ -51,7 +100,7 @@ struct Manifest {
 /// One search hit.
 #[derive(Debug, Clone)]
 pub struct Hit<'a> {
-    pub document: &'a Document,
+    pub entry: &'a SearchEntry,
     pub score: u32,
     pub snippet: String,
 }
@@ -76,7 +125,7 @@ impl Content {
             .and_then(|s| serde_json::from_str::<Manifest>(&s).ok())
             .map(|m| m.files.into_keys().collect())
             .unwrap_or_default();
-        let documents = keys
+        let documents: Vec<Document> = keys
             .iter()
             .filter(|k| k.starts_with("docs/") && k.ends_with("/index.md") && !k.contains(".."))
             .filter_map(|k| {
@@ -85,6 +134,25 @@ impl Content {
                 Some(Document::parse(path, text))
             })
             .collect();
+        let index = if keys.iter().any(|k| k == SEARCH_INDEX) {
+            read(SEARCH_INDEX)
+                .and_then(|s| serde_json::from_str::<SearchIndexFile>(&s).ok())
+                .filter(|f| f.version == 1)
+                .map(|f| {
+                    f.documents
+                        .into_iter()
+                        .map(|d| SearchEntry::new(d.url, d.title, d.summary, d.text))
+                        .collect()
+                })
+        } else {
+            None
+        };
+        let index = index.unwrap_or_else(|| {
+            if keys.iter().any(|k| k == SEARCH_INDEX) {
+                tracing::warn!("{SEARCH_INDEX} is unreadable; searching the Markdown twins");
+            }
+            documents.iter().map(SearchEntry::from_document).collect()
+        });
         let server_card = read(".well-known/mcp/server-card.json")
             .and_then(|s| serde_json::from_str(&s).ok())
             .unwrap_or(Value::Null);
@@ -95,6 +163,7 @@ impl Content {
             service_json,
             server_card,
             documents,
+            index,
         }
     }
 
@@ -130,41 +199,52 @@ impl Content {
 
     /// The URI of a document's Markdown twin.
     pub fn document_uri(&self, document: &Document) -> String {
-        format!("{}{}index.md", self.base_url, document.path)
+        self.page_uri(&document.path)
     }
 
     /// The URL of a document's HTML page.
     pub fn document_url(&self, document: &Document) -> String {
-        format!("{}{}", self.base_url, document.path)
+        self.page_url(&document.path)
     }
 
-    /// Ranks documents for `query`: the occurrences of each query term, a
-    /// term in the title counting five times. Ties go to the shorter path.
+    /// The URI of the Markdown twin of the page at `path`.
+    pub fn page_uri(&self, path: &str) -> String {
+        format!("{}{path}index.md", self.base_url)
+    }
+
+    /// The URL of the page at `path`.
+    pub fn page_url(&self, path: &str) -> String {
+        format!("{}{path}", self.base_url)
+    }
+
+    /// Ranks the search index for `query`: the occurrences of each query
+    /// term, a term in the title counting five times. Ties go to the
+    /// shorter path.
     pub fn search(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
         let terms: Vec<String> = tokens(query).collect();
         let mut hits: Vec<Hit<'_>> = self
-            .documents
+            .index
             .iter()
-            .filter_map(|document| {
+            .filter_map(|entry| {
                 let score: u32 = terms
                     .iter()
                     .map(|t| {
-                        5 * document.title_terms.get(t).copied().unwrap_or(0)
-                            + document.body_terms.get(t).copied().unwrap_or(0)
+                        5 * entry.title_terms.get(t).copied().unwrap_or(0)
+                            + entry.body_terms.get(t).copied().unwrap_or(0)
                     })
                     .sum();
                 (score > 0).then(|| Hit {
-                    document,
+                    entry,
                     score,
-                    snippet: snippet(&document.markdown, &terms),
+                    snippet: entry_snippet(entry, &terms),
                 })
             })
             .collect();
         hits.sort_by(|a, b| {
             b.score
                 .cmp(&a.score)
-                .then(a.document.path.len().cmp(&b.document.path.len()))
-                .then(a.document.path.cmp(&b.document.path))
+                .then(a.entry.path.len().cmp(&b.entry.path.len()))
+                .then(a.entry.path.cmp(&b.entry.path))
         });
         hits.truncate(limit);
         hits
@@ -210,8 +290,6 @@ impl Document {
         }
         let title = title.unwrap_or_else(|| path.clone());
         Document {
-            title_terms: count(&title),
-            body_terms: count(&markdown),
             path,
             title,
             description,
@@ -219,6 +297,31 @@ impl Document {
             attribution,
             markdown,
         }
+    }
+}
+
+impl SearchEntry {
+    /// An entry from a Markdown twin, for a build without a search index:
+    /// the body after the head stands in for the plain text.
+    fn from_document(d: &Document) -> SearchEntry {
+        let body = &d.markdown[body_start(&d.markdown)..];
+        SearchEntry::new(
+            d.path.clone(),
+            d.title.clone(),
+            d.description.clone().unwrap_or_default(),
+            body.to_owned(),
+        )
+    }
+}
+
+/// About 240 characters of the entry's text around the first matching
+/// term; the summary when only it (or the title) matches.
+fn entry_snippet(entry: &SearchEntry, terms: &[String]) -> String {
+    let lower = entry.text.to_lowercase();
+    if terms.iter().any(|t| lower.contains(t.as_str())) || entry.summary.is_empty() {
+        snippet_in(&entry.text, terms)
+    } else {
+        snippet_in(&entry.summary, terms)
     }
 }
 
@@ -235,18 +338,6 @@ fn count(text: &str) -> BTreeMap<String, u32> {
         *counts.entry(token).or_insert(0) += 1;
     }
     counts
-}
-
-/// About 240 characters of `text` around the first word matching a term,
-/// whitespace collapsed. The head (title, summary, licence lines) is skipped
-/// unless the terms occur only there: the body says more.
-fn snippet(text: &str, terms: &[String]) -> String {
-    let body = body_start(text);
-    let lower_body = text[body..].to_lowercase();
-    if terms.iter().any(|t| lower_body.contains(t.as_str())) {
-        return snippet_in(&text[body..], terms);
-    }
-    snippet_in(text, terms)
 }
 
 /// Byte offset after the leading title and quoted lines.
@@ -301,12 +392,14 @@ mod tests {
     const TWIN: &str = "# Water Watch archive\n\n> The preserved archive.\n>\n> Source: http://x/docs/archive/\n> Licence: CC-BY-4.0\n> Attribution: The volunteers\n\nNitrate readings by volunteers. Nitrate again.\n";
 
     fn content() -> Content {
+        let documents = vec![
+            Document::parse("/docs/archive/".into(), TWIN.into()),
+            Document::parse("/docs/".into(), "# Docs\n\nAll about nitrate.\n".into()),
+        ];
         Content {
             base_url: "https://example.org".into(),
-            documents: vec![
-                Document::parse("/docs/archive/".into(), TWIN.into()),
-                Document::parse("/docs/".into(), "# Docs\n\nAll about nitrate.\n".into()),
-            ],
+            index: documents.iter().map(SearchEntry::from_document).collect(),
+            documents,
             ..Content::default()
         }
     }
@@ -339,7 +432,7 @@ mod tests {
     fn search_ranks_and_snips() {
         let c = content();
         let hits = c.search("NITRATE", 10);
-        assert_eq!(hits[0].document.path, "/docs/archive/");
+        assert_eq!(hits[0].entry.path, "/docs/archive/");
         assert!(hits[0].snippet.contains("Nitrate"));
         assert!(c.search("archive", 10)[0].score > 5);
         assert!(c.search("zzz", 10).is_empty());

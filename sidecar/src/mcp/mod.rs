@@ -11,6 +11,7 @@
 
 pub mod content;
 pub mod jsonrpc;
+mod memo;
 pub mod prompts;
 pub mod resources;
 pub mod tools;
@@ -67,6 +68,7 @@ impl Version {
 pub struct Mcp {
     pub content: Content,
     live: Option<Arc<dyn LiveTools>>,
+    memo: memo::Memo,
 }
 
 impl std::fmt::Debug for Mcp {
@@ -88,12 +90,15 @@ impl Mcp {
         Mcp {
             content,
             live: None,
+            memo: memo::Memo::default(),
         }
     }
 
     /// Offers the live-data tools, answered by `live`.
     pub fn set_live_tools(&mut self, live: Arc<dyn LiveTools>) {
         self.live = Some(live);
+        // The answers that name the tools change with them.
+        self.memo = memo::Memo::default();
     }
 }
 
@@ -136,6 +141,10 @@ pub async fn answer(mcp: &Mcp, headers: &HeaderMap, body: &[u8]) -> Response<Bod
         Message::NoReply => return accepted(),
     };
     let version = header_version.unwrap_or_else(|| requested_version(&call.params));
+    let key = memo::Memo::key(version, &call.method, &call.params);
+    if let Some(result) = key.as_deref().and_then(|k| mcp.memo.get(k)) {
+        return json_bytes(memo::splice(&call.id, &result), Some(version));
+    }
     let outcome = match CatchPanic(Box::pin(dispatch(mcp, version, &call))).await {
         Ok(outcome) => outcome,
         Err(_) => {
@@ -143,11 +152,26 @@ pub async fn answer(mcp: &Mcp, headers: &HeaderMap, body: &[u8]) -> Response<Bod
             Err(RpcError::internal("Internal error"))
         }
     };
-    json_response(
-        StatusCode::OK,
-        &jsonrpc::response(&call.id, outcome),
-        Some(version),
-    )
+    match (key, outcome) {
+        (Some(key), Ok(result)) => match serde_json::to_vec(&result) {
+            Ok(bytes) => {
+                let bytes = Bytes::from(bytes);
+                let body = memo::splice(&call.id, &bytes);
+                mcp.memo.put(key, bytes);
+                json_bytes(body, Some(version))
+            }
+            Err(e) => json_response(
+                StatusCode::OK,
+                &jsonrpc::response(&call.id, Err(RpcError::internal(e.to_string()))),
+                Some(version),
+            ),
+        },
+        (_, outcome) => json_response(
+            StatusCode::OK,
+            &jsonrpc::response(&call.id, outcome),
+            Some(version),
+        ),
+    }
 }
 
 /// The version a request's header names: the default when there is none,
@@ -267,8 +291,14 @@ fn json_response(status: StatusCode, value: &Value, version: Option<Version>) ->
         br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}"#
             .to_vec()
     });
-    let mut response = Response::new(Body::new(Bytes::from(body)));
+    let mut response = json_bytes(body, version);
     *response.status_mut() = status;
+    response
+}
+
+/// A 200 `application/json` answer of already serialised bytes.
+fn json_bytes(body: Vec<u8>, version: Option<Version>) -> Response<Body> {
+    let mut response = Response::new(Body::new(Bytes::from(body)));
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,

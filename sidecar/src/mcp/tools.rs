@@ -210,11 +210,12 @@ pub async fn call(
         Some(_) => return Err(RpcError::invalid_params("`arguments` must be an object.")),
     };
     let unknown = || RpcError::invalid_params(format!("Unknown tool: {name}"));
-    let tool = TOOLS
+    let index = TOOLS
         .iter()
-        .find(|t| t.name == name && (live.is_some() || !t.live))
+        .position(|t| t.name == name && (live.is_some() || !t.live))
         .ok_or_else(unknown)?;
-    let args = Args::new(args, &tool.input)?;
+    let tool = &TOOLS[index];
+    let args = Args::new(args, &input_schemas()[index])?;
     let out = match (tool.name, live) {
         ("get_service_information", _) => service_information(content, &args)?,
         ("search_documentation", _) => return search(content, version, &args),
@@ -261,12 +262,9 @@ fn failure(text: String) -> Value {
 struct Args(Map<String, Value>);
 
 impl Args {
-    fn new(args: Map<String, Value>, schema: &fn() -> Value) -> Result<Args, RpcError> {
-        let schema = schema();
-        let props = schema["properties"]
-            .as_object()
-            .cloned()
-            .unwrap_or_default();
+    fn new(args: Map<String, Value>, schema: &Value) -> Result<Args, RpcError> {
+        let empty = Map::new();
+        let props = schema["properties"].as_object().unwrap_or(&empty);
         for (key, value) in &args {
             let Some(rule) = props.get(key) else {
                 return Err(RpcError::invalid_params(format!(
@@ -351,9 +349,9 @@ fn search(content: &Content, version: Version, args: &Args) -> Result<Value, Rpc
         .iter()
         .map(|h| {
             json!({
-                "title": h.document.title,
-                "url": content.document_url(h.document),
-                "uri": content.document_uri(h.document),
+                "title": h.entry.title,
+                "url": content.page_url(&h.entry.path),
+                "uri": content.page_uri(&h.entry.path),
                 "snippet": h.snippet,
                 "score": h.score,
             })
@@ -367,9 +365,9 @@ fn search(content: &Content, version: Version, args: &Args) -> Result<Value, Rpc
         items.extend(hits.iter().map(|h| {
             json!({
                 "type": "resource_link",
-                "uri": content.document_uri(h.document),
-                "name": h.document.path,
-                "title": h.document.title,
+                "uri": content.page_uri(&h.entry.path),
+                "name": h.entry.path,
+                "title": h.entry.title,
                 "description": h.snippet,
                 "mimeType": "text/markdown",
             })
@@ -433,6 +431,18 @@ fn prepare_enquiry(content: &Content, args: &Args) -> Result<Value, RpcError> {
         Do not attempt to submit it on the user's behalf."
     );
     Ok(json!({"draft": draft, "form_url": form_url, "submitted": false, "notice": notice}))
+}
+
+/// Whether `name` is a tool whose result depends only on the loaded
+/// content (not on live data), so it may be memoised.
+pub fn is_content_only(name: &str) -> bool {
+    TOOLS.iter().any(|t| t.name == name && !t.live)
+}
+
+/// Every tool's input schema, built once (in `TOOLS` order).
+fn input_schemas() -> &'static [Value] {
+    static SCHEMAS: std::sync::OnceLock<Vec<Value>> = std::sync::OnceLock::new();
+    SCHEMAS.get_or_init(|| TOOLS.iter().map(|t| (t.input)()).collect())
 }
 
 /// The names of the tools offered, for the instructions.

@@ -18,6 +18,11 @@ pub const BASE: &str = "https://water.example.org";
 pub const ARCHIVE: &str = "# Water Watch archive\n\n> The preserved archive of Water Watch.\n>\n> Source: https://water.example.org/docs/archive/\n> Licence: CC-BY-4.0\n> Attribution: The Water Watch volunteers\n\nVolunteers measured nitrate in rivers and ponds.\n";
 pub const DOCS: &str = "# Documentation\n\n> Everything published here.\n>\n> Licence: CC0-1.0\n> Attribution: The observatory\n\nStart with the archive of nitrate measurements.\n";
 
+/// The shared search index the generator writes (`search-index.json`):
+/// the MCP search ranks these entries, not the twins. "Kingfisher" occurs
+/// only here, so finding it proves the index is what is searched.
+pub const SEARCH_INDEX: &str = r#"{"version":1,"documents":[{"url":"/docs/","title":"Documentation","summary":"Everything published here.","section":"","text":"Start with the archive of nitrate measurements."},{"url":"/docs/archive/","title":"Water Watch archive","summary":"The preserved archive of Water Watch.","section":"archive","text":"Volunteers measured nitrate in rivers and ponds. Kingfisher sightings were noted on the visit form."}]}"#;
+
 pub fn fixture() -> Fixture {
     let service = json!({
         "name": "Blue Reach Observatory",
@@ -54,6 +59,13 @@ pub fn fixture() -> Fixture {
     });
     files.push(md("docs/archive/index.md", ARCHIVE));
     files.push(md("docs/index.md", DOCS));
+    files.push(File {
+        key: "search-index.json",
+        bytes: SEARCH_INDEX.as_bytes().to_vec(),
+        content_type: "application/json",
+        cache_control: PAGE,
+        compress: false,
+    });
     Fixture::with_files(files)
 }
 

@@ -1,0 +1,572 @@
+//! Pages generated from the service information (`content/service/*.toml`)
+//! under `/docs/about/`: services, projects, evidence, scope, consortium,
+//! contact and guardrails.
+//!
+//! Each page is written as Markdown and then goes through the same pipeline
+//! as a document of `content/docs/` (breadcrumbs, previous/next, Markdown
+//! twin, sitemap, llms.txt, search index), so generated and written pages
+//! cannot drift apart in shape. They render with `service.html`.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use crate::content::Document;
+use crate::model::{
+    Access, Date, EvidenceKind, FrontMatter, LicenceId, ProjectStatus, ServiceInformation,
+    ServiceStatus,
+};
+
+/// Site path of the section.
+pub const URL: &str = "/docs/about/";
+/// Template every generated page renders with.
+pub const TEMPLATE: &str = "service.html";
+
+/// A generated document: the fields a content document would have.
+pub fn document(url: &str, front: FrontMatter, body: String) -> Document {
+    let segments = url.trim_start_matches("/docs/").trim_end_matches('/');
+    Document {
+        source: PathBuf::from(format!("(generated){url}")),
+        url: url.to_owned(),
+        out_dir: url.trim_start_matches('/').to_owned(),
+        section: segments.split('/').next().unwrap_or("").to_owned(),
+        is_index: url == URL,
+        front,
+        body,
+        body_line: 1,
+    }
+}
+
+/// Front matter of a generated page.
+pub fn front(
+    title: &str,
+    summary: &str,
+    weight: i64,
+    template: &str,
+    licence: Option<LicenceId>,
+    attribution: Option<String>,
+    updated: &Date,
+) -> FrontMatter {
+    FrontMatter {
+        title: title.to_owned(),
+        summary: summary.to_owned(),
+        weight,
+        updated: Some(updated.clone()),
+        licence,
+        attribution,
+        template: Some(template.to_owned()),
+    }
+}
+
+fn cell(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace('|', "\\|")
+}
+
+fn service_status(s: ServiceStatus) -> &'static str {
+    match s {
+        ServiceStatus::Operational => "Operational",
+        ServiceStatus::Beta => "Beta",
+        ServiceStatus::Preserved => "Preserved (read-only)",
+        ServiceStatus::Retired => "Retired",
+    }
+}
+
+fn access(a: Access) -> &'static str {
+    match a {
+        Access::Open => "Open: use it without asking",
+        Access::OnRequest => "On request, through the contact form",
+    }
+}
+
+fn project_status(s: ProjectStatus) -> &'static str {
+    match s {
+        ProjectStatus::Active => "Active",
+        ProjectStatus::Completed => "Completed",
+        ProjectStatus::Archived => "Archived (read-only)",
+    }
+}
+
+fn evidence_kind(k: EvidenceKind) -> (&'static str, &'static str) {
+    match k {
+        EvidenceKind::Publication => ("Publications", "publication"),
+        EvidenceKind::Dataset => ("Datasets", "dataset"),
+        EvidenceKind::Report => ("Reports", "report"),
+        EvidenceKind::CaseStudy => ("Case studies", "case study"),
+        EvidenceKind::Software => ("Software", "software"),
+    }
+}
+
+fn language(code: &str) -> String {
+    let name = match code {
+        "en" => "English",
+        "nl" => "Dutch",
+        "de" => "German",
+        "fr" => "French",
+        "it" => "Italian",
+        "es" => "Spanish",
+        "fi" => "Finnish",
+        "sv" => "Swedish",
+        "da" => "Danish",
+        "pl" => "Polish",
+        "pt" => "Portuguese",
+        _ => return code.to_owned(),
+    };
+    format!("{name} (`{code}`)")
+}
+
+fn country(code: &str) -> &str {
+    match code {
+        "NL" => "Netherlands",
+        "DE" => "Germany",
+        "FR" => "France",
+        "IT" => "Italy",
+        "ES" => "Spain",
+        "FI" => "Finland",
+        "BE" => "Belgium",
+        "AT" => "Austria",
+        "DK" => "Denmark",
+        "SE" => "Sweden",
+        "PL" => "Poland",
+        "PT" => "Portugal",
+        other => other,
+    }
+}
+
+fn list(items: &[String]) -> String {
+    items.iter().map(|i| format!("- {i}\n")).collect()
+}
+
+/// Every generated page of the section, the section index first.
+pub fn documents(
+    service: &ServiceInformation,
+    licence: Option<LicenceId>,
+    attribution: Option<String>,
+) -> Vec<Document> {
+    let updated = &service.updated;
+    let page = |slug: &str, title: &str, summary: &str, weight: i64, body: String| {
+        document(
+            &format!("{URL}{slug}"),
+            front(
+                title,
+                summary,
+                weight,
+                TEMPLATE,
+                licence.clone(),
+                attribution.clone(),
+                updated,
+            ),
+            body,
+        )
+    };
+    let name = &service.name;
+    vec![
+        page(
+            "",
+            &format!("About {name}"),
+            &format!(
+                "Who {name} is, what it offers and how to reach it: the published service information as pages."
+            ),
+            40,
+            index(service),
+        ),
+        page(
+            "services/",
+            "Services",
+            &format!(
+                "What {name} offers, to whom, and whether you can use it straight away or on request."
+            ),
+            10,
+            services(service),
+        ),
+        page(
+            "projects/",
+            "Projects",
+            &format!("The projects {name} runs and ran, with their dates, themes and funding."),
+            20,
+            projects(service),
+        ),
+        page(
+            "evidence/",
+            "Evidence",
+            "Publications, datasets, reports, case studies and software that back what the observatory says of its work.",
+            30,
+            evidence(service),
+        ),
+        page(
+            "scope/",
+            "Scope",
+            "Which themes and regions the observatory covers, what it can help with, and what it does not deal with.",
+            40,
+            scope(service),
+        ),
+        page(
+            "consortium/",
+            "Consortium",
+            "The organisations that run the observatory and what each contributes.",
+            50,
+            consortium(service),
+        ),
+        page(
+            "contact/",
+            "Contact",
+            "The observatory's public contact data: e-mail, enquiry form, postal address, languages and response time.",
+            60,
+            contact(service),
+        ),
+        page(
+            "guardrails/",
+            "Guardrails and licences",
+            "What AI agents acting for users may and may not do here, and which licence covers which material.",
+            70,
+            guardrails(service),
+        ),
+    ]
+}
+
+fn index(s: &ServiceInformation) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}\n", s.description.trim());
+    let _ = writeln!(
+        out,
+        "The pages of this section are generated from the observatory's service information, \
+        which is also published as JSON at [`/api/service.json`](/api/service.json) for programs \
+        and at the MCP tool `get_service_information` for AI agents. The three always say the \
+        same thing. The information was last reviewed on {}.\n",
+        s.updated
+    );
+    out.push_str("## At a glance\n\n| | |\n|---|---|\n");
+    let _ = writeln!(
+        out,
+        "| Services | {} ([list](/docs/about/services/)) |",
+        s.services.len()
+    );
+    let active = s
+        .projects
+        .iter()
+        .filter(|p| p.status == ProjectStatus::Active)
+        .count();
+    let _ = writeln!(
+        out,
+        "| Projects | {} of which {active} active ([list](/docs/about/projects/)) |",
+        s.projects.len()
+    );
+    let _ = writeln!(
+        out,
+        "| Evidence | {} publications, datasets, reports and other results ([list](/docs/about/evidence/)) |",
+        s.evidence.len()
+    );
+    let mut countries: Vec<&str> = s
+        .consortium
+        .members
+        .iter()
+        .map(|m| m.country.as_str())
+        .collect();
+    countries.sort();
+    countries.dedup();
+    let _ = writeln!(
+        out,
+        "| Consortium | {} members in {} countries ([list](/docs/about/consortium/)) |",
+        s.consortium.members.len(),
+        countries.len()
+    );
+    let _ = writeln!(
+        out,
+        "| Contact | {} or the [enquiry form]({}) ([details](/docs/about/contact/)) |\n",
+        s.contact.email, s.contact.form_url
+    );
+    out.push_str("## Scope in brief\n\n");
+    let _ = writeln!(
+        out,
+        "{} Details are on the [scope](/docs/about/scope/) page.\n",
+        s.scope.summary.trim()
+    );
+    out.push_str("## For agents\n\n");
+    let _ = writeln!(
+        out,
+        "{} The full rules are on the [guardrails](/docs/about/guardrails/) page.",
+        s.guardrails.summary.trim()
+    );
+    out
+}
+
+fn project_title<'a>(s: &'a ServiceInformation, id: &'a str) -> &'a str {
+    s.projects
+        .iter()
+        .find(|p| p.id.as_str() == id)
+        .map_or(id, |p| p.title.as_str())
+}
+
+fn services(s: &ServiceInformation) -> String {
+    let mut out = String::new();
+    out.push_str("| Service | Status | Access |\n|---|---|---|\n");
+    for sv in &s.services {
+        let _ = writeln!(
+            out,
+            "| [{}](#{}) | {} | {} |",
+            cell(&sv.title),
+            sv.id,
+            service_status(sv.status),
+            access(sv.access)
+        );
+    }
+    out.push('\n');
+    for sv in &s.services {
+        let _ = writeln!(out, "## {} {{#{}}}\n", sv.title, sv.id);
+        let _ = writeln!(out, "{}\n", sv.summary.trim());
+        out.push_str("| | |\n|---|---|\n");
+        let _ = writeln!(out, "| Status | {} |", service_status(sv.status));
+        let _ = writeln!(out, "| Access | {} |", access(sv.access));
+        let _ = writeln!(out, "| For | {} |", cell(&sv.audience.join(", ")));
+        if !sv.projects.is_empty() {
+            let links: Vec<String> = sv
+                .projects
+                .iter()
+                .map(|p| {
+                    format!(
+                        "[{}](/docs/about/projects/#{p})",
+                        cell(project_title(s, p.as_str()))
+                    )
+                })
+                .collect();
+            let _ = writeln!(out, "| Projects | {} |", links.join(", "));
+        }
+        let _ = writeln!(out, "| Read more | [{}]({}) |\n", sv.url, sv.url);
+        if sv.access == Access::OnRequest {
+            let _ = writeln!(
+                out,
+                "To ask for this service, write through the [enquiry form]({}).\n",
+                s.contact.form_url
+            );
+        }
+    }
+    out
+}
+
+fn projects(s: &ServiceInformation) -> String {
+    let mut out = String::new();
+    out.push_str("| Project | Status | Period |\n|---|---|---|\n");
+    for p in &s.projects {
+        let period = match &p.ended {
+            Some(end) => format!("{} to {end}", p.started),
+            None => format!("since {}", p.started),
+        };
+        let _ = writeln!(
+            out,
+            "| [{}](#{}) | {} | {period} |",
+            cell(&p.title),
+            p.id,
+            project_status(p.status)
+        );
+    }
+    out.push('\n');
+    for p in &s.projects {
+        let _ = writeln!(out, "## {} {{#{}}}\n", p.title, p.id);
+        let _ = writeln!(out, "{}\n", p.summary.trim());
+        out.push_str("| | |\n|---|---|\n");
+        let _ = writeln!(out, "| Status | {} |", project_status(p.status));
+        let _ = writeln!(out, "| Started | {} |", p.started);
+        if let Some(end) = &p.ended {
+            let _ = writeln!(out, "| Ended | {end} |");
+        }
+        let _ = writeln!(out, "| Themes | {} |", cell(&p.themes.join(", ")));
+        if let Some(f) = &p.funding {
+            let _ = writeln!(out, "| Funding | {} |", cell(f));
+        }
+        let services: Vec<String> = s
+            .services
+            .iter()
+            .filter(|sv| sv.projects.iter().any(|id| id == &p.id))
+            .map(|sv| format!("[{}](/docs/about/services/#{})", cell(&sv.title), sv.id))
+            .collect();
+        if !services.is_empty() {
+            let _ = writeln!(out, "| Services | {} |", services.join(", "));
+        }
+        let _ = writeln!(out, "| Read more | [{}]({}) |\n", p.url, p.url);
+        let results: Vec<String> = s
+            .evidence
+            .iter()
+            .filter(|e| e.project.as_ref() == Some(&p.id))
+            .map(|e| {
+                format!(
+                    "- [{}](/docs/about/evidence/#{}) ({})",
+                    e.title, e.id, e.published
+                )
+            })
+            .collect();
+        if !results.is_empty() {
+            let _ = writeln!(
+                out,
+                "Results from this project:\n\n{}\n",
+                results.join("\n")
+            );
+        }
+    }
+    out
+}
+
+fn evidence(s: &ServiceInformation) -> String {
+    let mut out = String::from(
+        "Each item below is a published result. DOIs resolve through doi.org; items without a DOI link to their repository record or page.\n\n",
+    );
+    let kinds = [
+        EvidenceKind::Publication,
+        EvidenceKind::Dataset,
+        EvidenceKind::Report,
+        EvidenceKind::CaseStudy,
+        EvidenceKind::Software,
+    ];
+    for kind in kinds {
+        let items: Vec<_> = s.evidence.iter().filter(|e| e.kind == kind).collect();
+        if items.is_empty() {
+            continue;
+        }
+        let (heading, _) = evidence_kind(kind);
+        let _ = writeln!(out, "## {heading}\n");
+        for e in items {
+            let _ = writeln!(out, "### {} {{#{}}}\n", e.title, e.id);
+            let _ = writeln!(out, "{}\n", e.summary.trim());
+            out.push_str("| | |\n|---|---|\n");
+            let _ = writeln!(out, "| Kind | {} |", evidence_kind(e.kind).1);
+            let _ = writeln!(out, "| Published | {} |", e.published);
+            if let Some(doi) = &e.doi {
+                let _ = writeln!(out, "| DOI | [{doi}](https://doi.org/{doi}) |");
+            }
+            if let Some(p) = &e.project {
+                let _ = writeln!(
+                    out,
+                    "| Project | [{}](/docs/about/projects/#{p}) |",
+                    cell(project_title(s, p.as_str()))
+                );
+            }
+            let _ = writeln!(out, "| Where | [{}]({}) |\n", e.url, e.url);
+        }
+    }
+    out
+}
+
+fn scope(s: &ServiceInformation) -> String {
+    let sc = &s.scope;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}\n", sc.summary.trim());
+    let _ = writeln!(out, "## Themes\n\n{}", list(&sc.themes));
+    let _ = writeln!(out, "## Regions\n\n{}", list(&sc.regions));
+    let _ = writeln!(
+        out,
+        "## What we can help with\n\n{}\nFor any of these, write through the [enquiry form]({}).\n",
+        list(&sc.in_scope),
+        s.contact.form_url
+    );
+    let _ = writeln!(
+        out,
+        "## What we do not deal with\n\n{}\nFor these questions, the observatory is not the right address; where the list names one, please ask the authority it names.",
+        list(&sc.out_of_scope)
+    );
+    out
+}
+
+fn consortium(s: &ServiceInformation) -> String {
+    let c = &s.consortium;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}\n", c.summary.trim());
+    out.push_str("## Members\n\n| Member | Country | Role |\n|---|---|---|\n");
+    for m in &c.members {
+        let _ = writeln!(
+            out,
+            "| [{}]({}) | {} | {} |",
+            cell(&m.name),
+            m.url,
+            country(m.country.as_str()),
+            cell(&m.role)
+        );
+    }
+    out
+}
+
+fn contact(s: &ServiceInformation) -> String {
+    let c = &s.contact;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "A person answers every enquiry. The quickest way to reach us is the [enquiry form]({}); e-mail works as well.\n",
+        c.form_url
+    );
+    out.push_str("| | |\n|---|---|\n");
+    let _ = writeln!(out, "| E-mail | [{}](mailto:{}) |", c.email, c.email);
+    let _ = writeln!(out, "| Enquiry form | [{}]({}) |", c.form_url, c.form_url);
+    if let Some(addr) = &c.postal_address {
+        let _ = writeln!(out, "| Postal address | {} |", cell(addr));
+    }
+    let languages: Vec<String> = c.languages.iter().map(|l| language(l)).collect();
+    let _ = writeln!(out, "| Languages | {} |", languages.join(", "));
+    let _ = writeln!(out, "| Response time | {} |\n", cell(&c.response_time));
+    out.push_str("## Before you write\n\n");
+    let _ = writeln!(
+        out,
+        "Check the [scope](/docs/about/scope/) page first: some questions, such as whether a particular water body is safe, belong with a local authority. Please do not send personal data about third parties.\n"
+    );
+    out.push_str("## Enquiries prepared by AI agents\n\n");
+    let e = &s.guardrails.enquiries;
+    let _ = writeln!(
+        out,
+        "An AI agent {} prepare an enquiry for its user, but {} submit it: the user reviews the draft and sends it through the [form]({}) themselves.",
+        if e.agents_may_prepare {
+            "may"
+        } else {
+            "may not"
+        },
+        if e.agents_may_submit {
+            "may also"
+        } else {
+            "may never"
+        },
+        e.form_url
+    );
+    out
+}
+
+fn guardrails(s: &ServiceInformation) -> String {
+    let g = &s.guardrails;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}\n", g.summary.trim());
+    if g.read_only_calls_have_no_side_effects {
+        out.push_str("Every read call (each GET route and each MCP tool) is free of side effects: it changes nothing and contacts no one.\n\n");
+    }
+    let _ = writeln!(out, "## Agents may\n\n{}", list(&g.agents_may));
+    let _ = writeln!(out, "## Agents must not\n\n{}", list(&g.agents_must_not));
+    out.push_str("## Enquiries\n\n| | |\n|---|---|\n");
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let _ = writeln!(
+        out,
+        "| Agents may prepare an enquiry | {} |",
+        yes_no(g.enquiries.agents_may_prepare)
+    );
+    let _ = writeln!(
+        out,
+        "| Agents may submit an enquiry | {} |",
+        yes_no(g.enquiries.agents_may_submit)
+    );
+    let _ = writeln!(
+        out,
+        "| Explicit approval of the user required | {} |",
+        yes_no(g.enquiries.requires_explicit_user_approval)
+    );
+    let _ = writeln!(
+        out,
+        "| Where the user submits | [{}]({}) |\n",
+        g.enquiries.form_url, g.enquiries.form_url
+    );
+    out.push_str("## Licences\n\n| Material | Licence | Attribution |\n|---|---|---|\n");
+    for l in &g.licences {
+        let _ = writeln!(
+            out,
+            "| {} | [{}]({}) | {} |",
+            cell(&l.applies_to),
+            cell(l.title.as_deref().unwrap_or(l.licence.as_str())),
+            l.url,
+            cell(l.attribution.as_deref().unwrap_or("none required"))
+        );
+    }
+    out
+}

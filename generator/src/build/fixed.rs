@@ -1,0 +1,190 @@
+//! The pages and files that are not documents: the home page, the 404
+//! page, the contact pages, the problem pages, and the JSON and discovery
+//! documents.
+
+use anyhow::{Context, Result};
+use minijinja::Value;
+use minijinja::value::Serde;
+use serde::Serialize;
+use serde_json::json;
+
+use super::{Crumb, Site, children_of, crumb};
+use crate::discovery::{self, DocLink};
+use crate::model::Date;
+use crate::output::OutFile;
+use crate::problems::{PROBLEMS, ProblemCode};
+use crate::render::Renderer;
+
+#[derive(Serialize)]
+struct SimplePage<'a> {
+    title: &'a str,
+    summary: &'a str,
+    url: &'a str,
+    nav_url: String,
+}
+
+fn simple<'a>(site: &Site<'_>, title: &'a str, summary: &'a str, url: &'a str) -> SimplePage<'a> {
+    SimplePage {
+        title,
+        summary,
+        url,
+        nav_url: site.nav_url(url),
+    }
+}
+
+pub(super) fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result<Vec<OutFile>> {
+    let service = &site.content.service;
+    let mut out = Vec::new();
+    let home = simple(site, &service.name, &service.description, "/");
+    // The documentation's sections (the pages one level under /docs/), for
+    // the home page's overview.
+    let sections: Vec<Crumb> = children_of(site, "/docs/").into_iter().map(crumb).collect();
+    out.push(OutFile {
+        path: "index.html".into(),
+        bytes: renderer
+            .render(
+                "home.html",
+                &site.ctx(&home, Some(("sections", Value::from(Serde(&sections))))),
+            )?
+            .into_bytes(),
+    });
+    let missing = simple(
+        site,
+        "Page not found",
+        "There is no page at this address.",
+        "/404.html",
+    );
+    out.push(OutFile {
+        path: "404.html".into(),
+        bytes: renderer
+            .render("404.html", &site.ctx(&missing, None))?
+            .into_bytes(),
+    });
+    // The human contact form and its thank-you page; the form's topics come
+    // from `service` in the shared context.
+    for (template, title, summary, url) in [
+        (
+            "contact.html",
+            "Contact us",
+            "Send the organisation an enquiry: a person answers it.",
+            "/contact/",
+        ),
+        (
+            "contact-thanks.html",
+            "Thank you",
+            "Your enquiry has been received.",
+            "/contact/thanks/",
+        ),
+    ] {
+        let page = simple(site, title, summary, url);
+        out.push(OutFile {
+            path: format!("{}index.html", url.trim_start_matches('/')),
+            bytes: renderer
+                .render(template, &site.ctx(&page, None))?
+                .into_bytes(),
+        });
+    }
+    let list = simple(
+        site,
+        "Problem codes",
+        "Every error code this service answers with, and what to do about it.",
+        "/docs/problems/",
+    );
+    let problems: Vec<_> = PROBLEMS.iter().map(problem_json).collect();
+    out.push(OutFile {
+        path: "docs/problems/index.html".into(),
+        bytes: renderer
+            .render(
+                "problems.html",
+                &site.ctx(&list, Some(("problems", Value::from(Serde(&problems))))),
+            )?
+            .into_bytes(),
+    });
+    for p in PROBLEMS {
+        let url = format!("/docs/problems/{}/", p.code);
+        let page = simple(site, p.title, p.explanation, &url);
+        out.push(OutFile {
+            path: format!("docs/problems/{}/index.html", p.code),
+            bytes: renderer
+                .render(
+                    "problem.html",
+                    &site.ctx(
+                        &page,
+                        Some(("problem", Value::from(Serde(problem_json(p))))),
+                    ),
+                )?
+                .into_bytes(),
+        });
+    }
+    Ok(out)
+}
+
+fn problem_json(p: &ProblemCode) -> serde_json::Value {
+    json!({"code": p.code, "status": p.status, "title": p.title, "explanation": p.explanation})
+}
+
+fn pretty(value: &impl Serialize) -> Result<Vec<u8>> {
+    let mut bytes = serde_json::to_vec_pretty(value).context("serialising JSON")?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
+/// JSON documents and discovery files.
+pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
+    let cs = &site.content.site;
+    let service = &site.content.service;
+    let base = site.base_url.as_str();
+    let docs: Vec<DocLink> = site
+        .content
+        .documents
+        .iter()
+        .map(|d| DocLink {
+            url: d.url.clone(),
+            title: d.front.title.clone(),
+            summary: d.front.summary.clone(),
+            section: d.section.clone(),
+        })
+        .collect();
+    let mut pages: Vec<(String, Date)> = vec![("/".to_owned(), cs.updated.clone())];
+    for d in &site.content.documents {
+        pages.push((
+            d.url.clone(),
+            d.front.updated.clone().unwrap_or(cs.updated.clone()),
+        ));
+    }
+    pages.push(("/docs/problems/".to_owned(), cs.updated.clone()));
+
+    let text = |path: &str, s: String| OutFile {
+        path: path.to_owned(),
+        bytes: s.into_bytes(),
+    };
+    Ok(vec![
+        OutFile {
+            path: "api/service.json".into(),
+            bytes: pretty(service)?,
+        },
+        OutFile {
+            path: "openapi.json".into(),
+            bytes: pretty(&site.openapi)?,
+        },
+        OutFile {
+            path: ".well-known/ai-catalog.json".into(),
+            bytes: pretty(&discovery::ai_catalog(base, cs, service))?,
+        },
+        OutFile {
+            path: ".well-known/mcp/server-card.json".into(),
+            bytes: pretty(&discovery::mcp_server_card(base, cs, service))?,
+        },
+        OutFile {
+            path: ".well-known/api-catalog".into(),
+            bytes: pretty(&discovery::api_catalog(base, service))?,
+        },
+        text("llms.txt", discovery::llms_txt(base, cs, service, &docs)),
+        text("robots.txt", discovery::robots_txt(base)),
+        text("sitemap.xml", discovery::sitemap_xml(base, &pages)),
+        text(
+            ".well-known/security.txt",
+            discovery::security_txt(base, cs, service),
+        ),
+    ])
+}

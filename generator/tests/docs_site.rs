@@ -1,0 +1,313 @@
+//! The generated documentation on the shipped sample content: the file
+//! archive listing, licences of the archive, the API reference and the
+//! search index.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use generator::search::SearchIndex;
+use generator::{BuildOptions, build};
+use sha2::{Digest, Sha256};
+
+const ARCHIVE_LICENCE_URL: &str = "https://creativecommons.org/licenses/by-nc-nd/4.0/";
+const ARCHIVE_ATTRIBUTION: &str = "Water Watch project (2018-2024), coordinated by Lindmark University of Applied Sciences, and the Water Watch volunteers";
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// One build of the sample content, shared by the tests of this file.
+fn dist() -> &'static Path {
+    static DIST: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &DIST
+        .get_or_init(|| {
+            let tmp = tempfile::tempdir().unwrap();
+            let out = tmp.path().join("dist");
+            build(&BuildOptions {
+                content: repo().join("content"),
+                templates: repo().join("templates"),
+                out: out.clone(),
+                base_url: Some("https://water.example.org".into()),
+                progress: false,
+            })
+            .unwrap();
+            (tmp, out)
+        })
+        .1
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(dist().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn files_under(dir: &Path, root: &Path, out: &mut Vec<String>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            files_under(&p, root, out);
+        } else {
+            out.push(
+                p.strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/"),
+            );
+        }
+    }
+}
+
+#[test]
+fn file_archive_lists_every_file_with_its_size_and_sha256() {
+    let source = repo().join("content/files/archive");
+    let mut names = Vec::new();
+    files_under(&source, &source, &mut names);
+    names.sort();
+    assert!(names.len() >= 4, "{names:?}");
+    let html = read("docs/archive/files/index.html");
+    let twin = read("docs/archive/files/index.md");
+    let sums = read("files/archive/sha256sums.txt");
+    let note = read("files/archive/licence.txt");
+    for name in &names {
+        let bytes = std::fs::read(source.join(name)).unwrap();
+        let sha = hex_lower(&Sha256::digest(&bytes));
+        let row = html
+            .split("<tr id=\"file-")
+            .find(|r| r.contains(&format!(">{name}</a>")))
+            .unwrap_or_else(|| panic!("{name}: no row on the file archive page"));
+        assert!(
+            row.contains(&format!("href=\"/files/archive/{name}\"")),
+            "{row}"
+        );
+        assert!(row.contains(&sha), "{name}: SHA-256 {sha} not in {row}");
+        assert!(
+            row.contains(&format!("data-bytes=\"{}\"", bytes.len())),
+            "{row}"
+        );
+        assert!(
+            row.contains(&format!("rel=\"license\" href=\"{ARCHIVE_LICENCE_URL}\"")),
+            "{row}"
+        );
+        assert!(
+            twin.contains(&format!("`{sha}`")),
+            "{name}: not in the twin"
+        );
+        assert!(
+            sums.contains(&format!("{sha}  {name}\n")),
+            "{name}: not in sha256sums.txt"
+        );
+        assert!(
+            note.contains(&format!("{sha}  ")),
+            "{name}: not in licence.txt"
+        );
+        // The download is the file itself.
+        assert_eq!(
+            std::fs::read(dist().join("files/archive").join(name)).unwrap(),
+            bytes
+        );
+    }
+    assert!(html.contains(ARCHIVE_ATTRIBUTION));
+    assert!(note.contains(ARCHIVE_ATTRIBUTION) && note.contains(ARCHIVE_LICENCE_URL));
+}
+
+fn hex_lower(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn every_archive_page_and_twin_carries_the_licence_and_attribution() {
+    let root = dist().join("docs/archive");
+    let mut files = Vec::new();
+    files_under(&root, &root, &mut files);
+    let pages: Vec<&String> = files.iter().filter(|f| f.ends_with("index.html")).collect();
+    assert!(pages.len() >= 12, "{pages:?}");
+    for page in pages {
+        let html = read(&format!("docs/archive/{page}"));
+        assert!(
+            html.contains(&format!("rel=\"license\" href=\"{ARCHIVE_LICENCE_URL}\"")),
+            "{page}: no licence link"
+        );
+        assert!(html.contains(ARCHIVE_ATTRIBUTION), "{page}: no attribution");
+        let jsonld = html
+            .split("<script type=\"application/ld+json\">")
+            .nth(1)
+            .and_then(|s| s.split("</script>").next())
+            .unwrap_or_else(|| panic!("{page}: no JSON-LD"));
+        let jsonld: serde_json::Value = serde_json::from_str(jsonld).unwrap();
+        assert_eq!(jsonld["license"], ARCHIVE_LICENCE_URL, "{page}");
+        assert_eq!(jsonld["creditText"], ARCHIVE_ATTRIBUTION, "{page}");
+        assert_eq!(jsonld["creator"]["name"], ARCHIVE_ATTRIBUTION, "{page}");
+        let twin = read(&format!(
+            "docs/archive/{}",
+            page.replace("index.html", "index.md")
+        ));
+        assert!(
+            twin.contains("> Licence: Creative Commons Attribution-NonCommercial-NoDerivatives 4.0 International (CC-BY-NC-ND-4.0)"),
+            "{page}: twin without licence"
+        );
+        assert!(
+            twin.contains(&format!("> Attribution: {ARCHIVE_ATTRIBUTION}")),
+            "{page}: twin without attribution"
+        );
+    }
+}
+
+#[test]
+fn api_reference_lists_every_operation_and_links_every_problem_code() {
+    let openapi: serde_json::Value = serde_json::from_str(&read("openapi.json")).unwrap();
+    let html = read("docs/developers/api/index.html");
+    let twin = read("docs/developers/api/index.md");
+    let mut operations = 0;
+    for (path, item) in openapi["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let id = op["operationId"].as_str().unwrap();
+            operations += 1;
+            assert!(html.contains(&format!("<code>{id}</code>")), "{id}");
+            assert!(
+                html.contains(&format!(
+                    "{}</span> <code>{path}</code>",
+                    method.to_ascii_uppercase()
+                )),
+                "{method} {path}"
+            );
+            assert!(twin.contains(&format!("### {} {path}", method.to_ascii_uppercase())));
+            assert!(twin.contains(&format!("`{id}`")), "{id} not in the twin");
+        }
+    }
+    assert!(operations >= 10);
+    for p in generator::problems::PROBLEMS {
+        let link = format!("href=\"/docs/problems/{}/\"", p.code);
+        assert!(html.contains(&link), "{} not linked", p.code);
+    }
+    for name in openapi["components"]["schemas"].as_object().unwrap().keys() {
+        assert!(
+            html.contains(&format!("id=\"schema-{}\"", name.to_ascii_lowercase())),
+            "schema {name}"
+        );
+    }
+    assert!(html.contains("curl -sS"));
+}
+
+#[test]
+fn search_index_lists_every_document_and_parses() {
+    let index: SearchIndex = serde_json::from_str(&read("search-index.json")).unwrap();
+    assert_eq!(index.version, 1);
+    let root = dist().join("docs");
+    let mut files = Vec::new();
+    files_under(&root, &root, &mut files);
+    let twins: BTreeSet<String> = files
+        .iter()
+        .filter_map(|f| f.strip_suffix("index.md"))
+        .map(|dir| format!("/docs/{dir}"))
+        .collect();
+    let listed: BTreeSet<String> = index.documents.iter().map(|d| d.url.clone()).collect();
+    assert_eq!(listed, twins);
+    assert!(listed.contains("/docs/developers/api/") && listed.contains("/docs/about/services/"));
+    for d in &index.documents {
+        assert!(!d.title.is_empty() && !d.text.is_empty(), "{}", d.url);
+        assert!(
+            !d.text.contains("<p>") && !d.text.contains("**"),
+            "{}",
+            d.url
+        );
+    }
+    let ph = index
+        .documents
+        .iter()
+        .find(|d| d.url == "/docs/archive/protocols/ph/")
+        .unwrap();
+    assert_eq!(ph.section, "archive");
+    assert!(ph.text.contains("buffer solutions") || ph.text.contains("Buffer solutions"));
+    let files = index
+        .documents
+        .iter()
+        .find(|d| d.url == "/docs/archive/files/")
+        .unwrap();
+    assert!(files.text.contains("parameter-reference.csv"));
+}
+
+#[test]
+fn generated_pages_follow_the_service_information() {
+    let services = read("docs/about/services/index.html");
+    assert!(services.contains("id=\"water-watch-archive\""));
+    let consortium = read("docs/about/consortium/index.md");
+    assert!(consortium.contains("Lindmark University of Applied Sciences"));
+    let globe = read("docs/data/globe/index.html");
+    assert!(globe.contains("id=\"globe\"") && globe.contains("data-src=\"/api/globe-data.php\""));
+    assert!(globe.contains("id=\"globe-table\""));
+    let stats = read("docs/data/statistics/index.html");
+    assert!(
+        stats.contains("id=\"stats\"") && stats.contains("data-src=\"/api/platform-stats.php\"")
+    );
+    assert!(stats.contains("<noscript>"));
+}
+
+#[test]
+fn check_reports_a_search_index_that_misses_a_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("dist");
+    build(&BuildOptions {
+        content: repo().join("content"),
+        templates: repo().join("templates"),
+        out: out.clone(),
+        base_url: None,
+        progress: false,
+    })
+    .unwrap();
+    assert!(generator::check::check_links(&out).unwrap().is_empty());
+    let path = out.join(generator::search::PATH);
+    let mut index: SearchIndex = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    index.documents.retain(|d| d.url != "/docs/archive/files/");
+    index.documents[0].url = "/docs/nowhere/".into();
+    std::fs::write(&path, serde_json::to_vec(&index).unwrap()).unwrap();
+    let broken = generator::check::check_links(&out).unwrap();
+    let targets: Vec<&str> = broken
+        .iter()
+        .filter(|b| b.page == generator::search::PATH)
+        .map(|b| b.target.as_str())
+        .collect();
+    assert!(targets.contains(&"/docs/archive/files/"), "{broken:?}");
+    assert!(targets.contains(&"/docs/nowhere/"), "{broken:?}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let target = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_dir(&p, &target);
+        } else {
+            std::fs::copy(&p, &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn an_archive_page_may_not_name_another_licence() {
+    let tmp = tempfile::tempdir().unwrap();
+    let content = tmp.path().join("content");
+    copy_dir(&repo().join("content"), &content);
+    let page = content.join("docs/archive/quick-start.md");
+    let text = std::fs::read_to_string(&page)
+        .unwrap()
+        .replace("licence = \"CC-BY-NC-ND-4.0\"", "licence = \"CC-BY-4.0\"");
+    std::fs::write(&page, text).unwrap();
+    let err = build(&BuildOptions {
+        content,
+        templates: repo().join("templates"),
+        out: tmp.path().join("dist"),
+        base_url: None,
+        progress: false,
+    })
+    .unwrap_err();
+    let err = format!("{err:#}");
+    assert!(err.contains("quick-start.md"), "{err}");
+    assert!(
+        err.contains("expected the archive's licence `CC-BY-NC-ND-4.0`"),
+        "{err}"
+    );
+}

@@ -1,0 +1,125 @@
+//! Serialised results of the methods whose answer depends only on what was
+//! loaded at start (`dist/`), the protocol version and the params.
+//!
+//! Agents ask the same things over and over (`tools/list` on every
+//! connection, the same service section, the same document), and the
+//! content cannot change while the process runs, so such a result is
+//! serialised once and spliced into each answer with the caller's `id`.
+//! Live tools (statistics, observations, globe) are never memoised: their
+//! freshness is the live routes' business. Only successful results are kept;
+//! the map is bounded and simply emptied when full.
+
+use std::collections::HashMap;
+use std::sync::RwLock;
+
+use bytes::Bytes;
+use serde_json::{Map, Value};
+
+use super::Version;
+use super::tools;
+
+/// Results kept at most.
+const CAPACITY: usize = 512;
+/// Params longer than this (serialised) are not worth a key.
+const MAX_KEY: usize = 2048;
+
+/// The memo of one MCP endpoint.
+#[derive(Debug, Default)]
+pub(crate) struct Memo {
+    results: RwLock<HashMap<String, Bytes>>,
+}
+
+impl Memo {
+    /// The memo key of a call, when its result may be memoised.
+    pub(crate) fn key(
+        version: Version,
+        method: &str,
+        params: &Map<String, Value>,
+    ) -> Option<String> {
+        let pure = match method {
+            "initialize"
+            | "tools/list"
+            | "resources/list"
+            | "resources/templates/list"
+            | "resources/read"
+            | "prompts/list"
+            | "prompts/get" => true,
+            "tools/call" => params
+                .get("name")
+                .and_then(Value::as_str)
+                .is_some_and(tools::is_content_only),
+            _ => false,
+        };
+        if !pure {
+            return None;
+        }
+        // serde_json's map is ordered by key: equal params, equal text.
+        let params = serde_json::to_string(params).ok()?;
+        (params.len() <= MAX_KEY).then(|| format!("{}\n{method}\n{params}", version.as_str()))
+    }
+
+    pub(crate) fn get(&self, key: &str) -> Option<Bytes> {
+        let results = self.results.read().unwrap_or_else(|e| e.into_inner());
+        results.get(key).cloned()
+    }
+
+    pub(crate) fn put(&self, key: String, result: Bytes) {
+        let mut results = self.results.write().unwrap_or_else(|e| e.into_inner());
+        if results.len() >= CAPACITY {
+            results.clear();
+        }
+        results.insert(key, result);
+    }
+}
+
+/// A JSON-RPC success answer around an already serialised `result`.
+pub(crate) fn splice(id: &Value, result: &[u8]) -> Vec<u8> {
+    let id = serde_json::to_vec(id).unwrap_or_else(|_| b"null".to_vec());
+    let mut out = Vec::with_capacity(result.len() + id.len() + 40);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    out.extend_from_slice(&id);
+    out.extend_from_slice(br#","result":"#);
+    out.extend_from_slice(result);
+    out.push(b'}');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn spliced_answers_are_the_plain_ones() {
+        let result = json!({"tools": [{"name": "a"}]});
+        for id in [json!(7), json!("x\"y")] {
+            let spliced = splice(&id, &serde_json::to_vec(&result).unwrap());
+            let plain = super::super::jsonrpc::response(&id, Ok(result.clone()));
+            assert_eq!(serde_json::from_slice::<Value>(&spliced).unwrap(), plain);
+        }
+    }
+
+    #[test]
+    fn only_content_methods_are_memoised() {
+        let none = Map::new();
+        let v = Version::LATEST;
+        assert!(Memo::key(v, "tools/list", &none).is_some());
+        assert!(Memo::key(v, "ping", &none).is_none());
+        let call = |name: &str| {
+            let mut p = Map::new();
+            p.insert("name".into(), json!(name));
+            p
+        };
+        assert!(Memo::key(v, "tools/call", &call("get_service_information")).is_some());
+        assert!(Memo::key(v, "tools/call", &call("get_platform_statistics")).is_none());
+        assert!(Memo::key(v, "tools/call", &call("no_such_tool")).is_none());
+        assert_ne!(
+            Memo::key(Version::V2024_11_05, "tools/list", &none),
+            Memo::key(v, "tools/list", &none),
+            "versions answer differently"
+        );
+        let mut big = Map::new();
+        big.insert("cursor".into(), json!("x".repeat(MAX_KEY)));
+        assert!(Memo::key(v, "resources/list", &big).is_none());
+    }
+}
