@@ -78,10 +78,40 @@ pub const PROBLEMS: &[ProblemCode] = &[
         explanation: "The requested byte range lies outside the file. The Content-Range header gives the file's size.",
     },
     ProblemCode {
+        code: "challenge_expired",
+        status: 422,
+        title: "Challenge expired",
+        explanation: "The human-verification challenge of the form is older than its expiry. Reload the contact page, or let the form fetch a new challenge, and submit again.",
+    },
+    ProblemCode {
+        code: "challenge_invalid",
+        status: 422,
+        title: "Challenge invalid",
+        explanation: "The human-verification field could not be verified: it is malformed, was altered, was signed by another server, or its solution is wrong. Submit the form from the site's contact page with scripts enabled.",
+    },
+    ProblemCode {
+        code: "challenge_missing",
+        status: 422,
+        title: "Challenge missing",
+        explanation: "The submission carries no solved human-verification challenge (the altcha field). The contact page solves one in the browser before sending; scripts must be enabled.",
+    },
+    ProblemCode {
+        code: "challenge_replayed",
+        status: 422,
+        title: "Challenge already used",
+        explanation: "This human-verification challenge was already used for an enquiry; each challenge counts once. If you meant to send another enquiry, reload the contact page and submit again.",
+    },
+    ProblemCode {
         code: "invalid_submission",
         status: 422,
         title: "Invalid submission",
         explanation: "The form was understood but one or more fields are missing or invalid. The errors member lists each field with the reason; correct them and submit again.",
+    },
+    ProblemCode {
+        code: "submitted_too_fast",
+        status: 422,
+        title: "Submitted too fast",
+        explanation: "The form was sent sooner after the page issued its challenge than a person can fill it in. Wait a few seconds and submit again.",
     },
     ProblemCode {
         code: "too_many_requests",

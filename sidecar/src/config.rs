@@ -161,6 +161,96 @@ pub struct ServeArgs {
     /// Worker threads serving connections (0: one per CPU core).
     #[arg(long, env = "SIDECAR_WORKERS", default_value_t = 0)]
     pub workers: usize,
+
+    #[command(flatten)]
+    pub contact: Box<ContactArgs>,
+}
+
+/// The contact form: challenge, limits and mail delivery.
+#[derive(Debug, Clone, Args)]
+pub struct ContactArgs {
+    /// Secret key signing the contact form's challenges (any string of 16
+    /// or more bytes). Replicas sharing PostgreSQL need the same key.
+    /// Default: `--contact-key-file`, else a random key generated once and
+    /// kept in `DATA_DIR/contact-key`.
+    #[arg(long, env = "SIDECAR_CONTACT_KEY", hide_env_values = true)]
+    pub contact_key: Option<String>,
+
+    /// File holding the challenge key (its content, trimmed).
+    #[arg(long, env = "SIDECAR_CONTACT_KEY_FILE")]
+    pub contact_key_file: Option<PathBuf>,
+
+    /// PBKDF2 iterations per key derivation of a challenge.
+    #[arg(long, env = "SIDECAR_CHALLENGE_COST", default_value_t = 5000)]
+    pub challenge_cost: u32,
+
+    /// Smallest secret counter of a challenge (the solver's least work).
+    #[arg(long, env = "SIDECAR_CHALLENGE_COUNTER_MIN", default_value_t = 5000)]
+    pub challenge_counter_min: u64,
+
+    /// Largest secret counter of a challenge.
+    #[arg(long, env = "SIDECAR_CHALLENGE_COUNTER_MAX", default_value_t = 10_000)]
+    pub challenge_counter_max: u64,
+
+    /// Seconds a challenge stays valid.
+    #[arg(long, env = "SIDECAR_CHALLENGE_EXPIRY_S", default_value_t = 600)]
+    pub challenge_expiry_s: u64,
+
+    /// Least milliseconds between issuing a challenge and a submission
+    /// using it (faster is refused as `submitted_too_fast`).
+    #[arg(long, env = "SIDECAR_CONTACT_MIN_FILL_MS", default_value_t = 3000)]
+    pub contact_min_fill_ms: u64,
+
+    /// Submissions (every POST from the site origin, accepted or not) per
+    /// client per rate window (429 past it).
+    #[arg(long, env = "SIDECAR_CONTACT_RATE_LIMIT", default_value_t = 5)]
+    pub contact_rate_limit: u32,
+
+    /// Challenges issued per client per rate window (429 past it).
+    #[arg(long, env = "SIDECAR_CHALLENGE_RATE_LIMIT", default_value_t = 30)]
+    pub challenge_rate_limit: u32,
+
+    /// Length of the contact rate-limit window, in seconds.
+    #[arg(long, env = "SIDECAR_CONTACT_RATE_WINDOW_S", default_value_t = 600)]
+    pub contact_rate_window_s: u64,
+
+    /// SMTP server enquiries are sent through (lettre URL:
+    /// `smtp://host:port` plain, `smtp://user:pass@host:587?tls=required`
+    /// STARTTLS, `smtps://user:pass@host:465`). Without it, enquiries are
+    /// stored and wait in the outbox.
+    #[arg(long, env = "SIDECAR_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<String>,
+
+    /// Address enquiries are sent to. Default: the contact email of the
+    /// built service information (`dist/api/service.json`).
+    #[arg(long, env = "SIDECAR_CONTACT_TO")]
+    pub contact_to: Option<String>,
+
+    /// Sender address of enquiry mails. Default: the `--contact-to` address.
+    #[arg(long, env = "SIDECAR_CONTACT_FROM")]
+    pub contact_from: Option<String>,
+
+    /// Limit of one SMTP exchange, in milliseconds.
+    #[arg(long, env = "SIDECAR_SMTP_TIMEOUT_MS", default_value_t = 30_000)]
+    pub smtp_timeout_ms: u64,
+
+    /// How long a sending replica holds an outbox row, in milliseconds;
+    /// a row whose holder died is sent by another after this.
+    #[arg(long, env = "SIDECAR_OUTBOX_LEASE_MS", default_value_t = 120_000)]
+    pub outbox_lease_ms: u64,
+
+    /// Wait between outbox polls when nothing is due, in milliseconds.
+    #[arg(long, env = "SIDECAR_OUTBOX_POLL_MS", default_value_t = 1000)]
+    pub outbox_poll_ms: u64,
+
+    /// First retry delay after a temporary SMTP failure, in milliseconds
+    /// (doubled per attempt, with jitter).
+    #[arg(long, env = "SIDECAR_SMTP_RETRY_BASE_MS", default_value_t = 5000)]
+    pub smtp_retry_base_ms: u64,
+
+    /// Longest retry delay, in milliseconds.
+    #[arg(long, env = "SIDECAR_SMTP_RETRY_MAX_MS", default_value_t = 3_600_000)]
+    pub smtp_retry_max_ms: u64,
 }
 
 /// Everything the server needs, validated.
@@ -183,6 +273,8 @@ pub struct Config {
     pub shutdown_timeout: Duration,
     /// 0 means one per CPU core.
     pub workers: usize,
+    /// The contact form's settings, checked.
+    pub contact: ContactArgs,
 }
 
 /// A flag value that parses but makes no sense.
@@ -239,6 +331,7 @@ impl Config {
                 "--database must be a sqlite: or postgres:// URL, not {url:?}"
             ));
         }
+        check_contact(&args.contact).map_err(ConfigError)?;
         let mut site_origins = Vec::new();
         for raw in &args.site_origins {
             let origin = parse_origin(raw).map_err(ConfigError)?;
@@ -268,6 +361,7 @@ impl Config {
             max_body_bytes: args.max_body_bytes,
             shutdown_timeout: Duration::from_millis(args.shutdown_timeout_ms),
             workers: args.workers,
+            contact: *args.contact,
         })
     }
 
@@ -280,6 +374,57 @@ impl Config {
         args.dist = dist.into();
         Config::from_args(args).expect("the defaults are valid")
     }
+}
+
+fn check_contact(c: &ContactArgs) -> Result<(), String> {
+    if c.challenge_cost == 0 || c.challenge_cost > 1_000_000 {
+        return Err(format!(
+            "--challenge-cost must be between 1 and 1000000, not {}",
+            c.challenge_cost
+        ));
+    }
+    if c.challenge_counter_min > c.challenge_counter_max
+        || c.challenge_counter_max > u64::from(u32::MAX)
+    {
+        return Err(
+            "--challenge-counter-min must not exceed --challenge-counter-max (at most 4294967295)"
+                .into(),
+        );
+    }
+    if c.challenge_expiry_s == 0 || c.contact_rate_window_s == 0 {
+        return Err("--challenge-expiry-s and --contact-rate-window-s must be at least 1".into());
+    }
+    if c.contact_min_fill_ms / 1000 >= c.challenge_expiry_s {
+        return Err("--contact-min-fill-ms must be shorter than --challenge-expiry-s".into());
+    }
+    if let Some(key) = &c.contact_key
+        && key.len() < 16
+    {
+        return Err("--contact-key must be at least 16 bytes".into());
+    }
+    if c.smtp_timeout_ms == 0 || c.outbox_poll_ms == 0 || c.smtp_retry_base_ms == 0 {
+        return Err(
+            "--smtp-timeout-ms, --outbox-poll-ms and --smtp-retry-base-ms must be at least 1"
+                .into(),
+        );
+    }
+    if c.outbox_lease_ms <= c.smtp_timeout_ms {
+        return Err("--outbox-lease-ms must be longer than --smtp-timeout-ms".into());
+    }
+    if c.smtp_retry_max_ms < c.smtp_retry_base_ms {
+        return Err("--smtp-retry-max-ms must be at least --smtp-retry-base-ms".into());
+    }
+    for (flag, addr) in [
+        ("--contact-to", &c.contact_to),
+        ("--contact-from", &c.contact_from),
+    ] {
+        if let Some(a) = addr
+            && a.parse::<lettre::message::Mailbox>().is_err()
+        {
+            return Err(format!("{flag} {a:?} is not an email address"));
+        }
+    }
+    Ok(())
 }
 
 /// Checks and serialises an origin the way browsers send it in `Origin`:
@@ -390,7 +535,21 @@ mod tests {
         assert!(parse(&["--max-body-bytes", "0"]).is_err());
         assert!(parse(&["--trusted-proxy", "10.0.0.0/99"]).is_err());
         assert!(parse(&["--database", "mysql://x"]).is_err());
+        assert!(
+            parse(&[
+                "--challenge-counter-min",
+                "9",
+                "--challenge-counter-max",
+                "8"
+            ])
+            .is_err()
+        );
+        assert!(parse(&["--contact-key", "short"]).is_err());
+        assert!(parse(&["--contact-to", "not an address"]).is_err());
+        assert!(parse(&["--outbox-lease-ms", "1000", "--smtp-timeout-ms", "2000"]).is_err());
         let c = parse(&["--trusted-proxy", "10.0.0.0/8", "--log-format", "json"]).unwrap();
+        assert_eq!(c.contact.challenge_cost, 5000);
+        assert_eq!(c.contact.contact_rate_limit, 5);
         assert_eq!(c.trusted_proxies.len(), 1);
         assert_eq!(c.log_format, LogFormat::Json);
     }

@@ -11,6 +11,7 @@
 
 pub mod conditional;
 pub mod config;
+pub mod contact;
 pub mod cors;
 pub mod health;
 pub mod live;

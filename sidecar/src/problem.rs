@@ -23,6 +23,12 @@ pub enum Code {
     PayloadTooLarge,
     UnsupportedMediaType,
     RangeNotSatisfiable,
+    InvalidSubmission,
+    ChallengeMissing,
+    ChallengeInvalid,
+    ChallengeExpired,
+    ChallengeReplayed,
+    SubmittedTooFast,
     TooManyRequests,
     InternalError,
     ServiceUnavailable,
@@ -30,7 +36,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, for tests that check the generator built a page for each.
-    pub const ALL: [Code; 11] = [
+    pub const ALL: [Code; 17] = [
         Code::BadRequest,
         Code::ForbiddenOrigin,
         Code::NotFound,
@@ -39,6 +45,12 @@ impl Code {
         Code::PayloadTooLarge,
         Code::UnsupportedMediaType,
         Code::RangeNotSatisfiable,
+        Code::InvalidSubmission,
+        Code::ChallengeMissing,
+        Code::ChallengeInvalid,
+        Code::ChallengeExpired,
+        Code::ChallengeReplayed,
+        Code::SubmittedTooFast,
         Code::TooManyRequests,
         Code::InternalError,
         Code::ServiceUnavailable,
@@ -92,6 +104,36 @@ impl Code {
                 StatusCode::RANGE_NOT_SATISFIABLE,
                 "Range not satisfiable",
             ),
+            Code::InvalidSubmission => (
+                "invalid_submission",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Invalid submission",
+            ),
+            Code::ChallengeMissing => (
+                "challenge_missing",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Challenge missing",
+            ),
+            Code::ChallengeInvalid => (
+                "challenge_invalid",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Challenge invalid",
+            ),
+            Code::ChallengeExpired => (
+                "challenge_expired",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Challenge expired",
+            ),
+            Code::ChallengeReplayed => (
+                "challenge_replayed",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Challenge already used",
+            ),
+            Code::SubmittedTooFast => (
+                "submitted_too_fast",
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Submitted too fast",
+            ),
             Code::TooManyRequests => (
                 "too_many_requests",
                 StatusCode::TOO_MANY_REQUESTS,
@@ -124,6 +166,17 @@ pub struct Problem {
     pub unsatisfied_len: Option<u64>,
     /// Ask the client to close: after a body we did not read, or a timeout.
     pub close: bool,
+    /// Field-level errors (the `errors` member), e.g. of a contact form.
+    pub errors: Vec<FieldError>,
+}
+
+/// One rejected field of a submission: `name` and `reason` as in the
+/// contract's `InvalidParam`, plus a stable snake_case `code`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldError {
+    pub name: &'static str,
+    pub reason: String,
+    pub code: &'static str,
 }
 
 impl Problem {
@@ -139,7 +192,14 @@ impl Problem {
             allow: None,
             unsatisfied_len: None,
             close: false,
+            errors: Vec::new(),
         }
+    }
+
+    /// Adds field-level errors.
+    pub fn with_errors(mut self, errors: Vec<FieldError>) -> Self {
+        self.errors = errors;
+        self
     }
 
     pub fn retry_after(mut self, seconds: u32) -> Self {
@@ -179,6 +239,8 @@ impl Problem {
             detail: &'a str,
             instance: &'a str,
             code: &'static str,
+            #[serde(skip_serializing_if = "<[FieldError]>::is_empty")]
+            errors: &'a [FieldError],
         }
         let status = self.code.status();
         let json = Json {
@@ -188,6 +250,7 @@ impl Problem {
             detail: &self.detail,
             instance,
             code: self.code.as_str(),
+            errors: &self.errors,
         };
         let body = serde_json::to_vec(&json).expect("a problem object always serialises");
         let mut response = Response::new(Body::new(Bytes::from(body)));

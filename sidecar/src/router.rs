@@ -246,7 +246,15 @@ where
             return (spec.metric, cors, response);
         }
         Live::Metrics => Ok(health::metrics(state)),
+        Live::ContactChallenge => match &state.contact {
+            Some(contact) => contact.challenge(&parts).await,
+            None => Err(not_enabled()),
+        },
         _ => match read_body(state, spec, &parts.headers, body).await {
+            Ok(body) if live == Live::Contact => match &state.contact {
+                Some(contact) => contact.submit(&parts, body).await,
+                None => Err(not_enabled()),
+            },
             Ok(body) if live == Live::Mcp => {
                 let response = crate::mcp::answer(&state.mcp, &parts.headers, &body).await;
                 return (spec.metric, cors, response);

@@ -71,7 +71,7 @@ static GLOBE_DATA: Spec = get(Route::GlobeData, false, false);
 // Public like any read: issuing a challenge changes nothing, and the rate
 // limit (not the origin) is what bounds its cost. Only the submission is
 // origin-restricted.
-static CONTACT_CHALLENGE: Spec = get(Route::ContactChallenge, false, false);
+static CONTACT_CHALLENGE: Spec = get(Route::ContactChallenge, false, true);
 static MCP: Spec = Spec {
     metric: Route::Mcp,
     method: Method::POST,
@@ -89,7 +89,7 @@ static CONTACT: Spec = Spec {
     request_headers: CONTACT_HEADERS,
     site_origins_only: true,
     body_types: Some(&["application/x-www-form-urlencoded", "application/json"]),
-    enabled: false,
+    enabled: true,
     jsonrpc: false,
 };
 

@@ -32,6 +32,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use crate::config::Config;
+use crate::contact::PeerAddr;
 use crate::live::mcp_tools::McpLiveTools;
 use crate::live::{Live, LiveConfig};
 use crate::manifest::{Resource, Site};
@@ -47,6 +48,8 @@ const MAX_HEAD_BYTES: usize = 64 * 1024;
 /// A connection handed from the acceptor to a worker.
 struct Job {
     stream: std::net::TcpStream,
+    /// The client's address, for the contact routes' rate limits.
+    peer: std::net::SocketAddr,
     /// Held for the connection's life: its slot under the limit.
     permit: OwnedSemaphorePermit,
     /// Over the limit: answer 503 and close.
@@ -103,9 +106,17 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         problem_base: state.problem_base().to_owned(),
         ..LiveConfig::default()
     };
-    if let Some(Resource::File(service)) = state.site.lookup("/api/service.json") {
-        live_config = live_config.with_service_information(&service.identity.bytes);
+    let service_json = match state.site.lookup("/api/service.json") {
+        Some(Resource::File(service)) => Some(service.identity.bytes.clone()),
+        _ => None,
+    };
+    if let Some(json) = &service_json {
+        live_config = live_config.with_service_information(json);
     }
+    let (contact, outbox_stop) =
+        crate::contact::setup::start(&state.config, store.clone(), service_json.as_deref())
+            .context("setting up the contact form")?;
+    state.contact = Some(Arc::new(contact));
     let live = Arc::new(Live::new(store, live_config));
     state
         .mcp
@@ -134,6 +145,7 @@ pub fn run(config: Config) -> anyhow::Result<()> {
     runtime.block_on(accept(listener, &state, &workers, shutdown));
 
     state.begin_shutdown();
+    outbox_stop.store(true, Ordering::Relaxed);
     let open: usize = workers.iter().map(|w| w.load.load(Ordering::Relaxed)).sum();
     tracing::info!(
         connections = open,
@@ -199,6 +211,7 @@ async fn accept(
             .jobs
             .send(Job {
                 stream,
+                peer,
                 permit,
                 refuse,
             })
@@ -253,8 +266,10 @@ fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc
                 continue;
             }
             let service_state = state.clone();
-            let service = service_fn(move |request| {
+            let peer = PeerAddr(job.peer.ip());
+            let service = service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
                 let state = service_state.clone();
+                request.extensions_mut().insert(peer);
                 async move { Ok::<_, Infallible>(router::handle(&state, request).await) }
             });
             let connection = graceful.watch(builder.serve_connection(io, service));

@@ -8,6 +8,7 @@ use http::{HeaderValue, Response};
 
 use crate::Body;
 use crate::config::Config;
+use crate::contact::Contact;
 use crate::live::Live;
 use crate::manifest::Site;
 use crate::mcp::Mcp;
@@ -25,6 +26,9 @@ pub struct AppState {
     /// The live-data routes' store and caches; `None` in handler tests that
     /// need no database (the routes then answer 503).
     pub live: Option<Arc<Live>>,
+    /// The contact routes' state; `None` in handler tests without a
+    /// database (the routes then answer 503).
+    pub contact: Option<Arc<Contact>>,
     /// Base of problem `type` URLs: the first site origin.
     problem_base: String,
     /// Origins the contact routes accept, as they appear in `Origin`.
@@ -49,6 +53,7 @@ impl AppState {
             metrics: Metrics::default(),
             mcp,
             live: None,
+            contact: None,
             problem_base,
             origins,
             shutting_down: AtomicBool::new(false),

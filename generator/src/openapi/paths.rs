@@ -396,7 +396,7 @@ fn contact() -> Operation {
                 .headers(&["Location", "Cache-Control", "Vary"]),
         )
         .respond_with("403", "Forbidden")
-        .respond_with("422", "UnprocessableContent")
+        .respond("422", contact_refusal())
         .errors(Errors::Body);
     op.request_body = Some(RequestBody {
         description: "The enquiry, as JSON or as an HTML form post.",
@@ -407,6 +407,47 @@ fn contact() -> Operation {
         ]),
     });
     op
+}
+
+/// 422 of the contact form: invalid fields (listed in `errors`, each with a
+/// stable `code`) or a refused human-verification challenge.
+fn contact_refusal() -> Response {
+    Response::new(
+        "The enquiry was refused and nothing was stored. `invalid_submission`: fields to \
+        correct, each in `errors` with `name`, `reason` and a `code` (`required`, `too_long`, \
+        `invalid_type`, `invalid_characters`, `invalid_format`, `invalid_choice`, \
+        `consent_required`). `challenge_missing`, `challenge_invalid`, `challenge_expired`, \
+        `challenge_replayed`: fetch a new challenge and solve it. `submitted_too_fast`: wait \
+        a few seconds and submit again.",
+    )
+    .body(
+        "application/problem+json",
+        json!({
+            "allOf": [schemas::schema_ref("Problem")],
+            "properties": {
+                "code": { "enum": [
+                    "invalid_submission", "challenge_missing", "challenge_invalid",
+                    "challenge_expired", "challenge_replayed", "submitted_too_fast"
+                ] },
+                "errors": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "name": { "type": "string" },
+                            "reason": { "type": "string" },
+                            "code": { "type": "string", "enum": [
+                                "required", "too_long", "invalid_type", "invalid_characters",
+                                "invalid_format", "invalid_choice", "consent_required"
+                            ] }
+                        },
+                        "required": ["name", "reason", "code"]
+                    }
+                }
+            }
+        }),
+    )
+    .headers(&["Cache-Control", "Vary"])
 }
 
 fn probe(

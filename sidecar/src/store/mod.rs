@@ -17,6 +17,7 @@
 //! Exact coordinates stay in the database; the publishing layer
 //! ([`crate::live`]) coarsens them.
 
+pub mod contact;
 pub mod import;
 pub mod postgres;
 pub mod sample;

@@ -15,8 +15,12 @@ use tokio_postgres::types::ToSql;
 use super::sample::Sample;
 use super::{Arg, Counts, NewObservation, ObservationFilter, ObservationRow, Site, SiteSummary};
 
+mod contact;
 /// Versioned migrations, applied in order.
-const MIGRATIONS: [(i64, &str); 1] = [(1, include_str!("migrations/postgres/0001_init.sql"))];
+const MIGRATIONS: [(i64, &str); 2] = [
+    (1, include_str!("migrations/postgres/0001_init.sql")),
+    (2, include_str!("migrations/postgres/0002_contact.sql")),
+];
 
 /// Key of the advisory lock that serialises migrations across replicas.
 const MIGRATION_LOCK: i64 = 0x51de_ca7e;

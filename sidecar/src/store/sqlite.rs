@@ -13,8 +13,12 @@ use rusqlite::{Connection, OpenFlags, params, params_from_iter};
 use super::sample::Sample;
 use super::{Arg, Counts, NewObservation, ObservationFilter, ObservationRow, Site, SiteSummary};
 
+mod contact;
 /// Versioned migrations, applied in order.
-const MIGRATIONS: [(i64, &str); 1] = [(1, include_str!("migrations/sqlite/0001_init.sql"))];
+const MIGRATIONS: [(i64, &str); 2] = [
+    (1, include_str!("migrations/sqlite/0001_init.sql")),
+    (2, include_str!("migrations/sqlite/0002_contact.sql")),
+];
 
 /// Idle read connections kept for reuse.
 const MAX_IDLE: usize = 8;

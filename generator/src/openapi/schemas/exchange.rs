@@ -101,6 +101,7 @@ pub(super) fn contact_challenge() -> Value {
                     },
                     "data": {
                         "type": "object",
+                        "description": "`issuedAt`: Unix milliseconds when the challenge was issued.",
                         "additionalProperties": { "type": ["string", "number", "boolean"] }
                     }
                 },
@@ -136,7 +137,9 @@ pub(super) fn contact_submission() -> Value {
             },
             "website": {
                 "type": "string",
-                "description": "Leave empty: a trap field for bots."
+                "maxLength": 200,
+                "description": "Leave empty: a trap field for bots. When filled, the usual answer \
+                    comes back and nothing is stored."
             }
         },
         "required": ["name", "email", "topic", "message", "consent", "altcha"]
@@ -148,7 +151,11 @@ pub(super) fn contact_receipt() -> Value {
         "type": "object",
         "description": "The enquiry was committed durably; mail follows from the outbox.",
         "properties": {
-            "reference": { "type": "string", "description": "Quote this in any follow-up." },
+            "reference": {
+                "type": "string",
+                "pattern": "^ENQ-[0-9A-Z]{6}-[0-9A-Z]{6}$",
+                "description": "Quote this in any follow-up; it is also in the mail's Message-ID."
+            },
             "status": { "const": "received" }
         },
         "required": ["reference", "status"]

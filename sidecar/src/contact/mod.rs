@@ -1,0 +1,373 @@
+//! The contact form: `GET /api/contact-challenge` and `POST /api/contact.php`.
+//!
+//! A submission is checked in this order, each failure one problem code:
+//! origin (`Origin`, else `Sec-Fetch-Site: same-origin`; 403
+//! `forbidden_origin`) → rate limit per client (429 `too_many_requests`) →
+//! body syntax (400) → honeypot (a filled `website` gets the normal answer
+//! and stores nothing) → fields (422 `invalid_submission`, every field at
+//! once) → challenge (`challenge_missing`, `challenge_invalid`,
+//! `challenge_expired`, `submitted_too_fast`) → one transaction storing the
+//! enquiry, its outbox row and the used challenge (`challenge_replayed` when
+//! the challenge was used). Only after the commit is the enquiry
+//! acknowledged: 201 with the reference for JSON, 303 to the thank-you page
+//! for a form post. Mail goes out later from the outbox ([`outbox`]). Logs
+//! carry the reference only, never the contents or the address.
+
+pub mod altcha;
+pub mod outbox;
+pub mod ratelimit;
+pub mod setup;
+pub mod validate;
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::header::{self, HeaderValue};
+use http::request::Parts;
+use http::{Response, StatusCode};
+
+use crate::Body;
+use crate::problem::{Code, Problem};
+use crate::proxy::{self, Cidr};
+use crate::store::Store;
+use crate::store::contact::{NewEnquiry, Stored};
+use altcha::{Altcha, Refusal};
+use ratelimit::Limit;
+use validate::Format;
+
+/// Settings of the contact routes (from [`crate::config::Config`]).
+#[derive(Debug, Clone)]
+pub struct ContactConfig {
+    /// PBKDF2 iterations of a challenge.
+    pub challenge_cost: u32,
+    /// Range the secret counter is drawn from (the solver's work).
+    pub challenge_counter: (u64, u64),
+    pub challenge_ttl: Duration,
+    /// Least time between issuing a challenge and a submission using it.
+    pub min_fill: Duration,
+    /// Submissions per client per window.
+    pub submit_limit: u32,
+    /// Challenges per client per window.
+    pub challenge_limit: u32,
+    pub rate_window: Duration,
+    pub trusted_proxies: Vec<Cidr>,
+    /// Accepted `topic` values: `project:<id>`, `service:<id>`, `other`.
+    pub topics: Vec<String>,
+}
+
+impl Default for ContactConfig {
+    fn default() -> Self {
+        ContactConfig {
+            challenge_cost: 5000,
+            challenge_counter: (5000, 10_000),
+            challenge_ttl: Duration::from_secs(600),
+            min_fill: Duration::from_secs(3),
+            submit_limit: 5,
+            challenge_limit: 30,
+            rate_window: Duration::from_secs(600),
+            trusted_proxies: Vec::new(),
+            topics: vec!["other".into()],
+        }
+    }
+}
+
+impl ContactConfig {
+    /// Takes the topics from the built service information
+    /// (`dist/api/service.json`): one per project and service, and `other`.
+    pub fn with_service_information(mut self, service_json: &[u8]) -> ContactConfig {
+        let Ok(v) = serde_json::from_slice::<serde_json::Value>(service_json) else {
+            return self;
+        };
+        let mut topics = Vec::new();
+        for (section, prefix) in [("projects", "project"), ("services", "service")] {
+            for item in v[section].as_array().into_iter().flatten() {
+                if let Some(id) = item["id"].as_str() {
+                    topics.push(format!("{prefix}:{id}"));
+                }
+            }
+        }
+        topics.push("other".into());
+        self.topics = topics;
+        self
+    }
+}
+
+/// The peer address of a connection, put into request extensions by the
+/// server (tests set it to act as a given client).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PeerAddr(pub IpAddr);
+
+/// The contact routes' state.
+#[derive(Debug)]
+pub struct Contact {
+    store: Store,
+    altcha: Altcha,
+    cfg: ContactConfig,
+}
+
+/// Unix milliseconds now.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A new enquiry reference: `ENQ-` and 12 Crockford base-32 characters
+/// (60 random bits), easy to read out on the phone.
+pub fn new_reference() -> String {
+    const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    let mut n = u64::from_le_bytes(altcha::random_bytes::<8>());
+    let mut s = String::from("ENQ-");
+    for i in 0..12 {
+        if i == 6 {
+            s.push('-');
+        }
+        s.push(ALPHABET[(n & 31) as usize] as char);
+        n >>= 5;
+    }
+    s
+}
+
+fn internal(e: &anyhow::Error) -> Problem {
+    tracing::error!(error = %format!("{e:#}"), "contact storage failed");
+    Problem::new(
+        Code::ServiceUnavailable,
+        "The enquiry could not be stored right now; nothing was recorded. Please try again.",
+    )
+    .retry_after(30)
+}
+
+impl Contact {
+    /// `key` is the secret that signs challenges.
+    pub fn new(store: Store, key: Vec<u8>, cfg: ContactConfig) -> Contact {
+        Contact {
+            store,
+            altcha: Altcha::new(key),
+            cfg,
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn config(&self) -> &ContactConfig {
+        &self.cfg
+    }
+
+    fn client(&self, parts: &Parts) -> IpAddr {
+        let peer = parts
+            .extensions
+            .get::<PeerAddr>()
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.0);
+        let xff = parts
+            .headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect::<Vec<_>>();
+        proxy::client_ip(peer, xff.into_iter(), &self.cfg.trusted_proxies)
+    }
+
+    async fn limit(&self, bucket: &'static str, max: u32, parts: &Parts) -> Result<(), Problem> {
+        let limit = Limit {
+            bucket,
+            max,
+            window: self.cfg.rate_window,
+        };
+        match limit.hit(&self.store, self.client(parts), now_ms()).await {
+            Ok(None) => Ok(()),
+            Ok(Some(wait)) => Err(Problem::new(
+                Code::TooManyRequests,
+                format!("Too many requests from this address; try again in {wait} seconds."),
+            )
+            .retry_after(wait)),
+            Err(e) => Err(internal(&e)),
+        }
+    }
+
+    /// `GET /api/contact-challenge`: a fresh challenge, `no-store`.
+    pub async fn challenge(&self, parts: &Parts) -> Result<Response<Body>, Problem> {
+        self.limit("challenge", self.cfg.challenge_limit, parts)
+            .await?;
+        let altcha = self.altcha.clone();
+        let (cost, counter) = (self.cfg.challenge_cost, self.cfg.challenge_counter);
+        let ttl = self.cfg.challenge_ttl.as_millis() as i64;
+        // One key derivation: off the connection's thread.
+        let challenge =
+            tokio::task::spawn_blocking(move || altcha.issue(cost, counter, now_ms(), ttl))
+                .await
+                .map_err(|_| Problem::new(Code::InternalError, "Issuing a challenge failed."))?;
+        let body = serde_json::to_vec(&challenge).expect("a challenge serialises");
+        let mut response = json_response(StatusCode::OK, body);
+        // Public (CORS `*`) and never cached; the header keeps shared caches
+        // honest should one ignore `no-store`.
+        response
+            .headers_mut()
+            .insert(header::VARY, HeaderValue::from_static("origin"));
+        Ok(response)
+    }
+
+    /// `POST /api/contact.php` with a body already size- and type-checked.
+    pub async fn submit(&self, parts: &Parts, body: Bytes) -> Result<Response<Body>, Problem> {
+        same_origin(parts)?;
+        self.limit("submit", self.cfg.submit_limit, parts).await?;
+        let format = match parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+        {
+            Some(ct)
+                if ct
+                    .trim_start()
+                    .to_ascii_lowercase()
+                    .starts_with("application/json") =>
+            {
+                Format::Json
+            }
+            _ => Format::Form,
+        };
+        let fields =
+            validate::parse(&body, format).map_err(|d| Problem::new(Code::BadRequest, d))?;
+        if matches!(fields.get("website"), Some(Ok(v)) if !v.trim().is_empty()) {
+            // A bot filled the trap: the usual answer, nothing stored.
+            tracing::info!("contact honeypot filled; nothing stored");
+            return Ok(receipt(format, &new_reference()));
+        }
+        let submission = validate::validate(&fields, &self.cfg.topics).map_err(|errors| {
+            let n = errors.len();
+            Problem::new(
+                Code::InvalidSubmission,
+                format!(
+                    "{n} field{} of the form must be corrected; `errors` lists them.",
+                    if n == 1 { "" } else { "s" }
+                ),
+            )
+            .with_errors(errors)
+        })?;
+        let Some(field) = submission.altcha.as_deref() else {
+            return Err(Problem::new(
+                Code::ChallengeMissing,
+                "The form carries no solved verification challenge (`altcha`); the contact page solves one with scripts enabled.",
+            ));
+        };
+        let now = now_ms();
+        let verified = Altcha::decode(field).and_then(|p| {
+            self.altcha
+                .verify(&p, now, self.cfg.min_fill.as_millis() as i64)
+        });
+        let (nonce, expires_at) = verified.map_err(|r| match r {
+            Refusal::Invalid => Problem::new(
+                Code::ChallengeInvalid,
+                "The verification challenge could not be verified: it is malformed, altered or wrongly solved.",
+            ),
+            Refusal::Expired => Problem::new(
+                Code::ChallengeExpired,
+                "The verification challenge has expired; fetch a new one and submit again.",
+            ),
+            Refusal::TooFast => Problem::new(
+                Code::SubmittedTooFast,
+                format!(
+                    "The form was sent less than {} seconds after its challenge was issued; wait a moment and submit again.",
+                    self.cfg.min_fill.as_secs_f64()
+                ),
+            ),
+        })?;
+        let reference = new_reference();
+        let enquiry = NewEnquiry {
+            reference: reference.clone(),
+            received_at: now,
+            name: submission.name,
+            email: submission.email,
+            organisation: submission.organisation,
+            topic: submission.topic,
+            message: submission.message,
+        };
+        match self.store.insert_enquiry(enquiry, nonce, expires_at).await {
+            Ok(Stored::Committed) => {
+                tracing::info!(reference = reference.as_str(), "enquiry received");
+                Ok(receipt(format, &reference))
+            }
+            Ok(Stored::Replayed) => Err(Problem::new(
+                Code::ChallengeReplayed,
+                "This verification challenge was already used; fetch a new one to send another enquiry.",
+            )),
+            Err(e) => Err(internal(&e)),
+        }
+    }
+}
+
+/// The origin rule of the submission: a configured site origin (checked by
+/// the router, which refuses others) or, without `Origin`, a browser's
+/// `Sec-Fetch-Site: same-origin`. Anything else is refused.
+fn same_origin(parts: &Parts) -> Result<(), Problem> {
+    if parts.headers.contains_key(header::ORIGIN) {
+        return Ok(());
+    }
+    match parts.headers.get("sec-fetch-site") {
+        Some(v) if v == "same-origin" => Ok(()),
+        _ => Err(Problem::new(
+            Code::ForbiddenOrigin,
+            "This route accepts enquiries only from the site's own contact page (no Origin or Sec-Fetch-Site: same-origin header was sent).",
+        )),
+    }
+}
+
+fn json_response(status: StatusCode, body: Vec<u8>) -> Response<Body> {
+    let mut r = Response::new(Body::new(Bytes::from(body)));
+    *r.status_mut() = status;
+    let h = r.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+/// 201 with the reference (JSON), or 303 to the thank-you page (form).
+fn receipt(format: Format, reference: &str) -> Response<Body> {
+    match format {
+        Format::Json => {
+            let body = serde_json::json!({ "reference": reference, "status": "received" });
+            json_response(StatusCode::CREATED, body.to_string().into_bytes())
+        }
+        Format::Form => {
+            let mut r = Response::new(Body::new(Bytes::new()));
+            *r.status_mut() = StatusCode::SEE_OTHER;
+            let h = r.headers_mut();
+            let location = format!("/contact/thanks/?reference={reference}");
+            h.insert(
+                header::LOCATION,
+                HeaderValue::try_from(location).expect("a reference is a valid header"),
+            );
+            h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            r
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_look_alike_and_differ() {
+        let a = new_reference();
+        assert_eq!(a.len(), 17);
+        assert!(a.starts_with("ENQ-"));
+        assert_ne!(a, new_reference());
+    }
+
+    #[test]
+    fn topics_from_service_information() {
+        let cfg = ContactConfig::default().with_service_information(
+            br#"{"projects":[{"id":"p1"}],"services":[{"id":"s1"},{"id":"s2"}]}"#,
+        );
+        assert_eq!(
+            cfg.topics,
+            ["project:p1", "service:s1", "service:s2", "other"]
+        );
+    }
+}

@@ -1,0 +1,254 @@
+//! The outbox worker: sends each stored enquiry to the organisation's address
+//! over SMTP (lettre on tokio, TLS by rustls), never in the HTTP path.
+//!
+//! - The visitor appears only in `Reply-To`; `From` and `To` are the
+//!   organisation's configured addresses.
+//! - `Message-ID` is derived from the reference (`<ENQ-…@domain>`), and
+//!   `Date` is the time the enquiry was received, so a resent copy is the
+//!   same message and recognisable as a duplicate.
+//! - Rows are claimed with a lease; a temporary failure (no connection, a
+//!   timeout, a 4xx answer) is retried with exponential backoff and jitter,
+//!   a permanent one (5xx) parks the row for a person to look at.
+//! - Delivery is marked right after the SMTP server accepts the message. A
+//!   crash in the moment between the server's acceptance and that commit
+//!   sends the message again after restart: the one at-least-once window,
+//!   where the stable `Message-ID` lets mail systems and people spot the
+//!   copy. A row claimed but not sent when the process died is claimed again
+//!   once its lease has passed; a row marked sent is never sent again.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use lettre::message::header::ContentType;
+use lettre::message::{Mailbox, Message};
+use lettre::transport::smtp::extension::ClientId;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+
+use super::altcha::{random_between, random_bytes};
+use super::now_ms;
+use crate::store::Store;
+use crate::store::contact::{NewEnquiry, OutboxItem, Settle};
+
+/// Rows claimed per round.
+const BATCH: i64 = 32;
+/// How often expired challenges and rate-limit windows are deleted.
+const CLEANUP_EVERY: Duration = Duration::from_secs(60);
+
+/// Settings of mail delivery.
+#[derive(Debug, Clone)]
+pub struct MailConfig {
+    /// lettre connection URL: `smtp://host:port` (plain, for a local relay),
+    /// `smtp://user:pass@host:587?tls=required` (STARTTLS) or
+    /// `smtps://user:pass@host:465`.
+    pub smtp_url: String,
+    /// The organisation's address enquiries are sent to.
+    pub to: Mailbox,
+    /// The sender address.
+    pub from: Mailbox,
+    /// Limit of one SMTP exchange.
+    pub timeout: Duration,
+    /// How long a claim holds a row; longer than `timeout`.
+    pub lease: Duration,
+    /// Wait between polls when nothing is due.
+    pub poll: Duration,
+    /// First retry delay; doubled per attempt up to `retry_max`.
+    pub retry_base: Duration,
+    pub retry_max: Duration,
+}
+
+/// The delay before retry number `attempts` (1-based): exponential, capped,
+/// with "equal jitter" (between half and all of it) so that replicas and
+/// rows do not retry in step.
+pub fn backoff(attempts: i64, base: Duration, max: Duration) -> Duration {
+    let exp = u32::try_from(attempts.clamp(1, 32) - 1).unwrap_or(31);
+    let full = base
+        .saturating_mul(2u32.saturating_pow(exp))
+        .min(max)
+        .as_millis() as u64;
+    Duration::from_millis(random_between(full / 2, full.max(1)))
+}
+
+/// The `Message-ID` of an enquiry's mail.
+pub fn message_id(reference: &str, from: &Mailbox) -> String {
+    format!("<{reference}@{}>", from.email.domain())
+}
+
+/// The mail of an enquiry.
+pub fn build_message(e: &NewEnquiry, cfg: &MailConfig) -> anyhow::Result<Message> {
+    let visitor = Mailbox::new(Some(e.name.clone()), e.email.parse()?);
+    let received = UNIX_EPOCH + Duration::from_millis(e.received_at.max(0) as u64);
+    let body = format!(
+        "Enquiry {reference}, received {received} (Unix ms {at}).\n\n\
+         Topic: {topic}\nName: {name}\nEmail: {email}\nOrganisation: {org}\n\n\
+         {message}\n\n-- \nReply to this mail to answer the visitor (Reply-To). \
+         Quote {reference} in any follow-up.\n",
+        reference = e.reference,
+        received = httpdate(received),
+        at = e.received_at,
+        topic = e.topic,
+        name = e.name,
+        email = e.email,
+        org = e.organisation.as_deref().unwrap_or("—"),
+        message = e.message,
+    );
+    Ok(Message::builder()
+        .from(cfg.from.clone())
+        .to(cfg.to.clone())
+        .reply_to(visitor)
+        .subject(format!("Enquiry {}: {}", e.reference, e.topic))
+        .message_id(Some(message_id(&e.reference, &cfg.from)))
+        .date(received)
+        .header(ContentType::TEXT_PLAIN)
+        .body(body)?)
+}
+
+fn httpdate(t: SystemTime) -> String {
+    let secs = t
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    crate::store::time::format_rfc3339(secs)
+}
+
+/// Runs the worker until `stop` is set: claims due rows, sends them, settles.
+pub async fn run(store: Store, cfg: MailConfig, stop: Arc<AtomicBool>) {
+    let transport = match AsyncSmtpTransport::<Tokio1Executor>::from_url(&cfg.smtp_url) {
+        Ok(b) => b
+            .timeout(Some(cfg.timeout))
+            .hello_name(ClientId::Domain(cfg.from.email.domain().to_owned()))
+            .build(),
+        Err(e) => {
+            tracing::error!(error = %e, "the SMTP URL is unusable; enquiries stay in the outbox");
+            return;
+        }
+    };
+    let mut last_cleanup = now_ms() - CLEANUP_EVERY.as_millis() as i64;
+    while !stop.load(Ordering::Relaxed) {
+        let now = now_ms();
+        if now - last_cleanup >= CLEANUP_EVERY.as_millis() as i64 {
+            last_cleanup = now;
+            if let Err(e) = store.contact_cleanup(now).await {
+                tracing::warn!(error = %format!("{e:#}"), "contact cleanup failed");
+            }
+        }
+        let token: String = random_bytes::<12>()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let items = match store
+            .claim_outbox(now, cfg.lease.as_millis() as i64, BATCH, token.clone())
+            .await
+        {
+            Ok(items) => items,
+            Err(e) => {
+                tracing::warn!(error = %format!("{e:#}"), "claiming outbox rows failed");
+                tokio::time::sleep(cfg.poll).await;
+                continue;
+            }
+        };
+        if items.is_empty() {
+            tokio::time::sleep(cfg.poll).await;
+            continue;
+        }
+        for item in items {
+            let outcome = send(&transport, &cfg, &item).await;
+            let reference = item.enquiry.reference.clone();
+            match &outcome {
+                Settle::Sent { .. } => tracing::info!(reference, "enquiry mailed"),
+                Settle::Retry { error, .. } => {
+                    tracing::warn!(reference, attempts = item.attempts, error, "mail deferred")
+                }
+                Settle::Parked { error } => tracing::error!(reference, error, "mail parked"),
+            }
+            if let Err(e) = store
+                .settle_outbox(reference.clone(), token.clone(), outcome)
+                .await
+            {
+                // The lease runs out and the row is claimed again.
+                tracing::warn!(reference, error = %format!("{e:#}"), "settling an outbox row failed");
+            }
+        }
+    }
+}
+
+async fn send(
+    transport: &AsyncSmtpTransport<Tokio1Executor>,
+    cfg: &MailConfig,
+    item: &OutboxItem,
+) -> Settle {
+    let message = match build_message(&item.enquiry, cfg) {
+        Ok(m) => m,
+        Err(e) => {
+            return Settle::Parked {
+                error: format!("building the mail: {e}"),
+            };
+        }
+    };
+    let retry = |error: String| Settle::Retry {
+        after: now_ms() + backoff(item.attempts, cfg.retry_base, cfg.retry_max).as_millis() as i64,
+        error,
+    };
+    match tokio::time::timeout(cfg.timeout, transport.send(message)).await {
+        Ok(Ok(_)) => Settle::Sent { at: now_ms() },
+        Ok(Err(e)) if e.is_permanent() => Settle::Parked {
+            error: e.to_string(),
+        },
+        Ok(Err(e)) => retry(e.to_string()),
+        Err(_) => retry("the SMTP exchange timed out".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_with_jitter_and_a_cap() {
+        let (base, max) = (Duration::from_secs(1), Duration::from_secs(60));
+        for _ in 0..50 {
+            let first = backoff(1, base, max);
+            assert!(first >= Duration::from_millis(500) && first <= base);
+            let fourth = backoff(4, base, max);
+            assert!(fourth >= Duration::from_secs(4) && fourth <= Duration::from_secs(8));
+            assert!(backoff(30, base, max) <= max);
+        }
+    }
+
+    #[test]
+    fn message_headers() {
+        let cfg = MailConfig {
+            smtp_url: "smtp://127.0.0.1:25".into(),
+            to: "Office <office@org.example>".parse().unwrap(),
+            from: "Website <web@org.example>".parse().unwrap(),
+            timeout: Duration::from_secs(5),
+            lease: Duration::from_secs(30),
+            poll: Duration::from_secs(1),
+            retry_base: Duration::from_secs(1),
+            retry_max: Duration::from_secs(60),
+        };
+        let e = NewEnquiry {
+            reference: "ENQ-ABC123-DEF456".into(),
+            received_at: 1_700_000_000_000,
+            name: "Ada".into(),
+            email: "ada@visitor.example".into(),
+            organisation: None,
+            topic: "other".into(),
+            message: "Hello".into(),
+        };
+        let text = String::from_utf8(build_message(&e, &cfg).unwrap().formatted()).unwrap();
+        assert!(
+            text.contains("Message-ID: <ENQ-ABC123-DEF456@org.example>"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Reply-To: Ada <ada@visitor.example>"),
+            "{text}"
+        );
+        assert!(text.contains("To: Office <office@org.example>"), "{text}");
+        assert!(text.contains("From: Website <web@org.example>"), "{text}");
+        assert!(text.contains("ENQ-ABC123-DEF456"));
+        // The same enquiry gives the same message (a resend is a duplicate).
+        let again = String::from_utf8(build_message(&e, &cfg).unwrap().formatted()).unwrap();
+        assert_eq!(text, again);
+    }
+}

@@ -1,0 +1,133 @@
+// The contact form: solves the human-verification challenge in a Web Worker
+// (started when the visitor first uses the form), sends the enquiry as JSON,
+// and shows the server's per-field errors next to the fields and in a
+// focused summary. On the thank-you page, shows the enquiry's reference.
+"use strict";
+
+(function () {
+  const receipt = document.getElementById("contact-receipt");
+  if (receipt) {
+    const reference = new URLSearchParams(location.search).get("reference") || "";
+    if (/^ENQ-[0-9A-Z]{6}-[0-9A-Z]{6}$/.test(reference)) {
+      document.getElementById("contact-reference").textContent = reference;
+      receipt.hidden = false;
+    }
+  }
+
+  const form = document.getElementById("contact-form");
+  if (!form) return;
+  const status = document.getElementById("contact-status");
+  const summary = document.getElementById("contact-errors");
+  const list = document.getElementById("contact-errors-list");
+  const button = document.getElementById("contact-submit");
+  const CHALLENGE_CODES = ["challenge_missing", "challenge_invalid", "challenge_expired", "challenge_replayed"];
+  let solving = null;
+
+  function solve() {
+    if (solving) return solving;
+    solving = fetch(form.dataset.challenge, { headers: { Accept: "application/json" }, cache: "no-store" })
+      .then((r) => {
+        if (!r.ok) throw new Error("The verification could not start (HTTP " + r.status + "). Please try again later.");
+        return r.json();
+      })
+      .then((challenge) => new Promise((resolve, reject) => {
+        const worker = new Worker(form.dataset.worker);
+        worker.onmessage = (e) => {
+          worker.terminate();
+          if (e.data.ok) {
+            resolve(btoa(JSON.stringify({ challenge, solution: e.data.solution })));
+          } else {
+            reject(new Error("The verification failed in this browser."));
+          }
+        };
+        worker.onerror = () => {
+          worker.terminate();
+          reject(new Error("The verification failed in this browser."));
+        };
+        worker.postMessage(challenge);
+      }));
+    solving.catch(() => { solving = null; });
+    return solving;
+  }
+
+  function clearErrors() {
+    summary.hidden = true;
+    list.textContent = "";
+    for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+    for (const el of form.querySelectorAll(".contact-error")) {
+      el.hidden = true;
+      el.textContent = "";
+    }
+  }
+
+  function showErrors(items) {
+    for (const item of items) {
+      const field = form.elements[item.name];
+      const message = document.getElementById("f-" + item.name + "-error");
+      const li = document.createElement("li");
+      if (field && message) {
+        field.setAttribute("aria-invalid", "true");
+        message.textContent = item.reason;
+        message.hidden = false;
+        const a = document.createElement("a");
+        a.href = "#" + field.id;
+        a.textContent = item.reason;
+        a.addEventListener("click", (e) => { e.preventDefault(); field.focus(); });
+        li.appendChild(a);
+      } else {
+        li.textContent = item.reason;
+      }
+      list.appendChild(li);
+    }
+    summary.hidden = false;
+    summary.focus();
+  }
+
+  form.addEventListener("focusin", () => { solve().catch(() => {}); }, { once: true });
+
+  async function send(retried) {
+    const data = Object.fromEntries(new FormData(form));
+    data.consent = form.elements.consent.checked;
+    const r = await fetch(form.action, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(data),
+    });
+    if (r.status === 201) {
+      const body = await r.json();
+      location.assign(form.dataset.thanks + "?reference=" + encodeURIComponent(body.reference));
+      return;
+    }
+    const problem = await r.json().catch(() => ({}));
+    if (problem.code === "submitted_too_fast" && !retried) {
+      status.textContent = "Sending in a moment…";
+      await new Promise((ok) => setTimeout(ok, 3000));
+      return send(true);
+    }
+    if (CHALLENGE_CODES.includes(problem.code)) {
+      solving = null;
+      form.elements.altcha.value = "";
+    }
+    status.textContent = "";
+    showErrors(problem.errors && problem.errors.length
+      ? problem.errors
+      : [{ name: "", reason: problem.detail || "The enquiry could not be sent (HTTP " + r.status + ")." }]);
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors();
+    button.disabled = true;
+    status.textContent = "Checking that you are a person…";
+    try {
+      form.elements.altcha.value = await solve();
+      status.textContent = "Sending your enquiry…";
+      await send(false);
+    } catch (e) {
+      status.textContent = "";
+      showErrors([{ name: "", reason: e.message || "The enquiry could not be sent. Please try again." }]);
+    } finally {
+      button.disabled = false;
+    }
+  });
+})();
