@@ -68,7 +68,9 @@ fn level_number(level: HeadingLevel) -> u8 {
 /// Renders Markdown to HTML, giving every heading an id (an explicit
 /// `{#id}` wins; otherwise the slug of its text, made unique with `-2`, `-3`…).
 pub fn render(markdown: &str) -> Rendered {
-    let mut events: Vec<Event<'_>> = Parser::new_ext(markdown, options()).collect();
+    let mut events: Vec<Event<'_>> = Parser::new_ext(markdown, options())
+        .map(prefix_footnote)
+        .collect();
     let mut headings = Vec::new();
     let mut used: HashMap<String, usize> = HashMap::new();
     let mut text = String::with_capacity(markdown.len());
@@ -123,6 +125,21 @@ pub fn render(markdown: &str) -> Rendered {
     }
 }
 
+/// Footnote labels become ids and fragments as they are (`[^1]` →
+/// `id="1"`), which is no valid HTML id and may clash with a heading:
+/// they are prefixed with `fn-`.
+fn prefix_footnote(event: Event<'_>) -> Event<'_> {
+    match event {
+        Event::FootnoteReference(label) => {
+            Event::FootnoteReference(CowStr::from(format!("fn-{label}")))
+        }
+        Event::Start(Tag::FootnoteDefinition(label)) => {
+            Event::Start(Tag::FootnoteDefinition(CowStr::from(format!("fn-{label}"))))
+        }
+        other => other,
+    }
+}
+
 /// Short Markdown (a description of the contract, one paragraph or a few)
 /// as HTML, without the paragraph element around a single paragraph.
 pub fn inline_html(markdown: &str) -> String {
@@ -171,6 +188,12 @@ mod tests {
         let r = render(md);
         assert!(r.html.contains("<table>"));
         assert!(r.html.contains("footnote-definition"), "{}", r.html);
+        assert!(
+            r.html.contains(r#"id="fn-"#),
+            "footnote ids are prefixed: {}",
+            r.html
+        );
+        assert!(r.html.contains(r##"href="#fn-"##), "{}", r.html);
         assert!(r.text.contains("See note."));
     }
 }

@@ -10,12 +10,6 @@ use sidecar::config::{Cli, Command, Config, ImportArgs};
 use sidecar::store::import::ImportReport;
 use sidecar::store::{SampleSize, Store};
 
-/// Each request allocates and frees many small buffers (headers, JSON
-/// values); mimalloc's thread-local free lists make that cheaper than
-/// glibc's allocator, which showed as the largest cost in MCP profiles.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The built site in headless Chromium (Debian's chromium, driven by
+# playwright-core; no browser is downloaded) against a running sidecar:
+# every page without console errors or third-party requests, axe-core in
+# light and dark mode, the globe, live statistics, search, the theme toggle,
+# licence and attribution on archive pages. Then the same dist/ on a plain
+# static server (no live routes, 127.0.0.1 only): the live pages must say
+# that live data is not available.
+#
+#   tests/e2e/site-browser.sh BASE_URL DIST_DIR
+#
+# Screenshots go to ${E2E_ARTEFACTS:-target/e2e-artefacts}.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source scripts/lib.sh
+
+base=${1:?usage: tests/e2e/site-browser.sh BASE_URL DIST_DIR}
+dist=${2:?usage: tests/e2e/site-browser.sh BASE_URL DIST_DIR}
+
+apt_ensure chromium chromium-driver python3
+node=$(npm_e2e_ensure)
+
+static_pid=""
+trap '[ -n "$static_pid" ] && kill "$static_pid" 2>/dev/null || true' EXIT
+static_port=$(free_port)
+python3 -m http.server "$static_port" --bind 127.0.0.1 --directory "$dist" >/dev/null 2>&1 &
+static_pid=$!
+wait_http "http://127.0.0.1:$static_port/"
+
+export E2E_ARTEFACTS="${E2E_ARTEFACTS:-$PWD/target/e2e-artefacts}"
+echo "site-browser: $base with $(/usr/bin/chromium --version 2>/dev/null | head -1), screenshots in $E2E_ARTEFACTS"
+STATIC_BASE="http://127.0.0.1:$static_port" \
+  timeout "${SITE_BROWSER_TIMEOUT:-600}" "$node" tests/e2e/site_browser.mjs "$base" "$dist"

@@ -1,0 +1,372 @@
+// The built site in headless Chromium against a running sidecar: every page
+// loads without console errors and without a request to another origin,
+// axe-core finds no serious or critical violation in light and dark mode,
+// the globe draws as many points as the API returns, the statistics page
+// shows the API's figures, search finds a page and opens it, the theme
+// toggle is remembered, archive pages carry their licence and attribution.
+// With STATIC_BASE (the same dist/ on a plain static server), the live
+// pages must say that live data is not available.
+//
+//   node tests/e2e/site_browser.mjs BASE_URL DIST_DIR
+//   env: E2E_ARTEFACTS (screenshots), STATIC_BASE, CHROMIUM (default /usr/bin/chromium)
+import { readFileSync, readdirSync, statSync, mkdirSync } from "node:fs";
+import { join, relative, resolve, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const [base, distDir] = process.argv.slice(2);
+if (!base || !distDir) {
+  console.error("usage: node tests/e2e/site_browser.mjs BASE_URL DIST_DIR");
+  process.exit(2);
+}
+const origin = new URL(base).origin;
+const artefacts = resolve(process.env.E2E_ARTEFACTS || "target/e2e-artefacts");
+const staticBase = process.env.STATIC_BASE || "";
+mkdirSync(artefacts, { recursive: true });
+const axeSource = readFileSync(join(here, "node_modules/axe-core/axe.min.js"), "utf8");
+const ARCHIVE_LICENCE = "https://creativecommons.org/licenses/by-nc-nd/4.0/";
+
+const failures = [];
+function fail(where, what) {
+  failures.push(`${where}: ${what}`);
+  console.log(`  FAIL ${where}: ${what}`);
+}
+function check(cond, where, what) {
+  if (!cond) fail(where, what);
+  return cond;
+}
+
+// Every page of dist/ (…/index.html → …/), plus the 404 page at a missing URL.
+function pagesOf(dir) {
+  const out = [];
+  (function walk(d) {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name === "index.html") out.push("/" + relative(dir, d).split("\\").join("/") + "/");
+    }
+  })(dir);
+  return out.map((u) => u.replace(/^\/\/$/, "/")).sort();
+}
+const pages = pagesOf(distDir);
+const required = [
+  "/",
+  "/docs/",
+  "/docs/archive/",
+  "/docs/archive/files/",
+  "/docs/platform/",
+  "/docs/developers/api/",
+  "/docs/developers/mcp/",
+  "/docs/problems/",
+  "/docs/problems/not_found/",
+  "/docs/data/globe/",
+  "/docs/data/statistics/",
+  "/contact/",
+];
+for (const r of required) check(pages.includes(r), "dist", `the page ${r} was not built`);
+const missingUrl = "/no-such-page-e2e/";
+
+async function getJSON(url) {
+  const r = await fetch(url, { signal: AbortSignal.timeout(15000) });
+  if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+  return r.json();
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  timeout: 30000,
+});
+
+// A page that records console errors, page errors, failed requests and any
+// request leaving the site's origin (which is blocked, not sent).
+async function newPage(context, allowedOrigin = origin) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  const log = { errors: [], foreign: [], failed: [] };
+  page.on("console", (m) => {
+    if (m.type() === "error") log.errors.push(m.text());
+  });
+  page.on("pageerror", (e) => log.errors.push(`uncaught: ${e.message}`));
+  page.on("requestfailed", (r) => {
+    if (!r.url().startsWith(allowedOrigin)) return;
+    log.failed.push(`${r.url()} ${r.failure() ? r.failure().errorText : ""}`);
+  });
+  await page.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith("data:") || url.startsWith("blob:") || new URL(url).origin === allowedOrigin) return route.continue();
+    log.foreign.push(url);
+    return route.abort("blockedbyclient");
+  });
+  return { page, log };
+}
+
+async function axe(page, where) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() =>
+    // eslint-disable-next-line no-undef
+    axe.run(document, { resultTypes: ["violations"] }).then((r) =>
+      r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }))
+    )
+  );
+  for (const v of result) {
+    if (v.impact === "serious" || v.impact === "critical") {
+      fail(where, `axe ${v.impact} ${v.id}: ${v.help} (${v.nodes.join(", ")})`);
+    }
+  }
+  return result;
+}
+
+async function settle(page) {
+  await page.waitForLoadState("load");
+  // Let the deferred scripts' fetches finish.
+  await page.waitForLoadState("networkidle", { timeout: 10000 }).catch(() => {});
+}
+
+let step = 0;
+async function phase(name, fn) {
+  step++;
+  console.log(`site-browser: ${name}`);
+  try {
+    await fn();
+  } catch (e) {
+    fail(name, e.stack || String(e));
+  }
+}
+
+// ---------------------------------------------------------------------------
+await phase(`every page (${pages.length} + 404), light and dark, with axe-core`, async () => {
+  for (const scheme of ["light", "dark"]) {
+    const context = await browser.newContext({ colorScheme: scheme });
+    const { page, log } = await newPage(context);
+    for (const path of [...pages, missingUrl]) {
+      const where = `${path} (${scheme})`;
+      log.errors.length = 0;
+      log.foreign.length = 0;
+      log.failed.length = 0;
+      const res = await page.goto(base + path, { waitUntil: "load" });
+      await settle(page);
+      if (path === missingUrl) {
+        check(res.status() === 404, where, `status ${res.status()}, want 404`);
+        check((await page.locator("h1").innerText()).length > 0, where, "the 404 page has no heading");
+        // Chromium reports the document's own 404 status on the console.
+        log.errors = log.errors.filter((e) => !/status of 404/.test(e));
+      } else {
+        check(res.status() === 200, where, `status ${res.status()}`);
+      }
+      check(log.errors.length === 0, where, `console errors: ${log.errors.join(" | ")}`);
+      check(log.foreign.length === 0, where, `requests to other origins: ${log.foreign.join(", ")}`);
+      check(log.failed.length === 0, where, `failed requests: ${log.failed.join(", ")}`);
+      // The page's colours follow the scheme.
+      const dark = await page.evaluate(() => {
+        const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number);
+        return (r + g + b) / 3 < 128;
+      });
+      check(dark === (scheme === "dark"), where, `background is ${dark ? "dark" : "light"}`);
+      await axe(page, where);
+    }
+    await context.close();
+  }
+});
+
+await phase("archive pages carry the licence and attribution", async () => {
+  const context = await browser.newContext();
+  const { page } = await newPage(context);
+  const archive = pages.filter((p) => p.startsWith("/docs/archive/"));
+  check(archive.length > 1, "archive", "no archive pages found");
+  for (const path of archive) {
+    await page.goto(base + path);
+    const head = await page.locator('head link[rel="license"]').getAttribute("href");
+    check(head === ARCHIVE_LICENCE, path, `<link rel="license"> is ${head}`);
+    const visible = page.locator(`main a[rel="license"][href="${ARCHIVE_LICENCE}"]`).first();
+    check(await visible.isVisible(), path, "no visible CC BY-NC-ND 4.0 licence link");
+    // The attribution the page declares (JSON-LD creditText) is shown on it.
+    const credit = await page.evaluate(() => {
+      const s = document.querySelector('script[type="application/ld+json"]');
+      return s ? JSON.parse(s.textContent).creditText || "" : "";
+    });
+    check(credit.length > 0, path, "no attribution (creditText) declared");
+    const text = await page.locator("main").innerText();
+    check(credit && text.includes(credit), path, `attribution “${credit}” not visible`);
+  }
+  await context.close();
+});
+
+await phase("globe: as many points as the API returns, table filled, turns with keys and drag", async () => {
+  const geo = await getJSON(base + "/api/globe-data.php");
+  const want = geo.features.length;
+  check(want > 0, "globe", "the API returned no features");
+  const context = await browser.newContext({ viewport: { width: 1100, height: 1300 } });
+  const { page, log } = await newPage(context);
+  await page.goto(base + "/docs/data/globe/");
+  const globe = page.locator("#globe[data-points-drawn]");
+  await globe.waitFor({ state: "attached" });
+  const drawn = Number(await globe.getAttribute("data-points-drawn"));
+  check(drawn === want, "globe", `data-points-drawn=${drawn}, the API has ${want} features`);
+  const rows = await page.locator("#globe-table tbody tr").count();
+  check(rows === want, "globe", `the table has ${rows} rows, want ${want}`);
+  // The busiest site is in the table with its count and date.
+  const top = geo.features.slice().sort((a, b) => b.properties.observations - a.properties.observations)[0].properties;
+  const first = await page.locator("#globe-table tbody tr").first().innerText();
+  check(first.includes(top.name), "globe", `first row “${first}” is not ${top.name}`);
+  check(first.includes(top.latest_observed_at.slice(0, 10)), "globe", `first row lacks ${top.latest_observed_at.slice(0, 10)}`);
+  check(first.includes(new Intl.NumberFormat("en").format(top.observations)), "globe", "first row lacks the observation count");
+  const canvas = page.locator("#globe canvas");
+  const shot = () => canvas.evaluate((c) => c.toDataURL());
+  const before = await shot();
+  await canvas.focus();
+  await page.keyboard.press("ArrowRight");
+  const afterKey = await shot();
+  check(afterKey !== before, "globe", "ArrowRight did not turn the globe");
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 30, { steps: 5 });
+  await page.mouse.up();
+  const afterDrag = await shot();
+  check(afterDrag !== afterKey, "globe", "dragging did not turn the globe");
+  await page.getByRole("button", { name: "Zoom in" }).click();
+  check((await shot()) !== afterDrag, "globe", "Zoom in changed nothing");
+  await page.getByRole("button", { name: "Reset view" }).click();
+  check(log.errors.length === 0, "globe", `console errors: ${log.errors.join(" | ")}`);
+  await context.close();
+});
+
+await phase("statistics: the API's figures, formatted, with the update time", async () => {
+  const context = await browser.newContext();
+  const { page } = await newPage(context);
+  await page.goto(base + "/docs/data/statistics/");
+  await page.locator("#stats dd[data-stat]").first().waitFor();
+  let api = await getJSON(base + "/api/platform-stats.php");
+  let generated = await page.locator("#stats time.stats-updated").getAttribute("datetime");
+  if (generated !== api.generated_at) {
+    // The figures were recomputed between the two requests: reload once.
+    await page.reload();
+    await page.locator("#stats dd[data-stat]").first().waitFor();
+    api = await getJSON(base + "/api/platform-stats.php");
+    generated = await page.locator("#stats time.stats-updated").getAttribute("datetime");
+  }
+  check(generated === api.generated_at, "statistics", `shows generated_at ${generated}, API ${api.generated_at}`);
+  const fmt = new Intl.NumberFormat("en");
+  const fields = ["observations", "observations_last_30_days", "sites", "countries", "volunteers", "classifications", "classification_projects", "projects"];
+  for (const f of fields) {
+    const dd = page.locator(`#stats dd[data-stat="${f}"]`);
+    const text = (await dd.count()) ? await dd.innerText() : "(missing)";
+    check(text === fmt.format(api[f]), "statistics", `${f} shows “${text}”, the API says ${fmt.format(api[f])}`);
+  }
+  const stale = await page.locator("#stats.is-stale").count();
+  check(stale === (api.stale ? 1 : 0), "statistics", `stale marking ${stale} for stale=${api.stale}`);
+  await page.screenshot({ path: join(artefacts, "statistics.png"), fullPage: true });
+  await context.close();
+});
+
+await phase("search: type a word, see the page, open it with Enter and with a click", async () => {
+  const index = JSON.parse(readFileSync(join(distDir, "search-index.json"), "utf8"));
+  // A page whose title has a distinctive long word.
+  const words = (s) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 6);
+  const target = index.documents.find((d) => d.url !== "/" && words(d.title).length > 0);
+  check(!!target, "search", "no suitable page in the search index");
+  const word = words(target.title).sort((a, b) => b.length - a.length)[0];
+  const context = await browser.newContext();
+  const { page, log } = await newPage(context);
+  await page.goto(base + "/");
+  const input = page.getByRole("combobox", { name: "Search the site" });
+  await input.click();
+  // A prefix, with an accent the page does not have: still found.
+  const typed = word.slice(0, Math.max(4, word.length - 2)).replace(/e/, "é");
+  await input.pressSequentially(typed, { delay: 20 });
+  const option = page.getByRole("option").filter({ hasText: target.title }).first();
+  await option.waitFor();
+  check((await input.getAttribute("aria-expanded")) === "true", "search", "aria-expanded is not true with results shown");
+  const status = await page.locator("#search-status").innerText();
+  check(/\d+ pages? found|1 page found/.test(status), "search", `status line “${status}”`);
+  const options = await page.getByRole("option").allInnerTexts();
+  const at = options.findIndex((t) => t.includes(target.title));
+  for (let i = 0; i <= at; i++) await input.press("ArrowDown");
+  const activeId = await input.getAttribute("aria-activedescendant");
+  check(activeId && (await page.locator(`#${activeId}`).innerText()).includes(target.title), "search", "arrow keys did not select the page");
+  await Promise.all([page.waitForURL(base + target.url), input.press("Enter")]);
+  check(new URL(page.url()).pathname === target.url, "search", `Enter went to ${page.url()}`);
+  // Clicking a result, from another page.
+  await page.goto(base + "/docs/");
+  await page.locator("#site-search").fill(word);
+  const clickable = page.getByRole("option").filter({ hasText: target.title }).first();
+  await Promise.all([page.waitForURL(base + target.url), clickable.click()]);
+  // A word that is nowhere says so.
+  await page.locator("#site-search").fill("zzqxjv");
+  await page.locator("#search-status", { hasText: "No pages match" }).waitFor();
+  check(log.errors.length === 0, "search", `console errors: ${log.errors.join(" | ")}`);
+  await context.close();
+});
+
+await phase("theme toggle: remembered across pages, applied before first paint", async () => {
+  const context = await browser.newContext({ colorScheme: "light" });
+  const { page } = await newPage(context);
+  await page.goto(base + "/");
+  const toggle = page.locator("#theme-toggle");
+  check((await toggle.getAttribute("aria-pressed")) === "false", "theme", "toggle pressed in light mode");
+  await toggle.click();
+  check((await page.locator("html").getAttribute("data-theme")) === "dark", "theme", "click did not switch to dark");
+  check((await toggle.getAttribute("aria-pressed")) === "true", "theme", "aria-pressed not updated");
+  await axe(page, "/ (toggled dark)");
+  // On the next page the theme is set before the body is parsed.
+  await page.goto(base + "/docs/", { waitUntil: "commit" });
+  await page.waitForSelector("body", { state: "attached" });
+  const early = await page.evaluate(() => document.documentElement.getAttribute("data-theme"));
+  check(early === "dark", "theme", `theme at first parse is ${early}`);
+  await page.screenshot({ path: join(artefacts, "home-dark-toggle.png") });
+  await context.close();
+});
+
+await phase("screenshots", async () => {
+  for (const scheme of ["light", "dark"]) {
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
+    const { page } = await newPage(context);
+    for (const [name, path] of [["home", "/"], ["archive", "/docs/archive/quick-start/"], ["globe", "/docs/data/globe/"], ["statistics", "/docs/data/statistics/"]]) {
+      if (!pages.includes(path)) continue;
+      await page.goto(base + path);
+      await settle(page);
+      const file = join(artefacts, `${name}-${scheme}.png`);
+      // The globe page's table is long: its picture is the globe itself.
+      if (name === "globe") await page.locator("#globe").screenshot({ path: file });
+      else await page.screenshot({ path: file, fullPage: true });
+    }
+    await context.close();
+  }
+  const mobile = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const { page } = await newPage(mobile);
+  await page.goto(base + "/docs/archive/quick-start/");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  check(overflow <= 1, "mobile", `the page is ${overflow}px wider than a 390px screen`);
+  await page.screenshot({ path: join(artefacts, "archive-mobile.png"), fullPage: true });
+  await mobile.close();
+});
+
+if (staticBase) {
+  await phase(`static copy without live routes (${staticBase})`, async () => {
+    const sOrigin = new URL(staticBase).origin;
+    const context = await browser.newContext();
+    const { page, log } = await newPage(context, sOrigin);
+    await page.goto(staticBase + "/docs/data/statistics/");
+    const note = page.locator("#stats [data-stats-unavailable]");
+    await note.waitFor();
+    check(/not available on this copy of the site/.test(await note.innerText()), "static statistics", "no clear message");
+    await page.goto(staticBase + "/docs/data/globe/");
+    await page.locator("#globe[data-unavailable]").waitFor();
+    check(/not available/.test(await page.locator("#globe-table tbody").innerText()), "static globe", "table does not say the data is unavailable");
+    // The only errors allowed are the missing live routes' 404s.
+    const other = log.errors.filter((e) => !/status of 404/.test(e));
+    check(other.length === 0, "static copy", `console errors: ${other.join(" | ")}`);
+    await page.screenshot({ path: join(artefacts, "statistics-static.png") });
+    await context.close();
+  });
+}
+
+await browser.close();
+console.log(`site-browser: screenshots in ${artefacts}`);
+if (failures.length) {
+  console.log(`site-browser: ${failures.length} failure(s)`);
+  process.exit(1);
+}
+console.log(`site-browser: all ${step} checks passed on ${pages.length + 1} pages`);
