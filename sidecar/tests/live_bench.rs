@@ -40,7 +40,12 @@ fn queries() -> Vec<String> {
 }
 
 async fn measure(name: &str, store: Store) {
-    let live = Live::new(store, LiveConfig::default());
+    // No page cache: every measured query reaches the database.
+    let cfg = LiveConfig {
+        observation_pages_cached: 0,
+        ..LiveConfig::default()
+    };
+    let live = Live::new(store, cfg);
     let qs = queries();
     // Warm-up: caches and prepared statements.
     for q in qs.iter().take(200) {
