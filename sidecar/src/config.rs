@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::proxy::Cidr;
+use crate::http::proxy::Cidr;
 use crate::store::SampleSize;
 
 /// Serves the built site (`dist/`) and the live, MCP and contact routes of

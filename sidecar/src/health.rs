@@ -6,7 +6,7 @@ use http::Response;
 use http::header::{self, HeaderValue};
 
 use crate::Body;
-use crate::problem::{Code, Problem};
+use crate::http::problem::{Code, Problem};
 use crate::state::AppState;
 
 const JSON: HeaderValue = HeaderValue::from_static("application/json");

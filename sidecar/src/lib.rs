@@ -2,34 +2,29 @@
 //! routes that need code, applying the cross-cutting rules of the
 //! architecture (problem objects, CORS, caching, limits) to every response.
 //!
-//! Layout: [`config`] turns flags into a [`config::Config`];
-//! [`server`] owns sockets and shutdown; [`router::handle`] is the whole
-//! request handler, a plain async function that tests call without sockets;
-//! the other modules are one concern each.
+//! It does five things, one folder each: [`http`] (the per-request rules
+//! every answer goes through, and the files of `dist/`), [`live`] (live
+//! data routes), [`mcp`] (the MCP endpoint), [`contact`] (the enquiry form
+//! and its outbox) and [`store`] (SQLite and PostgreSQL). [`router::handle`]
+//! composes them into the request handler, a plain async function of state
+//! and request that tests call without sockets; nothing below it imports
+//! the router. [`config`] turns flags into a [`config::Config`], [`state`]
+//! owns what every request shares, [`server`] owns sockets and shutdown.
+//! The route table itself is the `contract` crate's.
 
 #![forbid(unsafe_code)]
 
-pub mod conditional;
 pub mod config;
 pub mod contact;
-pub mod cors;
 pub mod health;
+pub mod http;
 pub mod live;
 pub mod logging;
-pub mod manifest;
 pub mod mcp;
 pub mod metrics;
-pub mod negotiate;
-pub mod paths;
-pub mod problem;
-pub mod proxy;
-pub mod range;
 pub mod router;
-pub mod routes;
-pub mod security_headers;
 pub mod server;
 pub mod state;
-pub mod static_files;
 pub mod store;
 
 /// The response body type: every answer is a complete buffer (files are in

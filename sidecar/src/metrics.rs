@@ -11,58 +11,47 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
-/// The route label of a request.
+use contract::Endpoint;
+
+/// The route label of a request: a sidecar route of the contract, or one
+/// of three fixed classes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
     Static,
     Unmatched,
     Overload,
-    Healthz,
-    Readyz,
-    Metrics,
-    PlatformStats,
-    ObservationsData,
-    GlobeData,
-    Mcp,
-    ContactChallenge,
-    Contact,
+    Endpoint(Endpoint),
 }
 
+const CLASSES: usize = 3;
+const ROUTES: usize = CLASSES + Endpoint::ALL.len();
+
 impl Route {
-    const ALL: [Route; 12] = [
-        Route::Static,
-        Route::Unmatched,
-        Route::Overload,
-        Route::Healthz,
-        Route::Readyz,
-        Route::Metrics,
-        Route::PlatformStats,
-        Route::ObservationsData,
-        Route::GlobeData,
-        Route::Mcp,
-        Route::ContactChallenge,
-        Route::Contact,
-    ];
+    fn all() -> impl Iterator<Item = Route> {
+        [Route::Static, Route::Unmatched, Route::Overload]
+            .into_iter()
+            .chain(Endpoint::ALL.into_iter().map(Route::Endpoint))
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Route::Static => 0,
+            Route::Unmatched => 1,
+            Route::Overload => 2,
+            Route::Endpoint(e) => CLASSES + e as usize,
+        }
+    }
 
     pub fn label(self) -> &'static str {
         match self {
             Route::Static => "static",
             Route::Unmatched => "unmatched",
             Route::Overload => "overload",
-            Route::Healthz => "/healthz",
-            Route::Readyz => "/readyz",
-            Route::Metrics => "/metrics",
-            Route::PlatformStats => "/api/platform-stats.php",
-            Route::ObservationsData => "/api/observations-data.php",
-            Route::GlobeData => "/api/globe-data.php",
-            Route::Mcp => "/mcp/",
-            Route::ContactChallenge => "/api/contact-challenge",
-            Route::Contact => "/api/contact.php",
+            Route::Endpoint(e) => e.path(),
         }
     }
 }
 
-const ROUTES: usize = Route::ALL.len();
 const STATUSES: [u16; 16] = [
     200, 204, 206, 304, 308, 400, 403, 404, 405, 408, 413, 415, 416, 429, 500, 503,
 ];
@@ -98,7 +87,7 @@ impl std::fmt::Debug for Metrics {
 
 impl Metrics {
     pub fn record(&self, route: Route, status: u16, elapsed: Duration) {
-        let stats = &self.routes[route as usize];
+        let stats = &self.routes[route.index()];
         let s = STATUSES
             .iter()
             .position(|s| *s == status)
@@ -136,7 +125,7 @@ impl Metrics {
             .iter()
             .position(|s| *s == status)
             .unwrap_or(STATUSES.len());
-        self.routes[route as usize].by_status[s].load(Relaxed)
+        self.routes[route.index()].by_status[s].load(Relaxed)
     }
 
     /// The Prometheus text exposition (format 0.0.4).
@@ -146,8 +135,8 @@ impl Metrics {
             "# HELP sidecar_http_requests_total HTTP requests answered, by route and status.\n\
              # TYPE sidecar_http_requests_total counter\n",
         );
-        for route in Route::ALL {
-            let stats = &self.routes[route as usize];
+        for route in Route::all() {
+            let stats = &self.routes[route.index()];
             for (i, counter) in stats.by_status.iter().enumerate() {
                 let n = counter.load(Relaxed);
                 if n > 0 {
@@ -166,8 +155,8 @@ impl Metrics {
             "# HELP sidecar_http_request_duration_seconds Time from request head to response head.\n\
              # TYPE sidecar_http_request_duration_seconds histogram\n",
         );
-        for route in Route::ALL {
-            let stats = &self.routes[route as usize];
+        for route in Route::all() {
+            let stats = &self.routes[route.index()];
             let counts: Vec<u64> = stats.buckets.iter().map(|b| b.load(Relaxed)).collect();
             let total: u64 = counts.iter().sum();
             if total == 0 {

@@ -1,36 +1,36 @@
 //! The request handler: a plain async function of state and request, used by
 //! the server and, without sockets, by the tests.
 //!
-//! Order of decisions: normalise the path (400 when hostile) → live route
-//! table → file of `dist/` → not found (a problem in the API space, the 404
+//! It composes the five parts of the sidecar (`http`, `live`, `mcp`,
+//! `contact`, `store` through the state); none of them imports it.
+//!
+//! Order of decisions: normalise the path (400 when hostile) → the
+//! sidecar's endpoints of the contract's route table → file of `dist/` → not found (a problem in the API space, the 404
 //! page elsewhere). Whatever answered, [`finish`] adds the CORS and security
 //! headers, strips HEAD bodies, records metrics and logs — so those rules
 //! hold for every response, errors included.
 
 use std::error::Error as StdError;
-use std::future::Future;
-use std::panic::{self, AssertUnwindSafe};
-use std::pin::Pin;
-use std::task::{Context, Poll};
 use std::time::Instant;
 
 use bytes::Bytes;
+use contract::routes::{self, Cors as CorsClass, Endpoint};
 use http::header::{self, HeaderValue};
 use http::{HeaderMap, Method, Request, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper::body::Body as HttpBody;
 
 use crate::Body;
-use crate::cors::{self, Cors};
 use crate::health;
-use crate::manifest::{Entry, Resource};
+use crate::http::cors::{self, Cors};
+use crate::http::panic::CatchPanic;
+use crate::http::paths;
+use crate::http::problem::{self, Code, Problem};
+use crate::http::security_headers;
+use crate::http::site::{Entry, Resource};
+use crate::http::static_files;
 use crate::metrics::Route;
-use crate::paths;
-use crate::problem::{self, Code, Problem};
-use crate::routes::{Live, Spec};
-use crate::security_headers;
 use crate::state::AppState;
-use crate::static_files;
 
 /// Answers one request.
 pub async fn handle<B>(state: &AppState, request: Request<B>) -> Response<Body>
@@ -61,24 +61,6 @@ where
         }
     };
     finish(state, &method, route, &cors, response, started)
-}
-
-/// Turns a panic while polling the inner future into an error, so a bug in
-/// one handler becomes a 500 problem instead of a dropped connection. The box
-/// makes the inner future `Unpin`, which keeps this free of `unsafe`.
-pub(crate) struct CatchPanic<F>(pub(crate) Pin<Box<F>>);
-
-impl<F: Future> Future for CatchPanic<F> {
-    type Output = Result<F::Output, Box<dyn std::any::Any + Send>>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let inner = &mut self.get_mut().0;
-        match panic::catch_unwind(AssertUnwindSafe(|| inner.as_mut().poll(cx))) {
-            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
-            Ok(Poll::Pending) => Poll::Pending,
-            Err(payload) => Poll::Ready(Err(payload)),
-        }
-    }
 }
 
 /// The answer on a connection past the connection limit.
@@ -117,8 +99,8 @@ where
             );
         }
     };
-    if let Some(live) = Live::lookup(&path) {
-        return live_route(state, live, request).await;
+    if let Some(endpoint) = Endpoint::lookup(&path) {
+        return live_route(state, endpoint, request).await;
     }
     let response = match state.site.lookup(&path) {
         Some(Resource::File(entry)) => static_file(state, entry, &request),
@@ -160,12 +142,12 @@ fn not_a_file_method<B>(state: &AppState, request: &Request<B>) -> Response<Body
 fn not_found<B>(state: &AppState, request: &Request<B>, path: &str) -> Response<Body> {
     let head = request.method() == Method::HEAD;
     if (head || request.method() == Method::GET)
-        && !paths::is_api_space(path)
+        && !routes::is_api_space(path)
         && let Some(page) = state.site.not_found_page()
     {
         return static_files::not_found_page(page, request.headers(), head);
     }
-    let detail = if paths::is_api_space(path) {
+    let detail = if routes::is_api_space(path) {
         "No API route exists at this path; /openapi.json lists them."
     } else {
         "No page or file exists at this path."
@@ -180,18 +162,20 @@ fn method_not_allowed(allow: &HeaderValue) -> Problem {
 
 async fn live_route<B>(
     state: &AppState,
-    live: Live,
+    endpoint: Endpoint,
     request: Request<B>,
 ) -> (Route, Cors, Response<Body>)
 where
     B: HttpBody<Data = Bytes>,
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
-    let spec = live.spec();
+    let spec = endpoint.route();
+    let metric = Route::Endpoint(endpoint);
+    let allow = HeaderValue::from_static(spec.method.allow());
     let (parts, body) = request.into_parts();
     let path = parts.uri.path();
-    let cors = if spec.site_origins_only {
-        match parts.headers.get(header::ORIGIN) {
+    let cors = match spec.cors {
+        CorsClass::SiteOrigins => match parts.headers.get(header::ORIGIN) {
             Some(origin) if cors::origin_allowed(state.site_origins(), origin) => {
                 Cors::SiteOrigins {
                     echo: Some(origin.clone()),
@@ -203,85 +187,89 @@ where
                     "This route accepts requests only from the site's own origin.",
                 );
                 return (
-                    spec.metric,
+                    metric,
                     Cors::SiteOrigins { echo: None },
                     state.problem(problem, path),
                 );
             }
             None => Cors::SiteOrigins { echo: None },
-        }
-    } else {
-        Cors::Public
+        },
+        CorsClass::Public => Cors::Public,
     };
     if parts.method == Method::OPTIONS {
+        let headers = HeaderValue::from_static(spec.request_headers);
+        return (metric, cors, cors::preflight(&allow, &headers));
+    }
+    if !takes(spec.method, &parts.method) {
         return (
-            spec.metric,
+            metric,
             cors,
-            cors::preflight(&spec.allow, &spec.request_headers),
+            state.problem(method_not_allowed(&allow), path),
         );
     }
-    if !spec.takes(&parts.method) {
-        return (
-            spec.metric,
-            cors,
-            state.problem(method_not_allowed(&spec.allow), path),
-        );
-    }
-    let result = match live {
-        Live::Healthz => Ok(health::healthz()),
-        Live::Readyz => health::readyz(state).await,
-        Live::PlatformStats | Live::ObservationsData | Live::GlobeData => {
+    let result = match endpoint {
+        Endpoint::Healthz => Ok(health::healthz()),
+        Endpoint::Readyz => health::readyz(state).await,
+        Endpoint::Metrics => Ok(health::metrics(state)),
+        Endpoint::PlatformStats | Endpoint::ObservationsData | Endpoint::GlobeData => {
             let Some(data) = &state.live else {
                 let response = state.problem(not_enabled(), path);
-                return (spec.metric, cors, response);
+                return (metric, cors, response);
             };
-            let mut response = match live {
-                Live::PlatformStats => crate::live::platform_stats(data, &parts).await,
-                Live::ObservationsData => crate::live::observations(data, &parts).await,
+            let mut response = match endpoint {
+                Endpoint::PlatformStats => crate::live::platform_stats(data, &parts).await,
+                Endpoint::ObservationsData => crate::live::observations(data, &parts).await,
                 _ => crate::live::globe(data, &parts).await,
             };
             if parts.method == Method::HEAD {
                 *response.body_mut() = Body::new(Bytes::new());
             }
-            return (spec.metric, cors, response);
+            return (metric, cors, response);
         }
-        Live::Metrics => Ok(health::metrics(state)),
-        Live::ContactChallenge => match &state.contact {
+        Endpoint::ContactChallenge => match &state.contact {
             Some(contact) => contact.challenge(&parts).await,
             None => Err(not_enabled()),
         },
-        _ => match read_body(state, spec, &parts.headers, body).await {
-            Ok(body) if live == Live::Contact => match &state.contact {
+        Endpoint::Contact => match read_body(state, spec.body_types, &parts.headers, body).await {
+            Ok(body) => match &state.contact {
                 Some(contact) => contact.submit(&parts, body).await,
                 None => Err(not_enabled()),
             },
-            Ok(body) if live == Live::Mcp => {
+            Err(problem) => Err(problem),
+        },
+        Endpoint::Mcp => match read_body(state, spec.body_types, &parts.headers, body).await {
+            Ok(body) => {
                 let response = crate::mcp::answer(&state.mcp, &parts.headers, &body).await;
-                return (spec.metric, cors, response);
+                return (metric, cors, response);
             }
-            Ok(_) if !spec.enabled => Err(not_enabled()),
-            Ok(_) => Err(Problem::new(
-                Code::InternalError,
-                "The route has no handler.",
-            )),
+            // MCP clients read JSON-RPC errors, not problem objects, for
+            // transport faults in the body.
             Err(problem)
-                if spec.jsonrpc
-                    && matches!(problem.code, Code::UnsupportedMediaType | Code::BadRequest) =>
+                if matches!(problem.code, Code::UnsupportedMediaType | Code::BadRequest) =>
             {
                 let mut response =
-                    problem::jsonrpc_error(problem.code.status(), -32600, &problem.detail);
+                    problem::jsonrpc_error(problem::status(problem.code), -32600, &problem.detail);
                 if problem.close {
                     response
                         .headers_mut()
                         .insert(header::CONNECTION, HeaderValue::from_static("close"));
                 }
-                return (spec.metric, cors, response);
+                return (metric, cors, response);
             }
             Err(problem) => Err(problem),
         },
     };
     let response = result.unwrap_or_else(|problem| state.problem(problem, path));
-    (spec.metric, cors, response)
+    (metric, cors, response)
+}
+
+/// Whether a route of `method` takes the request's method (HEAD wherever
+/// GET; OPTIONS is answered separately, for every route).
+fn takes(method: routes::Method, request: &Method) -> bool {
+    match method {
+        routes::Method::Get => request == Method::GET || request == Method::HEAD,
+        routes::Method::Post => request == Method::POST,
+    }
 }
 
 fn not_enabled() -> Problem {
@@ -292,12 +280,11 @@ fn not_enabled() -> Problem {
     .retry_after(3600)
 }
 
-/// Checks and reads a request body within the size limit and the request
-/// timeout. Routes without a body get an empty one (whatever was sent is not
-/// read; hyper discards it).
+/// Checks and reads a request body of one of `types` within the size limit
+/// and the request timeout.
 async fn read_body<B>(
     state: &AppState,
-    spec: &Spec,
+    types: &[&str],
     headers: &HeaderMap,
     body: B,
 ) -> Result<Bytes, Problem>
@@ -305,9 +292,6 @@ where
     B: HttpBody<Data = Bytes>,
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
-    let Some(types) = spec.body_types else {
-        return Ok(Bytes::new());
-    };
     let max = state.config.max_body_bytes;
     let too_large = || {
         Problem::new(
@@ -326,7 +310,7 @@ where
     let media_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .map(|v| v.split(';').next().unwrap_or_default().trim());
+        .map(contract::media::essence);
     if !media_type.is_some_and(|m| types.iter().any(|t| t.eq_ignore_ascii_case(m))) {
         let detail = format!("This route accepts a body of type {}.", types.join(" or "));
         return Err(Problem::new(Code::UnsupportedMediaType, detail));
@@ -387,22 +371,4 @@ fn finish(
         "request"
     );
     response
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn panics_become_errors() {
-        let ok = CatchPanic(Box::pin(async { 7 })).await;
-        assert_eq!(ok.ok(), Some(7));
-        let panicking = CatchPanic(Box::pin(async {
-            if Instant::now().elapsed().as_secs() < 3600 {
-                panic!("handler bug");
-            }
-            7
-        }));
-        assert!(panicking.await.is_err());
-    }
 }

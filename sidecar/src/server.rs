@@ -33,9 +33,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use crate::config::Config;
 use crate::contact::PeerAddr;
+use crate::http::site::{Resource, Site};
 use crate::live::mcp_tools::McpLiveTools;
 use crate::live::{Live, LiveConfig};
-use crate::manifest::{Resource, Site};
 use crate::router;
 use crate::state::AppState;
 use crate::store::Store;

@@ -9,11 +9,11 @@ use http::{HeaderValue, Response};
 use crate::Body;
 use crate::config::Config;
 use crate::contact::Contact;
+use crate::http::problem::Problem;
+use crate::http::site::Site;
 use crate::live::Live;
-use crate::manifest::Site;
 use crate::mcp::Mcp;
 use crate::metrics::Metrics;
-use crate::problem::Problem;
 
 #[derive(Debug)]
 pub struct AppState {

@@ -1,10 +1,10 @@
 //! Real answers of the contact routes — the receipt, the redirect, the
 //! challenge and every refusal — validate against the built contract
-//! (`CONTRACT_OPENAPI`, see `live_contract.rs`; `SIDECAR_SKIP_CONTRACT=1`
-//! skips).
+//! (`CONTRACT_OPENAPI`, see `contract_support`).
 
 mod common;
 mod contact_support;
+mod contract_support;
 mod live_support;
 
 use bytes::Bytes;
@@ -12,86 +12,12 @@ use common::handler::Answer;
 use contact_support::{
     CHALLENGE, FORM, JSON, MAX_BODY, ORIGIN, PATH, enquiry, env, post_json, send,
 };
+use contract_support::contract;
 use live_support::Backend;
 use serde_json::{Value, json};
 
-fn contract() -> Option<Value> {
-    let Ok(path) = std::env::var("CONTRACT_OPENAPI") else {
-        if std::env::var("SIDECAR_SKIP_CONTRACT").as_deref() == Ok("1") {
-            return None;
-        }
-        panic!("CONTRACT_OPENAPI is unset (see live_contract.rs), or set SIDECAR_SKIP_CONTRACT=1");
-    };
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    Some(serde_json::from_str(&text).unwrap())
-}
-
-fn resolve<'a>(doc: &'a Value, v: &'a Value) -> &'a Value {
-    match v["$ref"].as_str() {
-        Some(r) => doc.pointer(r.trim_start_matches('#')).unwrap(),
-        None => v,
-    }
-}
-
-/// The status is declared for `method path`, its declared headers are
-/// present, and the body validates against the declared schema.
 fn check(doc: &Value, method: &str, path: &str, a: &Answer) -> Value {
-    let status = a.status.as_u16().to_string();
-    let op = &doc["paths"][path][method];
-    assert!(op.is_object(), "{method} {path} is not in the contract");
-    let declared = op["responses"]
-        .get(&status)
-        .unwrap_or_else(|| panic!("{method} {path}: status {status} is not declared"));
-    let declared = resolve(doc, declared);
-    for name in declared["headers"]
-        .as_object()
-        .into_iter()
-        .flatten()
-        .map(|h| h.0)
-    {
-        assert!(
-            a.has(name),
-            "{method} {path} {status}: declared header {name} missing"
-        );
-    }
-    let Some(content) = declared["content"].as_object() else {
-        assert!(
-            a.body.is_empty(),
-            "{method} {path} {status}: undeclared body"
-        );
-        return Value::Null;
-    };
-    let essence = a
-        .header("content-type")
-        .split(';')
-        .next()
-        .unwrap()
-        .trim()
-        .to_owned();
-    let schema = &content
-        .get(&essence)
-        .unwrap_or_else(|| panic!("{method} {path} {status}: {essence} not declared"))["schema"];
-    let instance: Value = serde_json::from_slice(&a.body).unwrap();
-    let root = json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "components": doc["components"],
-        "allOf": [schema],
-    });
-    let validator = jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
-        .build(&root)
-        .unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(&instance)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "{method} {path} {status}:\n{}\n{instance:#}",
-        errors.join("\n")
-    );
-    instance
+    contract_support::check(doc, method, path, a.status.as_u16(), &a.headers, &a.body)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

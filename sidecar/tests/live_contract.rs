@@ -2,107 +2,30 @@
 //! error they answer themselves — validate against the schemas of the built
 //! contract.
 //!
-//! The sidecar does not depend on the generator, so this test reads a built
-//! `openapi.json` from `CONTRACT_OPENAPI`, e.g.
-//!
-//! ```text
-//! cargo run -p generator -- build --out /tmp/site
-//! CONTRACT_OPENAPI=/tmp/site/openapi.json cargo test -p sidecar --test live_contract
-//! ```
-//!
-//! It fails when the variable is unset, unless `SIDECAR_SKIP_CONTRACT=1`.
+//! The built contract comes from `CONTRACT_OPENAPI` (see `contract_support`).
 
+mod contract_support;
 mod live_support;
 
+use contract_support::{contract, resolve};
 use http::Response;
 use live_support::{Backend, body, get, load_fixture, open};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sidecar::Body;
 use sidecar::live::{self, Live, LiveConfig};
 use sidecar::store::SampleSize;
 
-fn contract() -> Option<Value> {
-    let Ok(path) = std::env::var("CONTRACT_OPENAPI") else {
-        if std::env::var("SIDECAR_SKIP_CONTRACT").as_deref() == Ok("1") {
-            return None;
-        }
-        panic!(
-            "CONTRACT_OPENAPI is unset: build the site (`cargo run -p generator -- build --out \
-             /tmp/site`) and set CONTRACT_OPENAPI=/tmp/site/openapi.json, or set \
-             SIDECAR_SKIP_CONTRACT=1"
-        );
-    };
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    Some(serde_json::from_str(&text).unwrap())
-}
-
-/// Follows a local `$ref` (`#/components/...`).
-fn resolve<'a>(doc: &'a Value, v: &'a Value) -> &'a Value {
-    match v["$ref"].as_str() {
-        Some(r) => doc
-            .pointer(r.trim_start_matches('#'))
-            .unwrap_or_else(|| panic!("dangling {r}")),
-        None => v,
-    }
-}
-
-/// Checks a response against the operation `GET path` of the contract:
-/// the status is declared, declared headers are present, and the body
-/// validates against the schema of its media type.
+/// Checks a live answer against the operation `GET path` of the contract.
 async fn check(doc: &Value, path: &str, response: Response<Body>) -> Value {
-    let status = response.status().as_u16().to_string();
-    let op = &doc["paths"][path]["get"];
-    assert!(op.is_object(), "{path} is not in the contract");
-    let declared = op["responses"]
-        .get(&status)
-        .unwrap_or_else(|| panic!("{path}: status {status} is not declared"));
-    let declared = resolve(doc, declared);
     let (parts, bytes) = body(response).await;
-    if let Some(headers) = declared["headers"].as_object() {
-        for name in headers.keys() {
-            if name == "Vary" && status == "304" {
-                continue;
-            }
-            assert!(
-                parts.headers.contains_key(name.as_str()),
-                "{path} {status}: header {name} is declared but missing"
-            );
-        }
-    }
-    let Some(content) = declared["content"].as_object() else {
-        assert!(bytes.is_empty(), "{path} {status}: undeclared body");
-        return Value::Null;
-    };
-    let media = parts.headers["content-type"].to_str().unwrap();
-    let essence = media.split(';').next().unwrap().trim();
-    let schema = &content
-        .get(essence)
-        .unwrap_or_else(|| panic!("{path} {status}: media type {essence} is not declared"))["schema"];
-    let instance: Value = if essence == "text/csv" {
-        Value::String(String::from_utf8(bytes.to_vec()).unwrap())
-    } else {
-        serde_json::from_slice(&bytes).unwrap()
-    };
-    let root = json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "components": doc["components"],
-        "allOf": [schema],
-    });
-    let validator = jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
-        .build(&root)
-        .unwrap_or_else(|e| panic!("{path} {status}: schema does not compile: {e}"));
-    let errors: Vec<String> = validator
-        .iter_errors(&instance)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "{path} {status} ({essence}) does not match the contract:\n{}\n{instance:#}",
-        errors.join("\n")
-    );
-    instance
+    contract_support::check(
+        doc,
+        "get",
+        path,
+        parts.status.as_u16(),
+        &parts.headers,
+        &bytes,
+    )
 }
 
 /// Also checks that each request parameter we send is declared.

@@ -5,7 +5,7 @@ mod common;
 
 use common::handler::{get, send, state};
 use common::{Fixture, SECRET};
-use sidecar::manifest::Site;
+use sidecar::http::site::Site;
 
 #[tokio::test]
 async fn serves_a_page_with_its_headers() {

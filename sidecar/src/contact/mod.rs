@@ -28,8 +28,8 @@ use http::request::Parts;
 use http::{Response, StatusCode};
 
 use crate::Body;
-use crate::problem::{Code, Problem};
-use crate::proxy::{self, Cidr};
+use crate::http::problem::{Code, Problem};
+use crate::http::proxy::{self, Cidr};
 use crate::store::Store;
 use crate::store::contact::{NewEnquiry, Stored};
 use altcha::{Altcha, Refusal};

@@ -1,6 +1,6 @@
 //! Per-client rate limits, counted in the database so that replicas share
 //! them. A client is its IP address as resolved through the trusted proxies
-//! ([`crate::proxy::client_ip`]); an IPv6 client is keyed by its /64, the
+//! ([`crate::http::proxy::client_ip`]); an IPv6 client is keyed by its /64, the
 //! block one subscriber usually gets.
 
 use std::net::IpAddr;

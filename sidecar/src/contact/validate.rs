@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use percent_encoding::percent_decode;
 use serde_json::Value;
 
-use crate::problem::FieldError;
+use crate::http::problem::FieldError;
 
 /// Largest sizes, in characters (the contract's `maxLength`s).
 pub const NAME_MAX: usize = 200;
@@ -123,7 +123,11 @@ pub fn email_ok(email: &str) -> bool {
 pub fn validate(fields: &Fields, topics: &[String]) -> Result<Submission, Vec<FieldError>> {
     let mut errors = Vec::new();
     let mut err = |name: &'static str, code: &'static str, reason: String| {
-        errors.push(FieldError { name, reason, code });
+        errors.push(FieldError {
+            name: name.into(),
+            reason,
+            code: Some(code),
+        });
     };
     let mut text =
         |name: &'static str, label: &str, max: usize, required: bool, multiline: bool| {
@@ -254,7 +258,10 @@ mod tests {
         );
         let errors =
             validate(&parse(body.as_bytes(), Format::Json).unwrap(), &topics()).unwrap_err();
-        let got: Vec<(&str, &str)> = errors.iter().map(|e| (e.name, e.code)).collect();
+        let got: Vec<(&str, &str)> = errors
+            .iter()
+            .map(|e| (&*e.name, e.code.unwrap_or_default()))
+            .collect();
         assert_eq!(
             got,
             [

@@ -18,7 +18,7 @@ use http::header::{self, HeaderValue};
 use http::request::Parts;
 use sha2::{Digest, Sha256};
 
-use crate::negotiate::{self, Coding};
+use crate::http::negotiate::{self, Coding};
 
 /// Bodies smaller than this are sent as they are.
 pub(crate) const MIN_SIZE: usize = 1024;

@@ -43,7 +43,7 @@ use http::{Response, StatusCode};
 use serde::Serialize;
 
 use crate::Body;
-use crate::problem::{Code, Problem};
+use crate::http::problem::{Code, Problem};
 use crate::store::Store;
 use encoded::Encoded;
 
@@ -235,10 +235,9 @@ impl Rendered {
     /// live routes.
     pub(crate) fn respond(&self, parts: &Parts) -> Response<Body> {
         let chosen = self.body.choose(parts);
-        let not_modified = parts
-            .headers
-            .get(header::IF_NONE_MATCH)
-            .is_some_and(|h| crate::conditional::none_match(h.as_bytes(), chosen.etag.as_bytes()));
+        let not_modified = parts.headers.get(header::IF_NONE_MATCH).is_some_and(|h| {
+            crate::http::conditional::none_match(h.as_bytes(), chosen.etag.as_bytes())
+        });
         let mut response = if not_modified {
             let mut r = Response::new(Body::new(Bytes::new()));
             *r.status_mut() = StatusCode::NOT_MODIFIED;

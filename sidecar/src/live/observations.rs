@@ -127,7 +127,12 @@ async fn render(live: &Live, parts: &Parts) -> Result<Rendered, Response<Body>> 
     let cfg = &live.cfg;
     let q = match query::parse(parts.uri.query()) {
         Ok(q) => q,
-        Err(e) => return Err(e.into_response(&cfg.problem_base, parts.uri.path())),
+        Err(e) => {
+            let problem = e.into_problem();
+            return Err(super::with_cors(
+                problem.into_response(&cfg.problem_base, parts.uri.path()),
+            ));
+        }
     };
     let format = q.format.unwrap_or(if wants_csv(parts) {
         Format::Csv

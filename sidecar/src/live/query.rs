@@ -20,12 +20,10 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use bytes::Bytes;
-use http::header::{self, HeaderValue};
-use http::{Response, StatusCode};
+use contract::vocabulary::PARAMETER_NAMES as PARAMETERS;
 
-use crate::Body;
-use crate::store::{ObservationFilter, PARAMETERS, time};
+use crate::http::problem::{Code, FieldError, Problem};
+use crate::store::{ObservationFilter, time};
 
 pub const DEFAULT_LIMIT: u32 = 100;
 pub const MAX_LIMIT: u32 = 1000;
@@ -61,10 +59,10 @@ impl LiveError {
         }
     }
 
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
-            LiveError::UnknownParameter { .. } => "unknown_parameter",
-            LiveError::InvalidParameter { .. } => "invalid_parameter",
+            LiveError::UnknownParameter { .. } => Code::UnknownParameter,
+            LiveError::InvalidParameter { .. } => Code::InvalidParameter,
         }
     }
 
@@ -84,40 +82,26 @@ impl LiveError {
         }
     }
 
-    /// The 400 problem object (RFC 9457), with `errors` naming the parameter.
-    pub fn into_response(self, type_base: &str, instance: &str) -> Response<Body> {
-        let (title, detail) = match &self {
-            LiveError::UnknownParameter { name } => (
-                "Unknown parameter",
-                format!("Unknown query parameter `{name}`: {}.", self.reason()),
-            ),
-            LiveError::InvalidParameter { name, reason } => (
-                "Invalid parameter",
-                format!("Invalid query parameter `{name}`: {reason}."),
-            ),
+    /// The 400 problem, with `errors` naming the parameter.
+    pub fn into_problem(self) -> Problem {
+        let reason = self.reason();
+        let detail = match &self {
+            LiveError::UnknownParameter { name } => {
+                format!("Unknown query parameter `{name}`: {reason}.")
+            }
+            LiveError::InvalidParameter { name, reason } => {
+                format!("Invalid query parameter `{name}`: {reason}.")
+            }
         };
-        let body = serde_json::json!({
-            "type": format!("{type_base}/docs/problems/{}/", self.code()),
-            "title": title,
-            "status": 400,
-            "detail": detail,
-            "instance": instance,
-            "code": self.code(),
-            "errors": [{ "name": self.name(), "reason": self.reason() }],
-        });
-        let mut r = Response::new(Body::new(Bytes::from(body.to_string())));
-        *r.status_mut() = StatusCode::BAD_REQUEST;
-        let h = r.headers_mut();
-        h.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/problem+json"),
-        );
-        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-        h.insert(
-            header::ACCESS_CONTROL_ALLOW_ORIGIN,
-            HeaderValue::from_static("*"),
-        );
-        r
+        let code = self.code();
+        let name = match self {
+            LiveError::UnknownParameter { name } | LiveError::InvalidParameter { name, .. } => name,
+        };
+        Problem::new(code, detail).with_errors(vec![FieldError {
+            name: name.into(),
+            reason,
+            code: None,
+        }])
     }
 }
 
@@ -309,7 +293,7 @@ mod tests {
 
     fn err(q: &str) -> (String, String) {
         let e = parse(Some(q)).unwrap_err();
-        (e.code().to_owned(), e.name().to_owned())
+        (e.code().as_str().to_owned(), e.name().to_owned())
     }
 
     #[test]

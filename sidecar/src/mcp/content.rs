@@ -51,25 +51,9 @@ impl SearchEntry {
     }
 }
 
-/// `search-index.json`, version 1.
-#[derive(Deserialize)]
-struct SearchIndexFile {
-    version: u32,
-    documents: Vec<SearchIndexDocument>,
-}
-
-#[derive(Deserialize)]
-struct SearchIndexDocument {
-    url: String,
-    title: String,
-    #[serde(default)]
-    summary: String,
-    #[serde(default)]
-    text: String,
-}
-
 /// File name of the search index in `dist/`.
-pub const SEARCH_INDEX: &str = "search-index.json";
+pub use contract::manifest::SEARCH_INDEX;
+use contract::search::SearchIndex as SearchIndexFile;
 
 /// Everything loaded from `dist/`.
 #[derive(Debug, Default)]
@@ -137,7 +121,7 @@ impl Content {
         let index = if keys.iter().any(|k| k == SEARCH_INDEX) {
             read(SEARCH_INDEX)
                 .and_then(|s| serde_json::from_str::<SearchIndexFile>(&s).ok())
-                .filter(|f| f.version == 1)
+                .filter(|f| f.version == contract::search::VERSION)
                 .map(|f| {
                     f.documents
                         .into_iter()

@@ -16,6 +16,7 @@ pub mod prompts;
 pub mod resources;
 pub mod tools;
 
+use contract::mcp::PROTOCOL_VERSIONS;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -25,7 +26,7 @@ use http::{HeaderMap, Response, StatusCode};
 use serde_json::{Map, Value, json};
 
 use crate::Body;
-use crate::router::CatchPanic;
+use crate::http::panic::CatchPanic;
 use content::Content;
 use jsonrpc::{Call, Message, RpcError};
 pub use tools::{LiveFuture, LiveTools};
@@ -33,13 +34,17 @@ pub use tools::{LiveFuture, LiveTools};
 /// The request header naming the negotiated protocol version.
 pub const VERSION_HEADER: &str = "mcp-protocol-version";
 
-/// The protocol versions served, oldest first.
+/// The protocol versions served, oldest first: the contract's, as an enum
+/// so features can be gated by comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Version {
     V2024_11_05,
     V2025_03_26,
     V2025_06_18,
 }
+
+// One variant per version of the contract, in its order.
+const _: () = assert!(Version::ALL.len() == PROTOCOL_VERSIONS.len());
 
 impl Version {
     pub const ALL: [Version; 3] = [
@@ -52,11 +57,7 @@ impl Version {
     pub const DEFAULT: Version = Version::V2025_03_26;
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Version::V2024_11_05 => "2024-11-05",
-            Version::V2025_03_26 => "2025-03-26",
-            Version::V2025_06_18 => "2025-06-18",
-        }
+        PROTOCOL_VERSIONS[self as usize]
     }
 
     pub fn parse(s: &str) -> Option<Version> {

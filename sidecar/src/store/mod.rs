@@ -28,34 +28,8 @@ use std::path::Path;
 
 pub use sample::SampleSize;
 
-/// Measured parameters an observation can carry (the contract's enum).
-pub const PARAMETERS: [&str; 8] = [
-    "nitrate",
-    "nitrite",
-    "phosphate",
-    "turbidity",
-    "temperature",
-    "ph",
-    "ammonium",
-    "dissolved_oxygen",
-];
-
-/// Water-body types of a site (the contract's enum).
-pub const WATER_BODY_TYPES: [&str; 10] = [
-    "river",
-    "lake",
-    "pond",
-    "canal",
-    "stream",
-    "reservoir",
-    "wetland",
-    "coastal",
-    "ditch",
-    "other",
-];
-
-/// Quality flags of an observation (the contract's enum).
-pub const QUALITY_FLAGS: [&str; 4] = ["valid", "suspect", "invalid", "unverified"];
+/// The observation vocabulary is the contract's.
+pub use contract::vocabulary::{PARAMETER_NAMES as PARAMETERS, QUALITY_FLAGS, WATER_BODY_TYPES};
 
 /// A monitoring site, as stored (exact location).
 #[derive(Debug, Clone, PartialEq)]

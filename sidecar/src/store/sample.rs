@@ -282,32 +282,26 @@ impl Sample {
 /// A plausible value, unit and method for a parameter; `season` runs from
 /// -1 (winter) to 1 (summer).
 fn measurement(rng: &mut Rng, parameter: &str, season: f64) -> (f64, &'static str, &'static str) {
-    let (value, unit, method) = match parameter {
+    let (value, method) = match parameter {
         "nitrate" => (
             rng.range(0.2, 25.0) * (1.0 - 0.3 * season),
-            "mg/L",
             "colorimetric test kit",
         ),
-        "nitrite" => (rng.range(0.0, 0.5), "mg/L", "colorimetric test kit"),
+        "nitrite" => (rng.range(0.0, 0.5), "colorimetric test kit"),
         "phosphate" => (
             rng.range(0.02, 1.0) * (1.0 + 0.3 * season),
-            "mg/L",
             "colorimetric test kit",
         ),
-        "turbidity" => (rng.range(5.0, 120.0), "NTU", "turbidity tube"),
+        "turbidity" => (rng.range(5.0, 120.0), "turbidity tube"),
         "temperature" => (
             12.0 + 8.0 * season + rng.range(-3.0, 3.0),
-            "°C",
             "digital thermometer",
         ),
-        "ph" => (rng.range(6.2, 8.8), "pH", "pH test strip"),
-        "ammonium" => (rng.range(0.0, 2.0), "mg/L", "colorimetric test kit"),
-        _ => (
-            9.0 - 2.5 * season + rng.range(-1.5, 1.5),
-            "mg/L",
-            "optical probe",
-        ),
+        "ph" => (rng.range(6.2, 8.8), "pH test strip"),
+        "ammonium" => (rng.range(0.0, 2.0), "colorimetric test kit"),
+        _ => (9.0 - 2.5 * season + rng.range(-1.5, 1.5), "optical probe"),
     };
+    let unit = contract::vocabulary::parameter(parameter).map_or("", |p| p.unit);
     ((value * 100.0).round() / 100.0, unit, method)
 }
 

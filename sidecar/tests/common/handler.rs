@@ -7,7 +7,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Body;
 use serde_json::Value;
 use sidecar::config::Config;
-use sidecar::manifest::Site;
+use sidecar::http::site::Site;
 use sidecar::{AppState, handle};
 
 use super::Fixture;

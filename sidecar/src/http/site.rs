@@ -10,47 +10,20 @@
 //! The manifest does not list itself, and twins (`x.html.br`) are not keys,
 //! so neither is ever served on its own.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, bail, ensure};
 use bytes::Bytes;
 use http::HeaderValue;
-use serde::Deserialize;
 
-use crate::negotiate::Coding;
+use crate::http::negotiate::Coding;
 
-pub const MANIFEST_FILE: &str = "manifest.json";
-pub const FORMAT: u32 = 1;
-/// The page served (status 404) for unknown paths outside the API.
-pub const NOT_FOUND_PAGE: &str = "404.html";
-const API_CATALOG: &str = ".well-known/api-catalog";
+use contract::manifest::{API_CATALOG, FORMAT, FileEntry, MANIFEST_FILE, Manifest, NOT_FOUND_PAGE};
+
 const API_CATALOG_LINK: HeaderValue =
     HeaderValue::from_static("</.well-known/api-catalog>; rel=\"api-catalog\"");
-
-#[derive(Debug, Deserialize)]
-struct ManifestJson {
-    format: u32,
-    files: BTreeMap<String, FileJson>,
-}
-
-#[derive(Debug, Deserialize)]
-struct FileJson {
-    size: u64,
-    etag: String,
-    content_type: String,
-    cache_control: String,
-    #[serde(default)]
-    encodings: BTreeMap<String, EncodedJson>,
-}
-
-#[derive(Debug, Deserialize)]
-struct EncodedJson {
-    path: String,
-    size: u64,
-    etag: String,
-}
 
 /// One representation's bytes and pre-rendered headers.
 #[derive(Debug, Clone)]
@@ -118,7 +91,7 @@ impl Site {
                 manifest_path.display()
             )
         })?;
-        let manifest: ManifestJson = serde_json::from_slice(&text)
+        let manifest: Manifest = serde_json::from_slice(&text)
             .with_context(|| format!("parsing {}", manifest_path.display()))?;
         ensure!(
             manifest.format == FORMAT,
@@ -157,7 +130,7 @@ impl Site {
             if let Some(dir) = url.strip_suffix("index.html").filter(|d| d.ends_with('/')) {
                 let dir = dir.to_owned();
                 let bare = dir.trim_end_matches('/');
-                if !bare.is_empty() && !crate::paths::is_api_space(bare) {
+                if !bare.is_empty() && !contract::routes::is_api_space(bare) {
                     redirects.push((bare.to_owned(), dir.clone()));
                 }
                 self.routes.insert(dir, Resource::File(entry.clone()));
@@ -193,7 +166,7 @@ impl Site {
     }
 }
 
-fn load_entry(root: &Path, key: &str, file: FileJson) -> anyhow::Result<Entry> {
+fn load_entry(root: &Path, key: &str, file: FileEntry) -> anyhow::Result<Entry> {
     let identity = load_variant(root, key, file.size, &file.etag)?;
     let mut br = None;
     let mut gzip = None;

@@ -15,8 +15,7 @@ use http::{HeaderMap, Response, StatusCode};
 use crate::Body;
 
 const ANY: HeaderValue = HeaderValue::from_static("*");
-const EXPOSE: HeaderValue =
-    HeaderValue::from_static("ETag, Retry-After, Link, MCP-Protocol-Version");
+const EXPOSE: HeaderValue = HeaderValue::from_static(contract::routes::EXPOSE_HEADERS);
 /// Chromium caps the preflight cache at two hours; more would be ignored.
 const MAX_AGE: HeaderValue = HeaderValue::from_static("7200");
 const ORIGIN: HeaderValue = HeaderValue::from_static("origin");

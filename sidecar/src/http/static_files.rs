@@ -1,19 +1,19 @@
 //! Answers for files of `dist/`: negotiation of the precompressed twins,
 //! `If-None-Match` → 304, single ranges, the 404 page and directory
 //! redirects. Everything here works on pre-rendered values from
-//! [`crate::manifest`]; the hot path clones `Bytes` and `HeaderValue`s only.
+//! [`crate::http::site`]; the hot path clones `Bytes` and `HeaderValue`s only.
 
 use bytes::Bytes;
 use http::header::{self, HeaderValue};
 use http::{HeaderMap, Response, StatusCode};
 
 use crate::Body;
-use crate::conditional;
-use crate::manifest::Entry;
-use crate::negotiate::{self, Coding};
-use crate::problem::Problem;
-use crate::range::{self, RangeRequest};
-use crate::security_headers;
+use crate::http::conditional;
+use crate::http::negotiate::{self, Coding};
+use crate::http::problem::Problem;
+use crate::http::range::{self, RangeRequest};
+use crate::http::security_headers;
+use crate::http::site::Entry;
 
 const VARY_ENCODING: HeaderValue = HeaderValue::from_static("accept-encoding");
 const BYTES: HeaderValue = HeaderValue::from_static("bytes");
@@ -21,7 +21,7 @@ const BR: HeaderValue = HeaderValue::from_static("br");
 const GZIP: HeaderValue = HeaderValue::from_static("gzip");
 const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
 /// `Allow` of every static file.
-pub const ALLOW: HeaderValue = HeaderValue::from_static("GET, HEAD, OPTIONS");
+pub const ALLOW: HeaderValue = HeaderValue::from_static(contract::routes::Method::Get.allow());
 /// Request headers a static GET may carry cross-origin.
 pub const REQUEST_HEADERS: HeaderValue =
     HeaderValue::from_static("Accept, Accept-Encoding, If-None-Match, If-Range, Range");

@@ -11,146 +11,13 @@ use serde::Serialize;
 
 use crate::Body;
 
-/// The documented problem codes. The generator builds a page for each at
-/// `/docs/problems/<code>/`; this list must not grow without one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Code {
-    BadRequest,
-    ForbiddenOrigin,
-    NotFound,
-    MethodNotAllowed,
-    RequestTimeout,
-    PayloadTooLarge,
-    UnsupportedMediaType,
-    RangeNotSatisfiable,
-    InvalidSubmission,
-    ChallengeMissing,
-    ChallengeInvalid,
-    ChallengeExpired,
-    ChallengeReplayed,
-    SubmittedTooFast,
-    TooManyRequests,
-    InternalError,
-    ServiceUnavailable,
-}
+/// The documented problem codes: the contract's, so the sidecar can answer
+/// only with a code the generator built a page for.
+pub use contract::ProblemCode as Code;
 
-impl Code {
-    /// Every code, for tests that check the generator built a page for each.
-    pub const ALL: [Code; 17] = [
-        Code::BadRequest,
-        Code::ForbiddenOrigin,
-        Code::NotFound,
-        Code::MethodNotAllowed,
-        Code::RequestTimeout,
-        Code::PayloadTooLarge,
-        Code::UnsupportedMediaType,
-        Code::RangeNotSatisfiable,
-        Code::InvalidSubmission,
-        Code::ChallengeMissing,
-        Code::ChallengeInvalid,
-        Code::ChallengeExpired,
-        Code::ChallengeReplayed,
-        Code::SubmittedTooFast,
-        Code::TooManyRequests,
-        Code::InternalError,
-        Code::ServiceUnavailable,
-    ];
-
-    /// The stable snake_case `code` member.
-    pub fn as_str(self) -> &'static str {
-        self.info().0
-    }
-
-    pub fn status(self) -> StatusCode {
-        self.info().1
-    }
-
-    /// The `title` member: the same for every occurrence of the code.
-    pub fn title(self) -> &'static str {
-        self.info().2
-    }
-
-    fn info(self) -> (&'static str, StatusCode, &'static str) {
-        match self {
-            Code::BadRequest => ("bad_request", StatusCode::BAD_REQUEST, "Bad request"),
-            Code::ForbiddenOrigin => (
-                "forbidden_origin",
-                StatusCode::FORBIDDEN,
-                "Origin not allowed",
-            ),
-            Code::NotFound => ("not_found", StatusCode::NOT_FOUND, "Not found"),
-            Code::MethodNotAllowed => (
-                "method_not_allowed",
-                StatusCode::METHOD_NOT_ALLOWED,
-                "Method not allowed",
-            ),
-            Code::RequestTimeout => (
-                "request_timeout",
-                StatusCode::REQUEST_TIMEOUT,
-                "Request timeout",
-            ),
-            Code::PayloadTooLarge => (
-                "payload_too_large",
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "Payload too large",
-            ),
-            Code::UnsupportedMediaType => (
-                "unsupported_media_type",
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "Unsupported media type",
-            ),
-            Code::RangeNotSatisfiable => (
-                "range_not_satisfiable",
-                StatusCode::RANGE_NOT_SATISFIABLE,
-                "Range not satisfiable",
-            ),
-            Code::InvalidSubmission => (
-                "invalid_submission",
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "Invalid submission",
-            ),
-            Code::ChallengeMissing => (
-                "challenge_missing",
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "Challenge missing",
-            ),
-            Code::ChallengeInvalid => (
-                "challenge_invalid",
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "Challenge invalid",
-            ),
-            Code::ChallengeExpired => (
-                "challenge_expired",
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "Challenge expired",
-            ),
-            Code::ChallengeReplayed => (
-                "challenge_replayed",
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "Challenge already used",
-            ),
-            Code::SubmittedTooFast => (
-                "submitted_too_fast",
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "Submitted too fast",
-            ),
-            Code::TooManyRequests => (
-                "too_many_requests",
-                StatusCode::TOO_MANY_REQUESTS,
-                "Too many requests",
-            ),
-            Code::InternalError => (
-                "internal_error",
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Internal error",
-            ),
-            Code::ServiceUnavailable => (
-                "service_unavailable",
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Service unavailable",
-            ),
-        }
-    }
+/// The HTTP status of a code.
+pub fn status(code: Code) -> StatusCode {
+    StatusCode::from_u16(code.status()).expect("the contract's statuses are valid")
 }
 
 /// A problem to answer with, plus the headers its status calls for.
@@ -170,13 +37,15 @@ pub struct Problem {
     pub errors: Vec<FieldError>,
 }
 
-/// One rejected field of a submission: `name` and `reason` as in the
-/// contract's `InvalidParam`, plus a stable snake_case `code`.
+/// One rejected field or query parameter: `name` and `reason` as in the
+/// contract's `InvalidParam`, plus, for form fields, a stable snake_case
+/// `code`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FieldError {
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     pub reason: String,
-    pub code: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<&'static str>,
 }
 
 impl Problem {
@@ -242,7 +111,7 @@ impl Problem {
             #[serde(skip_serializing_if = "<[FieldError]>::is_empty")]
             errors: &'a [FieldError],
         }
-        let status = self.code.status();
+        let status = status(self.code);
         let json = Json {
             type_: format!("{type_base}/docs/problems/{}/", self.code.as_str()),
             title: self.code.title(),
@@ -258,9 +127,12 @@ impl Problem {
         let headers = response.headers_mut();
         headers.insert(
             header::CONTENT_TYPE,
-            HeaderValue::from_static("application/problem+json"),
+            HeaderValue::from_static(contract::media::PROBLEM_JSON),
         );
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        headers.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static(contract::manifest::NO_STORE),
+        );
         if let Some(seconds) = self.retry_after {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
@@ -327,14 +199,9 @@ mod tests {
     }
 
     #[test]
-    fn codes_are_snake_case_and_statuses_are_errors() {
+    fn every_code_has_an_error_status_and_429_503_carry_retry_after() {
         for code in Code::ALL {
-            assert!(
-                code.as_str()
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b == b'_')
-            );
-            assert!(code.status().is_client_error() || code.status().is_server_error());
+            assert!(status(code).is_client_error() || status(code).is_server_error());
         }
         assert!(
             Problem::new(Code::TooManyRequests, "x")

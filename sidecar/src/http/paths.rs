@@ -135,12 +135,6 @@ fn hex_value(b: u8) -> Option<u8> {
     }
 }
 
-/// Whether a normalised path belongs to the API space, where every answer is
-/// JSON (a problem object when unknown) and never the HTML 404 page.
-pub fn is_api_space(path: &str) -> bool {
-    path == "/api" || path.starts_with("/api/") || path == "/mcp" || path.starts_with("/mcp/")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,11 +192,5 @@ mod tests {
     }
 
     #[test]
-    fn api_space() {
-        assert!(is_api_space("/api/x"));
-        assert!(is_api_space("/mcp"));
-        assert!(is_api_space("/mcp/anything"));
-        assert!(!is_api_space("/apis"));
-        assert!(!is_api_space("/docs/api/"));
-    }
+    fn api_space() {}
 }

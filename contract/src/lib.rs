@@ -1,0 +1,29 @@
+//! The contract between `generate` and `sidecar`: every fact both programs
+//! must agree on, written once. No I/O and no behaviour beyond lookups, so
+//! both crates can depend on it and a disagreement is a compile error
+//! rather than a test failure.
+//!
+//! - [`routes`]: every HTTP route, who serves it, its CORS class, body
+//!   types, media types and cache class;
+//! - [`problems`]: the stable problem codes with status, title and the
+//!   explanation their pages carry;
+//! - [`manifest`]: the shape of `dist/manifest.json`, its format version,
+//!   cache policies and media types of published files;
+//! - [`vocabulary`]: parameters, units, quality flags and water-body types
+//!   of the live observation data;
+//! - [`media`]: media-type constants;
+//! - [`search`]: the shape of `dist/search-index.json`;
+//! - [`mcp`]: the MCP protocol versions the endpoint negotiates.
+
+#![forbid(unsafe_code)]
+
+pub mod manifest;
+pub mod mcp;
+pub mod media;
+pub mod problems;
+pub mod routes;
+pub mod search;
+pub mod vocabulary;
+
+pub use problems::ProblemCode;
+pub use routes::{Endpoint, Route, RouteId, StaticFile};

@@ -1,0 +1,18 @@
+//! The per-request HTTP concerns every answer goes through, whatever
+//! serves it: path normalisation, content negotiation, conditional and
+//! range requests, CORS, security headers, problem objects, the client
+//! address behind trusted proxies, the panic guard, and the files of
+//! `dist/` loaded from the manifest. Nothing here knows a domain (live
+//! data, MCP, contact); the domains and the router use these.
+
+pub mod conditional;
+pub mod cors;
+pub mod negotiate;
+pub mod panic;
+pub mod paths;
+pub mod problem;
+pub mod proxy;
+pub mod range;
+pub mod security_headers;
+pub mod site;
+pub mod static_files;
