@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::problems::PROBLEMS;
+use contract::ProblemCode;
 
 /// Site path of the API reference page.
 pub const URL: &str = "/docs/developers/api/";
@@ -302,19 +302,19 @@ fn media_list(doc: &Value, content: &Value) -> Vec<Media> {
 }
 
 fn problems_with_status(base_url: &str, status: &str) -> Vec<Problem> {
-    PROBLEMS
-        .iter()
-        .filter(|p| p.status.to_string() == status)
+    ProblemCode::ALL
+        .into_iter()
+        .filter(|p| p.status().to_string() == status)
         .map(|p| problem(base_url, p))
         .collect()
 }
 
-fn problem(_base_url: &str, p: &crate::problems::ProblemCode) -> Problem {
+fn problem(_base_url: &str, p: ProblemCode) -> Problem {
     Problem {
-        code: p.code.to_owned(),
-        status: p.status,
-        title: p.title.to_owned(),
-        url: format!("/docs/problems/{}/", p.code),
+        code: p.as_str().to_owned(),
+        status: p.status(),
+        title: p.title().to_owned(),
+        url: format!("/docs/problems/{}/", p.as_str()),
     }
 }
 
@@ -519,7 +519,10 @@ pub fn reference(doc: &Value, base_url: &str) -> Reference {
             .collect(),
         tags,
         schemas,
-        problems: PROBLEMS.iter().map(|p| problem(base_url, p)).collect(),
+        problems: ProblemCode::ALL
+            .into_iter()
+            .map(|p| problem(base_url, p))
+            .collect(),
     }
 }
 

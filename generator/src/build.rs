@@ -22,9 +22,9 @@ use crate::markdown::{self, Heading};
 use crate::model::{Date, Licence, LicenceGrant, LicenceId, Material};
 use crate::openapi;
 use crate::output::{self, OutFile, WriteStats};
-use crate::problems::PROBLEMS;
 use crate::render::Renderer;
 use crate::search::{self, SearchDocument};
+use contract::ProblemCode;
 
 mod fixed;
 use fixed::{data_files, render_fixed_pages};
@@ -116,7 +116,7 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
 
     let mut files: Vec<OutFile> = Vec::with_capacity(content.documents.len() * 2 + 64);
     let (pages, search_docs) = render_documents(&site, &renderer, opts.progress)?;
-    let page_count = content.documents.len() + 3 + PROBLEMS.len();
+    let page_count = content.documents.len() + 3 + ProblemCode::ALL.len();
     files.extend(pages);
     files.extend(render_fixed_pages(&site, &renderer)?);
     files.extend(data_files(&site)?);

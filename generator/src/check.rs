@@ -10,19 +10,13 @@ use crate::manifest::Manifest;
 use crate::output::read_manifest;
 use crate::search::{self, SearchIndex};
 
-/// Routes the sidecar answers that are not files of `dist/`.
-pub const DYNAMIC_ROUTES: &[&str] = &[
-    "/api/platform-stats.php",
-    "/api/observations-data.php",
-    "/api/globe-data.php",
-    "/api/contact-challenge",
-    "/api/contact.php",
-    "/mcp",
-    "/mcp/",
-    "/healthz",
-    "/readyz",
-    "/metrics",
-];
+/// Whether the sidecar answers `path` itself (a route of the contract that
+/// is not a file of `dist/`).
+fn is_dynamic_route(path: &str) -> bool {
+    contract::Endpoint::ALL
+        .iter()
+        .any(|e| e.route().answers(path))
+}
 
 /// A link that does not resolve.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -236,7 +230,7 @@ fn resolve(
         let dir = &base[..=base.rfind('/').unwrap_or(0)];
         normalise(&format!("{dir}{path_part}"))
     };
-    if DYNAMIC_ROUTES.contains(&absolute.as_str()) {
+    if is_dynamic_route(&absolute) {
         return None;
     }
     let key = if absolute.ends_with('/') {

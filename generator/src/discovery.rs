@@ -9,6 +9,8 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use crate::model::{Date, ServiceInformation, Site};
+use contract::routes;
+
 use crate::openapi::{CONTRACT_VERSION, MCP_PROTOCOL_VERSIONS};
 
 /// AI Catalog draft version the catalog follows.
@@ -16,9 +18,9 @@ pub const AI_CATALOG_SPEC_VERSION: &str = "1.0";
 /// Media type of the OpenAPI contract as a discovery target.
 pub const OPENAPI_MEDIA_TYPE: &str = "application/vnd.oai.openapi+json;version=3.1";
 /// Media type of the MCP server card (SEP-2127 draft).
-pub const MCP_SERVER_CARD_MEDIA_TYPE: &str = "application/mcp-server-card+json";
+pub const MCP_SERVER_CARD_MEDIA_TYPE: &str = contract::media::MCP_SERVER_CARD;
 /// Site path of the MCP server card.
-pub const MCP_SERVER_CARD_PATH: &str = "/.well-known/mcp/server-card.json";
+pub const MCP_SERVER_CARD_PATH: &str = routes::MCP_SERVER_CARD.path;
 /// JSON Schema the server card declares (SEP-2127 draft, schema family v2).
 pub const MCP_SERVER_CARD_SCHEMA: &str =
     "https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json";
@@ -112,7 +114,7 @@ pub fn ai_catalog(base_url: &str, site: &Site, service: &ServiceInformation) -> 
             {
                 "identifier": id("api", "openapi"),
                 "type": OPENAPI_MEDIA_TYPE,
-                "url": format!("{base_url}/openapi.json"),
+                "url": format!("{base_url}{}", routes::OPENAPI.path),
                 "version": CONTRACT_VERSION,
                 "updatedAt": updated,
             },
@@ -122,7 +124,7 @@ pub fn ai_catalog(base_url: &str, site: &Site, service: &ServiceInformation) -> 
                 "description": "Services, projects, evidence, scope, consortium, contact and \
                     guardrails for agents, as JSON.",
                 "type": "application/json",
-                "url": format!("{base_url}/api/service.json"),
+                "url": format!("{base_url}{}", routes::SERVICE_INFORMATION.path),
                 "updatedAt": updated,
             },
             {
@@ -169,7 +171,7 @@ pub fn mcp_server_card(base_url: &str, site: &Site, service: &ServiceInformation
         "websiteUrl": format!("{base_url}/docs/"),
         "remotes": [{
             "type": "streamable-http",
-            "url": format!("{base_url}/mcp/"),
+            "url": format!("{base_url}{}", routes::MCP.path),
             "supportedProtocolVersions": MCP_PROTOCOL_VERSIONS,
         }],
         "_meta": {
@@ -196,7 +198,7 @@ pub fn api_catalog(base_url: &str, service: &ServiceInformation) -> Value {
         "linkset": [{
             "anchor": format!("{base_url}/"),
             "service-desc": [{
-                "href": format!("{base_url}/openapi.json"),
+                "href": format!("{base_url}{}", routes::OPENAPI.path),
                 "type": OPENAPI_MEDIA_TYPE,
                 "title": format!("{} OpenAPI contract", service.name),
             }],
@@ -206,12 +208,12 @@ pub fn api_catalog(base_url: &str, service: &ServiceInformation) -> Value {
                 "title": format!("{} documentation", service.name),
             }],
             "service-meta": [{
-                "href": format!("{base_url}/api/service.json"),
+                "href": format!("{base_url}{}", routes::SERVICE_INFORMATION.path),
                 "type": "application/json",
                 "title": format!("{} service information", service.name),
             }],
             "status": [{
-                "href": format!("{base_url}/readyz"),
+                "href": format!("{base_url}{}", routes::READYZ.path),
                 "type": "application/json",
             }],
         }],
@@ -291,12 +293,12 @@ pub fn llms_txt(
     out.push_str("## API\n\n");
     let versions = MCP_PROTOCOL_VERSIONS.join(", ");
     let api = [
-        ("OpenAPI contract", "/openapi.json".to_owned(), format!("OpenAPI 3.1.0 description of every route, with schemas; contract version {CONTRACT_VERSION}")),
-        ("Service information", "/api/service.json".to_owned(), "services, projects, evidence, scope, consortium, contact and guardrails as JSON".to_owned()),
-        ("MCP endpoint", "/mcp/".to_owned(), format!("stateless Streamable HTTP; POST one JSON-RPC 2.0 message per request; protocol versions {versions}; read-only tools")),
-        ("Platform statistics", "/api/platform-stats.php".to_owned(), "live counts of volunteers, observations, sites and projects".to_owned()),
-        ("Observations", "/api/observations-data.php".to_owned(), "public water observations; filter with parameter, site, from, to and bbox; limit up to 1000; cursor pagination; JSON or CSV".to_owned()),
-        ("Globe data", "/api/globe-data.php".to_owned(), "GeoJSON points of public monitoring sites, with coarsened coordinates".to_owned()),
+        ("OpenAPI contract", routes::OPENAPI.path.to_owned(), format!("OpenAPI 3.1.0 description of every route, with schemas; contract version {CONTRACT_VERSION}")),
+        ("Service information", routes::SERVICE_INFORMATION.path.to_owned(), "services, projects, evidence, scope, consortium, contact and guardrails as JSON".to_owned()),
+        ("MCP endpoint", routes::MCP.path.to_owned(), format!("stateless Streamable HTTP; POST one JSON-RPC 2.0 message per request; protocol versions {versions}; read-only tools")),
+        ("Platform statistics", routes::PLATFORM_STATS.path.to_owned(), "live counts of volunteers, observations, sites and projects".to_owned()),
+        ("Observations", routes::OBSERVATIONS_DATA.path.to_owned(), "public water observations; filter with parameter, site, from, to and bbox; limit up to 1000; cursor pagination; JSON or CSV".to_owned()),
+        ("Globe data", routes::GLOBE_DATA.path.to_owned(), "GeoJSON points of public monitoring sites, with coarsened coordinates".to_owned()),
     ];
     for (title, path, notes) in api {
         md_item(&mut out, title, &format!("{base_url}{path}"), &notes);
@@ -325,15 +327,19 @@ pub fn llms_txt(
 
     out.push_str("\n## Optional\n\n");
     let optional = [
-        ("Sitemap", "/sitemap.xml", "every page with its last change"),
+        (
+            "Sitemap",
+            routes::SITEMAP.path,
+            "every page with its last change",
+        ),
         (
             "AI catalog",
-            "/.well-known/ai-catalog.json",
+            routes::AI_CATALOG.path,
             "the artifacts above as an AI Catalog",
         ),
         (
             "API catalog",
-            "/.well-known/api-catalog",
+            routes::API_CATALOG.path,
             "RFC 9727 linkset pointing at the contract and documentation",
         ),
         (
@@ -343,7 +349,7 @@ pub fn llms_txt(
         ),
         (
             "security.txt",
-            "/.well-known/security.txt",
+            routes::SECURITY_TXT.path,
             "how to report a vulnerability",
         ),
         (
@@ -366,17 +372,22 @@ pub fn llms_txt(
 
 /// `/robots.txt`: crawl everything except the endpoints that act or cost.
 pub fn robots_txt(base_url: &str) -> String {
+    let mcp_alias = routes::MCP.alias.map_or("", |a| a.path);
     format!(
         "# Everything public may be crawled. The contact and MCP endpoints take POSTs,\n\
         # and each challenge costs the server work, so crawlers keep away from them.\n\
         User-agent: *\n\
         Allow: /\n\
-        Disallow: /api/contact.php\n\
-        Disallow: /api/contact-challenge\n\
-        Disallow: /mcp/\n\
-        Disallow: /mcp$\n\
+        Disallow: {}\n\
+        Disallow: {}\n\
+        Disallow: {}\n\
+        Disallow: {mcp_alias}$\n\
         \n\
-        Sitemap: {base_url}/sitemap.xml\n"
+        Sitemap: {base_url}{}\n",
+        routes::CONTACT.path,
+        routes::CONTACT_CHALLENGE.path,
+        routes::MCP.path,
+        routes::SITEMAP.path,
     )
 }
 

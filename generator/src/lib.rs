@@ -17,7 +17,6 @@ pub mod markdown;
 pub mod model;
 pub mod openapi;
 pub mod output;
-pub mod problems;
 pub mod render;
 pub mod search;
 

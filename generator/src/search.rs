@@ -2,36 +2,11 @@
 //! Markdown twin, for the in-browser search and the sidecar's MCP
 //! `search_documentation` tool, which both read this one file.
 //!
-//! Format (version 1):
-//! `{"version": 1, "documents": [{"url", "title", "summary", "section", "text"}]}`,
-//! documents sorted by `url`; `url` is a site path ending in `/`, and the
-//! page's Markdown twin is at `url + "index.md"`.
+//! The format is the contract's (`contract::search`): documents sorted by
+//! `url`, a site path ending in `/` whose Markdown twin is `url + "index.md"`.
 
-use serde::{Deserialize, Serialize};
-
-/// Path of the index in the output directory.
-pub const PATH: &str = "search-index.json";
-/// Bumped when the shape changes incompatibly.
-pub const VERSION: u32 = 1;
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SearchIndex {
-    pub version: u32,
-    pub documents: Vec<SearchDocument>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SearchDocument {
-    pub url: String,
-    pub title: String,
-    pub summary: String,
-    /// First path segment under `/docs/` (`""` for the documentation home).
-    pub section: String,
-    /// The page's text without markup.
-    pub text: String,
-}
+pub use contract::manifest::SEARCH_INDEX as PATH;
+pub use contract::search::{SearchDocument, SearchIndex, VERSION};
 
 /// The index of `documents`, sorted by URL; compact JSON (it is fetched by
 /// browsers) with a final newline.

@@ -226,8 +226,8 @@ fn every_document_has_a_markdown_twin_and_problem_pages_exist() {
         let md = std::fs::read_to_string(out.join(&twin)).unwrap();
         assert!(md.starts_with("# ") && md.contains("Licence:"), "{twin}");
     }
-    for p in generator::problems::PROBLEMS {
-        assert!(files.contains_key(&format!("docs/problems/{}/index.html", p.code)));
+    for p in contract::ProblemCode::ALL {
+        assert!(files.contains_key(&format!("docs/problems/{}/index.html", p.as_str())));
     }
 }
 

@@ -12,8 +12,9 @@ use super::{Crumb, Site, children_of, crumb};
 use crate::discovery::{self, DocLink};
 use crate::model::Date;
 use crate::output::OutFile;
-use crate::problems::{PROBLEMS, ProblemCode};
 use crate::render::Renderer;
+use contract::ProblemCode;
+use contract::manifest;
 
 #[derive(Serialize)]
 struct SimplePage<'a> {
@@ -55,7 +56,7 @@ pub(super) fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result
         "/404.html",
     );
     out.push(OutFile {
-        path: "404.html".into(),
+        path: manifest::NOT_FOUND_PAGE.into(),
         bytes: renderer
             .render("404.html", &site.ctx(&missing, None))?
             .into_bytes(),
@@ -90,7 +91,7 @@ pub(super) fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result
         "Every error code this service answers with, and what to do about it.",
         "/docs/problems/",
     );
-    let problems: Vec<_> = PROBLEMS.iter().map(problem_json).collect();
+    let problems: Vec<_> = ProblemCode::ALL.into_iter().map(problem_json).collect();
     out.push(OutFile {
         path: "docs/problems/index.html".into(),
         bytes: renderer
@@ -100,11 +101,11 @@ pub(super) fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result
             )?
             .into_bytes(),
     });
-    for p in PROBLEMS {
-        let url = format!("/docs/problems/{}/", p.code);
-        let page = simple(site, p.title, p.explanation, &url);
+    for p in ProblemCode::ALL {
+        let url = format!("/docs/problems/{}/", p.as_str());
+        let page = simple(site, p.title(), p.explanation(), &url);
         out.push(OutFile {
-            path: format!("docs/problems/{}/index.html", p.code),
+            path: format!("docs/problems/{}/index.html", p.as_str()),
             bytes: renderer
                 .render(
                     "problem.html",
@@ -119,8 +120,8 @@ pub(super) fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result
     Ok(out)
 }
 
-fn problem_json(p: &ProblemCode) -> serde_json::Value {
-    json!({"code": p.code, "status": p.status, "title": p.title, "explanation": p.explanation})
+fn problem_json(p: ProblemCode) -> serde_json::Value {
+    json!({"code": p.as_str(), "status": p.status(), "title": p.title(), "explanation": p.explanation()})
 }
 
 fn pretty(value: &impl Serialize) -> Result<Vec<u8>> {
@@ -160,30 +161,33 @@ pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
     };
     Ok(vec![
         OutFile {
-            path: "api/service.json".into(),
+            path: manifest::SERVICE_INFORMATION.into(),
             bytes: pretty(service)?,
         },
         OutFile {
-            path: "openapi.json".into(),
+            path: manifest::OPENAPI.into(),
             bytes: pretty(&site.openapi)?,
         },
         OutFile {
-            path: ".well-known/ai-catalog.json".into(),
+            path: manifest::AI_CATALOG.into(),
             bytes: pretty(&discovery::ai_catalog(base, cs, service))?,
         },
         OutFile {
-            path: ".well-known/mcp/server-card.json".into(),
+            path: manifest::MCP_SERVER_CARD.into(),
             bytes: pretty(&discovery::mcp_server_card(base, cs, service))?,
         },
         OutFile {
-            path: ".well-known/api-catalog".into(),
+            path: manifest::API_CATALOG.into(),
             bytes: pretty(&discovery::api_catalog(base, service))?,
         },
-        text("llms.txt", discovery::llms_txt(base, cs, service, &docs)),
-        text("robots.txt", discovery::robots_txt(base)),
-        text("sitemap.xml", discovery::sitemap_xml(base, &pages)),
         text(
-            ".well-known/security.txt",
+            manifest::LLMS_TXT,
+            discovery::llms_txt(base, cs, service, &docs),
+        ),
+        text(manifest::ROBOTS_TXT, discovery::robots_txt(base)),
+        text(manifest::SITEMAP, discovery::sitemap_xml(base, &pages)),
+        text(
+            manifest::SECURITY_TXT,
             discovery::security_txt(base, cs, service),
         ),
     ])

@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::model::{ServiceInformation, Site};
-use crate::problems::PROBLEMS;
+use contract::ProblemCode;
 
 pub use schemas::{MCP_PROTOCOL_VERSIONS, OBSERVATION_PARAMETERS, QUALITY_FLAGS, WATER_BODY_TYPES};
 
@@ -347,12 +347,12 @@ fn headers() -> BTreeMap<&'static str, Header> {
 
 /// An example problem for `status`, when a documented code has that status.
 fn problem_example(base_url: &str, status: u16) -> Option<Value> {
-    let p = PROBLEMS.iter().find(|p| p.status == status)?;
+    let p = ProblemCode::with_status(status).next()?;
     Some(json!({
-        "type": format!("{base_url}/docs/problems/{}/", p.code),
-        "title": p.title,
-        "status": p.status,
-        "code": p.code,
+        "type": format!("{base_url}/docs/problems/{}/", p.as_str()),
+        "title": p.title(),
+        "status": p.status(),
+        "code": p.as_str(),
     }))
 }
 

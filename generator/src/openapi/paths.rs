@@ -1,4 +1,4 @@
-//! `paths`: one operation per route of the architecture's route table.
+//! `paths`: one operation per route of the contract's route table.
 
 use std::collections::BTreeMap;
 
@@ -9,6 +9,7 @@ use super::{
     schemas, text,
 };
 use crate::manifest;
+use contract::routes::{self, Endpoint, Method, Route, RouteId, StaticFile};
 use schemas::{MCP_PROTOCOL_VERSIONS, OBSERVATION_PARAMETERS};
 
 /// How an operation can fail, beyond the 405/500/503 every route can answer.
@@ -78,123 +79,121 @@ impl Operation {
 
 /// A GET of a file the generator writes to `dist/`.
 fn static_get(
-    id: &'static str,
-    tag: &'static str,
-    summary: &'static str,
-    dist_path: &str,
-    media_type: &'static str,
+    op: Operation,
+    route: &Route,
+    file: StaticFile,
     schema: Value,
     description: &str,
 ) -> Operation {
-    let policy = manifest::cache_policy(dist_path);
-    Operation::new(id, tag, summary)
-        .describe(format!("{description} Static; `Cache-Control: {policy}`."))
+    let policy = manifest::cache_policy(file.file());
+    let summary = op.summary;
+    op.describe(format!("{description} Static; `Cache-Control: {policy}`."))
         .respond(
             "200",
-            Response::new(summary).body(media_type, schema).headers(&[
-                "ETag",
-                "Cache-Control",
-                "Vary",
-            ]),
+            Response::new(summary)
+                .body(route.media_types[0], schema)
+                .headers(&["ETag", "Cache-Control", "Vary"]),
         )
         .conditional()
         .errors(Errors::Plain)
 }
 
 /// A GET the sidecar computes and caches briefly.
-fn live_get(id: &'static str, summary: &'static str, response: Response) -> Operation {
-    Operation::new(id, "live-data", summary)
-        .respond("200", response.headers(&["ETag", "Cache-Control", "Vary"]))
+fn live_get(op: Operation, response: Response) -> Operation {
+    op.respond("200", response.headers(&["ETag", "Cache-Control", "Vary"]))
         .conditional()
 }
 
+/// One path item per path of the route table (an alias gets its own
+/// operation id).
 pub(super) fn all() -> BTreeMap<&'static str, PathItem> {
-    let get = |op: Operation| PathItem {
-        get: Some(op),
-        post: None,
-    };
-    let post = |op: Operation| PathItem {
-        get: None,
-        post: Some(op),
-    };
+    let mut paths = BTreeMap::new();
+    for route in routes::ROUTES {
+        let named = std::iter::once((route.path, route.operation_id, route.summary))
+            .chain(route.alias.map(|a| (a.path, a.operation_id, a.summary)));
+        for (path, id, summary) in named {
+            let op = operation(route, Operation::new(id, route.tag, summary));
+            let item = match route.method {
+                Method::Get => PathItem {
+                    get: Some(op),
+                    post: None,
+                },
+                Method::Post => PathItem {
+                    get: None,
+                    post: Some(op),
+                },
+            };
+            paths.insert(path, item);
+        }
+    }
+    paths
+}
+
+/// The contract's operation for a route. The match is exhaustive: a route
+/// added to the table without an operation here does not compile.
+fn operation(route: &Route, op: Operation) -> Operation {
     let sr = schemas::schema_ref;
-    let mut paths = BTreeMap::from([
-        ("/api/service.json", get(static_get(
-            "getServiceInformation", "service", "The organisation's public service information",
-            "api/service.json", "application/json", sr("ServiceInformation"),
-            "Services, projects, evidence, scope, consortium, contact and guardrails for agents. Stable URL.",
-        ))),
-        ("/openapi.json", get(static_get(
-            "getOpenApi", "service", "This OpenAPI contract",
-            "openapi.json", "application/json", sr("OpenApiDocument"),
-            "Always revalidate: clients should never act on a stale contract.",
-        ))),
-        ("/.well-known/ai-catalog.json", get(static_get(
-            "getAiCatalog", "discovery", "AI Catalog of the service's artifacts",
-            ".well-known/ai-catalog.json", "application/ai-catalog+json", sr("AiCatalog"),
-            "A small, fixed list of same-origin entries: MCP server card, this contract, service information, llms.txt and the documentation.",
-        ))),
-        ("/.well-known/api-catalog", get(static_get(
-            "getApiCatalog", "discovery", "RFC 9727 API catalog",
-            ".well-known/api-catalog", "application/linkset+json", sr("ApiCatalog"),
-            "Served with `profile=\"https://www.rfc-editor.org/info/rfc9727\"`; HEAD answers with a `Link: <…>; rel=\"api-catalog\"` header.",
-        ))),
-        ("/.well-known/mcp/server-card.json", get(static_get(
-            "getMcpServerCard", "discovery", "MCP server card",
-            ".well-known/mcp/server-card.json", "application/mcp-server-card+json", sr("McpServerCard"),
-            "Identity, endpoint and protocol versions of the MCP server, readable before connecting.",
-        ))),
-        ("/llms.txt", get(static_get(
-            "getLlmsTxt", "discovery", "llms.txt index for language models",
-            "llms.txt", "text/plain", text(),
-            "Markdown (llmstxt.org): summary, guardrails, then links to the API and the Markdown twin of every page.",
-        ))),
-        ("/sitemap.xml", get(static_get(
-            "getSitemap", "discovery", "Sitemap of every page",
-            "sitemap.xml", "application/xml", text(),
-            "sitemaps.org XML with each page's last modification date.",
-        ))),
-        ("/robots.txt", get(static_get(
-            "getRobotsTxt", "discovery", "Crawler rules",
-            "robots.txt", "text/plain", text(),
-            "Everything may be crawled except the contact and MCP endpoints.",
-        ))),
-        ("/.well-known/security.txt", get(static_get(
-            "getSecurityTxt", "discovery", "RFC 9116 security contact",
-            ".well-known/security.txt", "text/plain", text(),
-            "Where to report a vulnerability; expires less than a year after the content date.",
-        ))),
-        ("/api/platform-stats.php", get(
-            live_get("getPlatformStats", "Live platform statistics",
-                Response::new("Current figures.").body("application/json", sr("PlatformStats")))
+    let endpoint = match route.id {
+        RouteId::Static(file) => {
+            let (schema, description) = match file {
+                StaticFile::ServiceInformation => (
+                    sr("ServiceInformation"),
+                    "Services, projects, evidence, scope, consortium, contact and guardrails for agents. Stable URL.",
+                ),
+                StaticFile::OpenApi => (
+                    sr("OpenApiDocument"),
+                    "Always revalidate: clients should never act on a stale contract.",
+                ),
+                StaticFile::AiCatalog => (
+                    sr("AiCatalog"),
+                    "A small, fixed list of same-origin entries: MCP server card, this contract, service information, llms.txt and the documentation.",
+                ),
+                StaticFile::ApiCatalog => (
+                    sr("ApiCatalog"),
+                    "Served with `profile=\"https://www.rfc-editor.org/info/rfc9727\"`; HEAD answers with a `Link: <…>; rel=\"api-catalog\"` header.",
+                ),
+                StaticFile::McpServerCard => (
+                    sr("McpServerCard"),
+                    "Identity, endpoint and protocol versions of the MCP server, readable before connecting.",
+                ),
+                StaticFile::LlmsTxt => (
+                    text(),
+                    "Markdown (llmstxt.org): summary, guardrails, then links to the API and the Markdown twin of every page.",
+                ),
+                StaticFile::Sitemap => (
+                    text(),
+                    "sitemaps.org XML with each page's last modification date.",
+                ),
+                StaticFile::RobotsTxt => (
+                    text(),
+                    "Everything may be crawled except the contact and MCP endpoints.",
+                ),
+                StaticFile::SecurityTxt => (
+                    text(),
+                    "Where to report a vulnerability; expires less than a year after the content date.",
+                ),
+            };
+            return static_get(op, route, file, schema, description);
+        }
+        RouteId::Sidecar(endpoint) => endpoint,
+    };
+    let media = route.media_types[0];
+    match endpoint {
+        Endpoint::PlatformStats => live_get(op, Response::new("Current figures.").body(media, sr("PlatformStats")))
             .describe("Counts computed from the database and cached briefly; `stale` is true when older figures are served because the database could not be read.")
             .errors(Errors::Plain),
-        )),
-        ("/api/observations-data.php", get(observations())),
-        ("/api/globe-data.php", get(
-            live_get("getPublicGlobeData", "Public monitoring sites as GeoJSON",
-                Response::new("Every public site as a point.").body("application/geo+json", sr("GlobeData")))
+        Endpoint::ObservationsData => observations(op),
+        Endpoint::GlobeData => live_get(op, Response::new("Every public site as a point.").body(media, sr("GlobeData")))
             .describe("One point per site for the globe page. Coordinates are rounded to `precision_decimals` places to protect volunteers' privacy.")
             .errors(Errors::Plain),
-        )),
-        ("/api/contact-challenge", get(contact_challenge())),
-        ("/api/contact.php", post(contact())),
-        ("/healthz", get(probe("getHealth", "Liveness", "The process is up.", "application/json", sr("Health")))),
-        ("/readyz", get(
-            probe("getReadiness", "Readiness", "Ready to serve live data.", "application/json", sr("Readiness"))
-                .respond("503", readiness_failure()),
-        )),
-        ("/metrics", get(probe("getMetrics", "Prometheus metrics", "Metrics in the Prometheus text format.", "text/plain; version=0.0.4", text()))),
-    ]);
-    paths.insert("/mcp/", post(mcp("postMcp", "MCP endpoint (JSON-RPC 2.0)")));
-    paths.insert(
-        "/mcp",
-        post(mcp(
-            "postMcpNoSlash",
-            "MCP endpoint, without the trailing slash",
-        )),
-    );
-    paths
+        Endpoint::Mcp => mcp(op),
+        Endpoint::ContactChallenge => contact_challenge(op),
+        Endpoint::Contact => contact(op),
+        Endpoint::Healthz => probe(op, "The process is up.", media, sr("Health")),
+        Endpoint::Readyz => probe(op, "Ready to serve live data.", media, sr("Readiness"))
+            .respond("503", readiness_failure()),
+        Endpoint::Metrics => probe(op, "Metrics in the Prometheus text format.", media, text()),
+    }
 }
 
 fn query(name: &'static str, description: &'static str, schema: Value) -> RefOr<Parameter> {
@@ -207,10 +206,9 @@ fn query(name: &'static str, description: &'static str, schema: Value) -> RefOr<
     })
 }
 
-fn observations() -> Operation {
+fn observations(op: Operation) -> Operation {
     let mut op = live_get(
-        "getObservations",
-        "Public water observations",
+        op,
         Response::new("One page of observations, newest first.")
             .body("application/json", schemas::schema_ref("ObservationPage"))
             .body("text/csv", json!({
@@ -297,9 +295,9 @@ fn json_rpc_error_response(description: &str, code: i64, message: &str) -> Respo
     response
 }
 
-fn mcp(id: &'static str, summary: &'static str) -> Operation {
+fn mcp(op: Operation) -> Operation {
     let versions = MCP_PROTOCOL_VERSIONS.join(", ");
-    let mut op = Operation::new(id, "mcp", summary)
+    let mut op = op
         .describe(format!(
             "Stateless Streamable HTTP: one JSON-RPC 2.0 object per POST, answered with one JSON \
             object; no sessions and no server-sent events (GET answers 405). Protocol versions \
@@ -355,13 +353,8 @@ fn mcp(id: &'static str, summary: &'static str) -> Operation {
     op
 }
 
-fn contact_challenge() -> Operation {
-    Operation::new(
-        "getContactChallenge",
-        "contact",
-        "A human-verification challenge",
-    )
-    .describe(
+fn contact_challenge(op: Operation) -> Operation {
+    op.describe(
         "A fresh ALTCHA proof-of-work challenge for the contact form, solved in the browser. \
             Issuing costs the server a key derivation, so this route is rate-limited.",
     )
@@ -375,9 +368,9 @@ fn contact_challenge() -> Operation {
     .errors(Errors::Plain)
 }
 
-fn contact() -> Operation {
+fn contact(op: Operation) -> Operation {
     let submission = || media(schemas::schema_ref("ContactSubmission"));
-    let mut op = Operation::new("postContact", "contact", "Submit a human enquiry")
+    let mut op = op
         .describe(
             "Accepts an enquiry from the site's own contact page only. It is acknowledged after \
             it is committed durably; mail follows from an outbox. A JSON body is answered with \
@@ -450,15 +443,8 @@ fn contact_refusal() -> Response {
     .headers(&["Cache-Control", "Vary"])
 }
 
-fn probe(
-    id: &'static str,
-    summary: &'static str,
-    ok: &'static str,
-    media_type: &'static str,
-    schema: Value,
-) -> Operation {
-    Operation::new(id, "operations", summary)
-        .describe(format!("{ok} Never cached."))
+fn probe(op: Operation, ok: &'static str, media_type: &'static str, schema: Value) -> Operation {
+    op.describe(format!("{ok} Never cached."))
         .respond(
             "200",
             Response::new(ok)

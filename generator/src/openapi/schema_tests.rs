@@ -83,14 +83,14 @@ fn examples_validate_against_their_schemas() {
 fn problems_validate() {
     let d = doc();
     let v = component(&d, "Problem");
-    for p in crate::problems::PROBLEMS {
+    for p in contract::ProblemCode::ALL {
         let problem = json!({
-            "type": format!("{BASE_URL}/docs/problems/{}/", p.code),
-            "title": p.title,
-            "status": p.status,
+            "type": format!("{BASE_URL}/docs/problems/{}/", p.as_str()),
+            "title": p.title(),
+            "status": p.status(),
             "detail": "Something specific.",
             "instance": "/api/contact.php",
-            "code": p.code,
+            "code": p.as_str(),
             "errors": [{ "name": "email", "reason": "not an address" }],
             "extension": "allowed",
         });

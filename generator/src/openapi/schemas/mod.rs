@@ -13,39 +13,12 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::model::ServiceInformation;
-use crate::problems::PROBLEMS;
+use contract::ProblemCode;
 
-/// Protocol revisions the MCP endpoint negotiates, oldest first.
-pub const MCP_PROTOCOL_VERSIONS: [&str; 3] = ["2024-11-05", "2025-03-26", "2025-06-18"];
-
-/// Water body types of an observation site.
-pub const WATER_BODY_TYPES: [&str; 10] = [
-    "river",
-    "lake",
-    "pond",
-    "canal",
-    "stream",
-    "reservoir",
-    "wetland",
-    "coastal",
-    "ditch",
-    "other",
-];
-
-/// Measured parameters of an observation.
-pub const OBSERVATION_PARAMETERS: [&str; 8] = [
-    "nitrate",
-    "nitrite",
-    "phosphate",
-    "turbidity",
-    "temperature",
-    "ph",
-    "ammonium",
-    "dissolved_oxygen",
-];
-
-/// Quality flags of an observation.
-pub const QUALITY_FLAGS: [&str; 4] = ["valid", "suspect", "invalid", "unverified"];
+pub use contract::mcp::PROTOCOL_VERSIONS as MCP_PROTOCOL_VERSIONS;
+pub use contract::vocabulary::{
+    PARAMETER_NAMES as OBSERVATION_PARAMETERS, QUALITY_FLAGS, WATER_BODY_TYPES,
+};
 
 /// A local reference to a component schema.
 pub fn schema_ref(name: &str) -> Value {
@@ -149,7 +122,7 @@ fn rewrite_refs(value: &mut Value) {
 }
 
 fn problem(base_url: &str) -> Value {
-    let codes: Vec<&str> = PROBLEMS.iter().map(|p| p.code).collect();
+    let codes: Vec<&str> = ProblemCode::ALL.iter().map(|p| p.as_str()).collect();
     json!({
         "type": "object",
         "description": "An RFC 9457 problem object. `type` is the page that explains `code`; \
