@@ -97,35 +97,12 @@ impl std::fmt::Debug for Altcha {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok())
-        .collect()
-}
-
-/// PBKDF2 with HMAC-SHA-256 (RFC 8018), `len` ≤ 32 bytes (one block).
+/// PBKDF2 with HMAC-SHA-256 (RFC 8018), by the RustCrypto `pbkdf2` crate
+/// on the same `hmac`/`sha2` stack as the signatures.
 pub fn pbkdf2_sha256(password: &[u8], salt: &[u8], cost: u32, len: usize) -> Vec<u8> {
-    let prf = HmacSha256::new_from_slice(password).expect("HMAC takes any key length");
-    let mut mac = prf.clone();
-    mac.update(salt);
-    mac.update(&1u32.to_be_bytes());
-    let mut u: [u8; 32] = mac.finalize().into_bytes().into();
-    let mut t = u;
-    for _ in 1..cost {
-        let mut mac = prf.clone();
-        mac.update(&u);
-        u = mac.finalize().into_bytes().into();
-        t.iter_mut().zip(u.iter()).for_each(|(a, b)| *a ^= b);
-    }
-    t[..len.min(32)].to_vec()
+    let mut key = vec![0u8; len];
+    pbkdf2::pbkdf2_hmac::<Sha256>(password, salt, cost, &mut key);
+    key
 }
 
 /// Random bytes from the operating system.
@@ -153,7 +130,7 @@ impl Altcha {
     }
 
     fn verify_mac(&self, parts: &[&[u8]], tag_hex: &str) -> bool {
-        let Some(tag) = unhex(tag_hex) else {
+        let Some(tag) = hex::decode(tag_hex).ok() else {
             return false;
         };
         let mut mac = HmacSha256::new_from_slice(&self.key).expect("HMAC takes any key length");
@@ -163,7 +140,7 @@ impl Altcha {
 
     fn sign(&self, parameters: &Parameters) -> String {
         let bytes = serde_json::to_vec(parameters).expect("parameters serialise");
-        hex(&self.mac(&[&bytes]))
+        hex::encode(self.mac(&[&bytes]))
     }
 
     /// A new challenge: `counter` drawn from `counter_range`, valid until
@@ -187,10 +164,10 @@ impl Altcha {
             data: ChallengeData { issued_at: now_ms },
             expires_at: (now_ms + ttl_ms).div_euclid(1000),
             key_length: KEY_LENGTH,
-            key_prefix: hex(&key[..KEY_LENGTH as usize / 2]),
-            key_signature: hex(&self.mac(&[&key])),
-            nonce: hex(&nonce),
-            salt: hex(&salt),
+            key_prefix: hex::encode(&key[..KEY_LENGTH as usize / 2]),
+            key_signature: hex::encode(self.mac(&[&key])),
+            nonce: hex::encode(nonce),
+            salt: hex::encode(salt),
         };
         let signature = self.sign(&parameters);
         Challenge {
@@ -231,7 +208,7 @@ impl Altcha {
         if derived.len() != 2 * KEY_LENGTH as usize
             || !derived.starts_with(&params.key_prefix)
             || !self.verify_mac(
-                &[&unhex(&derived).ok_or(Refusal::Invalid)?],
+                &[&hex::decode(&derived).ok().ok_or(Refusal::Invalid)?],
                 &params.key_signature,
             )
         {
@@ -251,12 +228,12 @@ mod tests {
     /// Solves as the browser does: counters from 0 until the prefix matches.
     pub(crate) fn solve(c: &Challenge) -> Payload {
         let p = &c.parameters;
-        let nonce = unhex(&p.nonce).unwrap();
-        let salt = unhex(&p.salt).unwrap();
+        let nonce = hex::decode(&p.nonce).unwrap();
+        let salt = hex::decode(&p.salt).unwrap();
         for counter in 0u32.. {
             let mut pw = nonce.clone();
             pw.extend_from_slice(&counter.to_be_bytes());
-            let key = hex(&pbkdf2_sha256(&pw, &salt, p.cost, p.key_length as usize));
+            let key = hex::encode(pbkdf2_sha256(&pw, &salt, p.cost, p.key_length as usize));
             if key.starts_with(&p.key_prefix) {
                 return Payload {
                     challenge: c.clone(),
@@ -275,12 +252,12 @@ mod tests {
     fn pbkdf2_matches_rfc_7914_vector() {
         // RFC 7914 §11: PBKDF2-HMAC-SHA256("passwd", "salt", 1, 64), first 32 bytes.
         assert_eq!(
-            hex(&pbkdf2_sha256(b"passwd", b"salt", 1, 32)),
+            hex::encode(pbkdf2_sha256(b"passwd", b"salt", 1, 32)),
             "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc"
         );
         // RFC 7914 §11 second vector, c = 80000, first 32 bytes.
         assert_eq!(
-            hex(&pbkdf2_sha256(b"Password", b"NaCl", 80000, 32)),
+            hex::encode(pbkdf2_sha256(b"Password", b"NaCl", 80000, 32)),
             "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56"
         );
     }
