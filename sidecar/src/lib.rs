@@ -17,6 +17,7 @@
 pub mod config;
 pub mod contact;
 pub mod health;
+pub mod healthcheck;
 pub mod http;
 pub mod live;
 pub mod logging;
@@ -24,6 +25,7 @@ pub mod mcp;
 pub mod metrics;
 pub mod router;
 pub mod server;
+pub mod startup;
 pub mod state;
 pub mod store;
 
