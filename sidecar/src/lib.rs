@@ -23,6 +23,7 @@ pub mod logging;
 pub mod mcp;
 pub mod metrics;
 pub mod router;
+pub mod search;
 pub mod server;
 pub mod state;
 pub mod store;

@@ -23,7 +23,7 @@ use crate::model::{Date, Licence, LicenceGrant, LicenceId, Material};
 use crate::openapi;
 use crate::output::{self, OutFile, WriteStats};
 use crate::render::Renderer;
-use crate::search::{self, SearchDocument};
+use crate::search::{self, Passage, SearchDocument};
 use contract::ProblemCode;
 
 mod fixed;
@@ -118,7 +118,7 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
     }
 
     let mut files: Vec<OutFile> = Vec::with_capacity(content.documents.len() * 2 + 64);
-    let (pages, search_docs) = render_documents(&site, &renderer, opts.progress)?;
+    let (pages, search_docs, passages) = render_documents(&site, &renderer, opts.progress)?;
     let page_count = content.documents.len() + 3 + ProblemCode::ALL.len();
     files.extend(pages);
     files.extend(render_fixed_pages(&site, &renderer)?);
@@ -126,6 +126,10 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
     files.push(OutFile {
         path: search::PATH.into(),
         bytes: search::index_json(search_docs),
+    });
+    files.push(OutFile {
+        path: search::PASSAGES_PATH.into(),
+        bytes: search::passages_json(passages, &content.synonyms),
     });
     if let Some(listing) = &listing {
         let page = site

@@ -130,11 +130,15 @@ pub(super) fn children_of<'a>(site: &Site<'a>, parent: &str) -> Vec<&'a Document
     kids
 }
 
+/// A rendered page: its HTML and Markdown twin, its search-index entry
+/// and its passages.
+type Rendered = ([OutFile; 2], SearchDocument, Vec<Passage>);
+
 pub(super) fn render_documents(
     site: &Site<'_>,
     renderer: &Renderer,
     progress: bool,
-) -> Result<(Vec<OutFile>, Vec<SearchDocument>)> {
+) -> Result<(Vec<OutFile>, Vec<SearchDocument>, Vec<Passage>)> {
     let docs = &site.content.documents;
     let mut siblings: BTreeMap<&str, Vec<&Document>> = BTreeMap::new();
     for d in docs {
@@ -155,7 +159,7 @@ pub(super) fn render_documents(
         );
         bar
     });
-    let results: Vec<Result<([OutFile; 2], SearchDocument)>> = docs
+    let results: Vec<Result<Rendered>> = docs
         .par_iter()
         .map(|d| {
             let r = render_document(site, renderer, d, &siblings);
@@ -170,12 +174,14 @@ pub(super) fn render_documents(
     }
     let mut out = Vec::with_capacity(docs.len() * 2);
     let mut index = Vec::with_capacity(docs.len());
+    let mut passages = Vec::with_capacity(docs.len() * 4);
     for r in results {
-        let (files, entry) = r?;
+        let (files, entry, parts) = r?;
         out.extend(files);
         index.push(entry);
+        passages.extend(parts);
     }
-    Ok((out, index))
+    Ok((out, index, passages))
 }
 
 pub(super) fn render_document(
@@ -183,7 +189,7 @@ pub(super) fn render_document(
     renderer: &Renderer,
     d: &Document,
     siblings: &BTreeMap<&str, Vec<&Document>>,
-) -> Result<([OutFile; 2], SearchDocument)> {
+) -> Result<Rendered> {
     let cs = &site.content.site;
     let rendered = markdown::render(&d.body);
     // Pages of the archive default to the archive grant's licence and
@@ -292,10 +298,28 @@ pub(super) fn render_document(
     let appendix = site.twin_extra.get(template).map(String::as_str);
     let twin = markdown_twin(site, d, licence, attribution, updated, appendix);
     let mut text = rendered.text;
+    let mut sections = rendered.sections;
     if let Some(more) = appendix {
+        let more = markdown::render(more);
         text.push(' ');
-        text.push_str(&markdown::render(more).text);
+        text.push_str(&more.text);
+        sections.extend(more.sections);
     }
+    let historical = archive.is_some();
+    let passages = sections
+        .into_iter()
+        .map(|part| Passage {
+            url: d.url.clone(),
+            anchor: part.anchor.unwrap_or_default(),
+            title: d.front.title.clone(),
+            heading: part.heading.unwrap_or_default(),
+            section: d.section.clone(),
+            historical,
+            licence: historical.then(|| licence.title.clone()),
+            attribution: historical.then(|| attribution.to_owned()),
+            text: part.text,
+        })
+        .collect();
     let entry = SearchDocument {
         url: d.url.clone(),
         title: d.front.title.clone(),
@@ -315,6 +339,7 @@ pub(super) fn render_document(
             },
         ],
         entry,
+        passages,
     ))
 }
 

@@ -48,6 +48,15 @@ pub struct Content {
     /// Files of `content/files/`, as (path relative to `content/files/`,
     /// absolute source path), sorted.
     pub files: Vec<(String, PathBuf)>,
+    /// Groups of words a visitor may use for the same thing
+    /// (`content/synonyms.toml`; none when the file is absent).
+    pub synonyms: Vec<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SynonymsFile {
+    groups: Vec<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -214,12 +223,44 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
 
     let documents = load_documents(&dir.join("docs"), &site)?;
     let files = list_files(&dir.join("files"))?;
+    let synonyms = load_synonyms(&dir.join("synonyms.toml"))?;
     Ok(Content {
         site,
         service,
         documents,
         files,
+        synonyms,
     })
+}
+
+/// `synonyms.toml`: `groups = [["ph", "acidity"], …]`, each group two or
+/// more single lower-case words (what the ranking's tokens look like).
+fn load_synonyms(path: &Path) -> Result<Vec<Vec<String>>, ContentError> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let (file, text): (SynonymsFile, _) = load(path)?;
+    for group in &file.groups {
+        if group.len() < 2 {
+            return Err(error_at_value(
+                path,
+                &text,
+                group.first().map_or("[]", String::as_str),
+                "a synonym group of one word, expected two or more",
+            ));
+        }
+        for word in group {
+            if word.is_empty() || !word.chars().all(|c| c.is_lowercase() || c.is_ascii_digit()) {
+                return Err(error_at_value(
+                    path,
+                    &text,
+                    word,
+                    format!("synonym `{word}`, expected one lower-case word"),
+                ));
+            }
+        }
+    }
+    Ok(file.groups)
 }
 
 fn check_site(path: &Path, text: &str, site: &Site) -> Result<(), ContentError> {
