@@ -26,6 +26,7 @@ pub const LLMS_TXT: &str = "llms.txt";
 pub const SITEMAP: &str = "sitemap.xml";
 pub const ROBOTS_TXT: &str = "robots.txt";
 pub const SEARCH_INDEX: &str = "search-index.json";
+pub const SEARCH_PASSAGES: &str = "search-passages.json";
 /// The page served (status 404) for unknown paths outside the API.
 pub const NOT_FOUND_PAGE: &str = "404.html";
 /// Content-hashed assets live below this folder.
@@ -96,7 +97,7 @@ pub fn cache_policy(path: &str) -> &'static str {
         CACHE_SERVICE
     } else if path.starts_with("files/") {
         CACHE_DOWNLOAD
-    } else if path == SEARCH_INDEX {
+    } else if path == SEARCH_INDEX || path == SEARCH_PASSAGES {
         // Changes with every content change, like the pages it indexes.
         CACHE_PAGE
     } else if path.starts_with(".well-known/") || matches!(path, LLMS_TXT | ROBOTS_TXT | SITEMAP) {

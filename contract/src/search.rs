@@ -30,3 +30,45 @@ pub struct SearchDocument {
     /// The page's text without markup.
     pub text: String,
 }
+
+/// Bumped when the passage file's shape changes incompatibly.
+pub const PASSAGES_VERSION: u32 = 1;
+
+/// `dist/search-passages.json`: the same text as the search index, cut at
+/// every heading, with the synonym groups of `content/`. The sidecar ranks
+/// it for the chat and the MCP `search_documentation` tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassageIndex {
+    pub version: u32,
+    /// Groups of words a visitor may use for the same thing (lower case).
+    pub synonyms: Vec<Vec<String>>,
+    pub passages: Vec<Passage>,
+}
+
+/// The text under one heading of one page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Passage {
+    /// The page's URL path, ending in `/`.
+    pub url: String,
+    /// The heading's id on the page; empty for the text before the first
+    /// heading.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub anchor: String,
+    /// The page's title.
+    pub title: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub heading: String,
+    /// First path segment under `/docs/`, as in the search index.
+    pub section: String,
+    /// Archived material: historical, not current advice. Such passages
+    /// carry their licence and attribution.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub historical: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub licence: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<String>,
+    pub text: String,
+}

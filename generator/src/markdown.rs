@@ -22,6 +22,18 @@ pub struct Rendered {
     /// The document's text without markup (text runs joined by one space),
     /// for search and summaries.
     pub text: String,
+    /// The same text cut at every heading: what the chat and the MCP search
+    /// quote, each piece with the anchor it can be linked by.
+    pub sections: Vec<Section>,
+}
+
+/// The text under one heading (up to the next heading of any level); the
+/// text before the first heading has no heading and no anchor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    pub anchor: Option<String>,
+    pub heading: Option<String>,
+    pub text: String,
 }
 
 /// The id a heading gets from its text: lower-case ASCII letters and digits,
@@ -74,7 +86,13 @@ pub fn render(markdown: &str) -> Rendered {
     let mut headings = Vec::new();
     let mut used: HashMap<String, usize> = HashMap::new();
     let mut text = String::with_capacity(markdown.len());
+    let mut sections = vec![Section {
+        anchor: None,
+        heading: None,
+        text: String::new(),
+    }];
 
+    let mut in_heading = false;
     let mut i = 0;
     while i < events.len() {
         match &events[i] {
@@ -99,17 +117,25 @@ pub fn render(markdown: &str) -> Rendered {
                 if let Event::Start(Tag::Heading { id, .. }) = &mut events[i] {
                     *id = Some(CowStr::from(unique.clone()));
                 }
+                sections.push(Section {
+                    anchor: Some(unique.clone()),
+                    heading: Some(title.trim().to_owned()),
+                    text: String::new(),
+                });
                 headings.push(Heading {
                     level: level_number(level),
                     id: unique,
                     title: title.trim().to_owned(),
                 });
+                in_heading = true;
             }
+            Event::End(TagEnd::Heading(_)) => in_heading = false,
             Event::Text(t) | Event::Code(t) => {
-                if !text.is_empty() && !text.ends_with(' ') {
-                    text.push(' ');
+                join(&mut text, t);
+                // A heading's own words are its section's heading, not text.
+                if !in_heading {
+                    join(&mut sections.last_mut().expect("one section").text, t);
                 }
-                text.push_str(t.trim());
             }
             _ => {}
         }
@@ -118,11 +144,21 @@ pub fn render(markdown: &str) -> Rendered {
 
     let mut html_out = String::with_capacity(markdown.len() * 3 / 2);
     html::push_html(&mut html_out, events.into_iter());
+    sections.retain(|s| !s.text.is_empty());
     Rendered {
         html: html_out,
         headings,
         text,
+        sections,
     }
+}
+
+/// Appends a text run, one space from what is there.
+fn join(out: &mut String, run: &str) {
+    if !out.is_empty() && !out.ends_with(' ') {
+        out.push(' ');
+    }
+    out.push_str(run.trim());
 }
 
 /// Footnote labels become ids and fragments as they are (`[^1]` →

@@ -6,7 +6,8 @@
 //! `url`, a site path ending in `/` whose Markdown twin is `url + "index.md"`.
 
 pub use contract::manifest::SEARCH_INDEX as PATH;
-pub use contract::search::{SearchDocument, SearchIndex, VERSION};
+pub use contract::manifest::SEARCH_PASSAGES as PASSAGES_PATH;
+pub use contract::search::{Passage, PassageIndex, SearchDocument, SearchIndex, VERSION};
 
 /// The index of `documents`, sorted by URL; compact JSON (it is fetched by
 /// browsers) with a final newline.
@@ -15,6 +16,21 @@ pub fn index_json(mut documents: Vec<SearchDocument>) -> Vec<u8> {
     let index = SearchIndex {
         version: VERSION,
         documents,
+    };
+    let mut bytes = serde_json::to_vec(&index).expect("strings serialise");
+    bytes.push(b'\n');
+    bytes
+}
+
+/// The passage file: passages sorted by URL (then in page order), with the
+/// synonym groups; compact JSON with a final newline.
+pub fn passages_json(mut passages: Vec<Passage>, synonyms: &[Vec<String>]) -> Vec<u8> {
+    // Stable: passages of one page keep their order.
+    passages.sort_by(|a, b| a.url.cmp(&b.url));
+    let index = PassageIndex {
+        version: contract::search::PASSAGES_VERSION,
+        synonyms: synonyms.to_vec(),
+        passages,
     };
     let mut bytes = serde_json::to_vec(&index).expect("strings serialise");
     bytes.push(b'\n');

@@ -24,6 +24,7 @@ pub mod logging;
 pub mod mcp;
 pub mod metrics;
 pub mod router;
+pub mod search;
 pub mod server;
 pub mod startup;
 pub mod state;

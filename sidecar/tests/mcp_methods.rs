@@ -79,7 +79,7 @@ async fn every_tool_on_every_version() {
             &s,
             v,
             "search_documentation",
-            json!({"query": "nitrate archive", "limit": 1}),
+            json!({"query": "nitrate in rivers", "limit": 1}),
         )
         .await;
         let results = found["results"].as_array().unwrap();
@@ -87,7 +87,7 @@ async fn every_tool_on_every_version() {
         assert_eq!(results[0]["url"], format!("{BASE}/docs/archive/"));
         assert_eq!(results[0]["uri"], format!("{BASE}/docs/archive/index.md"));
         assert!(results[0]["snippet"].as_str().unwrap().contains("nitrate"));
-        // Only the shared search index mentions kingfishers.
+        // Only the passages mention kingfishers.
         let shared = tool(
             &s,
             v,

@@ -1,3 +1,5 @@
+//! Snapshot and shape tests of the discovery documents.
+
 use serde_json::Value;
 
 use super::*;

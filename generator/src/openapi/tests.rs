@@ -1,3 +1,5 @@
+//! Tests of the built contract: shape, operations, served media types.
+
 use std::collections::BTreeSet;
 
 use serde_json::Value;

@@ -5,10 +5,8 @@
 //! The tools read exactly the bytes the static routes serve, so agents and
 //! people see one source of truth.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde::Deserialize;
 use serde_json::Value;
 
 /// One documentation page, as its Markdown twin.
@@ -24,36 +22,22 @@ pub struct Document {
     pub markdown: String,
 }
 
-/// One page of the search index (`search-index.json`, written by
-/// `generate`), with its terms counted once at load.
+/// One ranked page, as `search_documentation` returns it.
 #[derive(Debug, Clone)]
-pub struct SearchEntry {
+pub struct Hit {
     /// The page's URL path, such as `/docs/archive/`.
     pub path: String,
     pub title: String,
-    pub summary: String,
-    /// The page's plain text.
-    pub text: String,
-    title_terms: BTreeMap<String, u32>,
-    body_terms: BTreeMap<String, u32>,
+    /// An exact excerpt of the best passage.
+    pub snippet: String,
+    /// The BM25 score of the best passage, in hundredths.
+    pub score: u32,
 }
 
-impl SearchEntry {
-    pub fn new(path: String, title: String, summary: String, text: String) -> SearchEntry {
-        SearchEntry {
-            title_terms: count(&title),
-            body_terms: count(&format!("{summary} {text}")),
-            path,
-            title,
-            summary,
-            text,
-        }
-    }
-}
+use contract::manifest::{MANIFEST_FILE, Manifest, SEARCH_INDEX, SEARCH_PASSAGES};
+use contract::search::{Passage, PassageIndex, SearchIndex};
 
-/// File name of the search index in `dist/`.
-pub use contract::manifest::SEARCH_INDEX;
-use contract::search::SearchIndex as SearchIndexFile;
+use crate::search::{self, Index};
 
 /// Everything loaded from `dist/`.
 #[derive(Debug, Default)]
@@ -71,22 +55,10 @@ pub struct Content {
     pub server_card: Value,
     /// In manifest order (by file key).
     pub documents: Vec<Document>,
-    /// What `search_documentation` ranks: the entries of
-    /// `search-index.json`, or, for a build without one, the twins.
-    pub index: Vec<SearchEntry>,
-}
-
-#[derive(Deserialize)]
-struct Manifest {
-    files: BTreeMap<String, Value>,
-}
-
-/// One search hit.
-#[derive(Debug, Clone)]
-pub struct Hit<'a> {
-    pub entry: &'a SearchEntry,
-    pub score: u32,
-    pub snippet: String,
+    /// What `search_documentation` and the chat rank: the passages of
+    /// `search-passages.json`, or, for a build without them, one passage
+    /// per page of `search-index.json` or of the twins.
+    pub passages: Index,
 }
 
 impl Content {
@@ -105,7 +77,7 @@ impl Content {
             .unwrap_or(fallback_base)
             .trim_end_matches('/')
             .to_owned();
-        let keys: Vec<String> = read("manifest.json")
+        let keys: Vec<String> = read(MANIFEST_FILE)
             .and_then(|s| serde_json::from_str::<Manifest>(&s).ok())
             .map(|m| m.files.into_keys().collect())
             .unwrap_or_default();
@@ -118,25 +90,7 @@ impl Content {
                 Some(Document::parse(path, text))
             })
             .collect();
-        let index = if keys.iter().any(|k| k == SEARCH_INDEX) {
-            read(SEARCH_INDEX)
-                .and_then(|s| serde_json::from_str::<SearchIndexFile>(&s).ok())
-                .filter(|f| f.version == contract::search::VERSION)
-                .map(|f| {
-                    f.documents
-                        .into_iter()
-                        .map(|d| SearchEntry::new(d.url, d.title, d.summary, d.text))
-                        .collect()
-                })
-        } else {
-            None
-        };
-        let index = index.unwrap_or_else(|| {
-            if keys.iter().any(|k| k == SEARCH_INDEX) {
-                tracing::warn!("{SEARCH_INDEX} is unreadable; searching the Markdown twins");
-            }
-            documents.iter().map(SearchEntry::from_document).collect()
-        });
+        let passages = Index::new(load_passages(&keys, &read, &documents));
         let server_card = read(".well-known/mcp/server-card.json")
             .and_then(|s| serde_json::from_str(&s).ok())
             .unwrap_or(Value::Null);
@@ -147,7 +101,7 @@ impl Content {
             service_json,
             server_card,
             documents,
-            index,
+            passages,
         }
     }
 
@@ -201,37 +155,78 @@ impl Content {
         format!("{}{path}", self.base_url)
     }
 
-    /// Ranks the search index for `query`: the occurrences of each query
-    /// term, a term in the title counting five times. Ties go to the
-    /// shorter path.
-    pub fn search(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
-        let terms: Vec<String> = tokens(query).collect();
-        let mut hits: Vec<Hit<'_>> = self
-            .index
-            .iter()
-            .filter_map(|entry| {
-                let score: u32 = terms
-                    .iter()
-                    .map(|t| {
-                        5 * entry.title_terms.get(t).copied().unwrap_or(0)
-                            + entry.body_terms.get(t).copied().unwrap_or(0)
-                    })
-                    .sum();
-                (score > 0).then(|| Hit {
-                    entry,
-                    score,
-                    snippet: entry_snippet(entry, &terms),
-                })
+    /// The best pages for `query`, ranked by their best passage.
+    pub fn search(&self, query: &str, limit: usize) -> Vec<Hit> {
+        self.passages
+            .rank_pages(query, limit)
+            .into_iter()
+            .map(|h| Hit {
+                path: h.passage.url.clone(),
+                title: h.passage.title.clone(),
+                snippet: search::excerpt(&h.passage.text, &h.matched, SNIPPET_CHARS),
+                score: (h.score * 100.0).round() as u32,
             })
-            .collect();
-        hits.sort_by(|a, b| {
-            b.score
-                .cmp(&a.score)
-                .then(a.entry.path.len().cmp(&b.entry.path.len()))
-                .then(a.entry.path.cmp(&b.entry.path))
+            .collect()
+    }
+}
+
+/// About how long a snippet is, in characters.
+const SNIPPET_CHARS: usize = 240;
+
+/// The passages of the build: `search-passages.json`; else one per page of
+/// `search-index.json`; else one per Markdown twin.
+fn load_passages(
+    keys: &[String],
+    read: &impl Fn(&str) -> Option<String>,
+    documents: &[Document],
+) -> PassageIndex {
+    let listed = |key: &str| keys.iter().any(|k| k == key);
+    let parsed = listed(SEARCH_PASSAGES)
+        .then(|| read(SEARCH_PASSAGES))
+        .flatten()
+        .and_then(|s| serde_json::from_str::<PassageIndex>(&s).ok())
+        .filter(|f| f.version == contract::search::PASSAGES_VERSION);
+    if let Some(file) = parsed {
+        return file;
+    }
+    if listed(SEARCH_PASSAGES) {
+        tracing::warn!("{SEARCH_PASSAGES} is unreadable; ranking whole pages");
+    }
+    let page = |url: String, title: String, text: String| Passage {
+        url,
+        anchor: String::new(),
+        title,
+        heading: String::new(),
+        section: String::new(),
+        historical: false,
+        licence: None,
+        attribution: None,
+        text,
+    };
+    let pages = listed(SEARCH_INDEX)
+        .then(|| read(SEARCH_INDEX))
+        .flatten()
+        .and_then(|s| serde_json::from_str::<SearchIndex>(&s).ok())
+        .filter(|f| f.version == contract::search::VERSION)
+        .map(|f| {
+            f.documents
+                .into_iter()
+                .map(|d| page(d.url, d.title, format!("{} {}", d.summary, d.text)))
+                .collect()
         });
-        hits.truncate(limit);
-        hits
+    let passages = pages.unwrap_or_else(|| {
+        documents
+            .iter()
+            .map(|d| {
+                let body = &d.markdown[body_start(&d.markdown)..];
+                page(d.path.clone(), d.title.clone(), body.to_owned())
+            })
+            .collect()
+    });
+    PassageIndex {
+        version: contract::search::PASSAGES_VERSION,
+        synonyms: Vec::new(),
+        passages,
     }
 }
 
@@ -284,46 +279,6 @@ impl Document {
     }
 }
 
-impl SearchEntry {
-    /// An entry from a Markdown twin, for a build without a search index:
-    /// the body after the head stands in for the plain text.
-    fn from_document(d: &Document) -> SearchEntry {
-        let body = &d.markdown[body_start(&d.markdown)..];
-        SearchEntry::new(
-            d.path.clone(),
-            d.title.clone(),
-            d.description.clone().unwrap_or_default(),
-            body.to_owned(),
-        )
-    }
-}
-
-/// About 240 characters of the entry's text around the first matching
-/// term; the summary when only it (or the title) matches.
-fn entry_snippet(entry: &SearchEntry, terms: &[String]) -> String {
-    let lower = entry.text.to_lowercase();
-    if terms.iter().any(|t| lower.contains(t.as_str())) || entry.summary.is_empty() {
-        snippet_in(&entry.text, terms)
-    } else {
-        snippet_in(&entry.summary, terms)
-    }
-}
-
-/// Lower-case words of two or more letters or digits.
-fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().count() >= 2)
-        .map(str::to_lowercase)
-}
-
-fn count(text: &str) -> BTreeMap<String, u32> {
-    let mut counts = BTreeMap::new();
-    for token in tokens(text) {
-        *counts.entry(token).or_insert(0) += 1;
-    }
-    counts
-}
-
 /// Byte offset after the leading title and quoted lines.
 fn body_start(text: &str) -> usize {
     let mut offset = 0;
@@ -335,38 +290,6 @@ fn body_start(text: &str) -> usize {
         offset += line.len();
     }
     offset
-}
-
-fn snippet_in(text: &str, terms: &[String]) -> String {
-    let lower = text.to_lowercase();
-    // Lower-casing can change byte lengths; only use the offset when it
-    // lands on a boundary of the original.
-    let at = terms
-        .iter()
-        .filter_map(|t| lower.find(t.as_str()))
-        .min()
-        .filter(|&i| text.is_char_boundary(i))
-        .unwrap_or(0);
-    let start = text[..at]
-        .char_indices()
-        .rev()
-        .nth(80)
-        .map_or(0, |(i, _)| i);
-    let end = text[at..]
-        .char_indices()
-        .nth(160)
-        .map_or(text.len(), |(i, _)| at + i);
-    let mut out: String = text[start..end]
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    if start > 0 {
-        out.insert(0, '…');
-    }
-    if end < text.len() {
-        out.push('…');
-    }
-    out
 }
 
 #[cfg(test)]
@@ -382,7 +305,7 @@ mod tests {
         ];
         Content {
             base_url: "https://example.org".into(),
-            index: documents.iter().map(SearchEntry::from_document).collect(),
+            passages: Index::new(load_passages(&[], &|_| None, &documents)),
             documents,
             ..Content::default()
         }
@@ -415,8 +338,9 @@ mod tests {
     #[test]
     fn search_ranks_and_snips() {
         let c = content();
-        let hits = c.search("NITRATE", 10);
-        assert_eq!(hits[0].entry.path, "/docs/archive/");
+        let hits = c.search("NITRATE readings", 10);
+        assert_eq!(hits[0].path, "/docs/archive/");
+        assert_eq!(hits.len(), 2);
         assert!(hits[0].snippet.contains("Nitrate"));
         assert!(c.search("archive", 10)[0].score > 5);
         assert!(c.search("zzz", 10).is_empty());

@@ -349,9 +349,9 @@ fn search(content: &Content, version: Version, args: &Args) -> Result<Value, Rpc
         .iter()
         .map(|h| {
             json!({
-                "title": h.entry.title,
-                "url": content.page_url(&h.entry.path),
-                "uri": content.page_uri(&h.entry.path),
+                "title": h.title,
+                "url": content.page_url(&h.path),
+                "uri": content.page_uri(&h.path),
                 "snippet": h.snippet,
                 "score": h.score,
             })
@@ -365,9 +365,9 @@ fn search(content: &Content, version: Version, args: &Args) -> Result<Value, Rpc
         items.extend(hits.iter().map(|h| {
             json!({
                 "type": "resource_link",
-                "uri": content.page_uri(&h.entry.path),
-                "name": h.entry.path,
-                "title": h.entry.title,
+                "uri": content.page_uri(&h.path),
+                "name": h.path,
+                "title": h.title,
                 "description": h.snippet,
                 "mimeType": "text/markdown",
             })

@@ -18,10 +18,14 @@ pub const BASE: &str = "https://water.example.org";
 pub const ARCHIVE: &str = "# Water Watch archive\n\n> The preserved archive of Water Watch.\n>\n> Source: https://water.example.org/docs/archive/\n> Licence: CC-BY-4.0\n> Attribution: The Water Watch volunteers\n\nVolunteers measured nitrate in rivers and ponds.\n";
 pub const DOCS: &str = "# Documentation\n\n> Everything published here.\n>\n> Licence: CC0-1.0\n> Attribution: The observatory\n\nStart with the archive of nitrate measurements.\n";
 
-/// The shared search index the generator writes (`search-index.json`):
-/// the MCP search ranks these entries, not the twins. "Kingfisher" occurs
-/// only here, so finding it proves the index is what is searched.
-pub const SEARCH_INDEX: &str = r#"{"version":1,"documents":[{"url":"/docs/","title":"Documentation","summary":"Everything published here.","section":"","text":"Start with the archive of nitrate measurements."},{"url":"/docs/archive/","title":"Water Watch archive","summary":"The preserved archive of Water Watch.","section":"archive","text":"Volunteers measured nitrate in rivers and ponds. Kingfisher sightings were noted on the visit form."}]}"#;
+/// The shared search index the generator writes (`search-index.json`).
+/// The MCP search ranks the passages below instead, when present.
+pub const SEARCH_INDEX: &str = r#"{"version":1,"documents":[{"url":"/docs/","title":"Documentation","summary":"Everything published here.","section":"","text":"Start with the archive of nitrate measurements."},{"url":"/docs/archive/","title":"Water Watch archive","summary":"The preserved archive of Water Watch.","section":"archive","text":"Volunteers measured nitrate in rivers and ponds."}]}"#;
+
+/// The passages the generator writes (`search-passages.json`): what the MCP
+/// search ranks. "Kingfisher" occurs only here, so finding it proves the
+/// passages are what is searched.
+pub const PASSAGES: &str = r#"{"version":1,"synonyms":[["nitrate","fertiliser"]],"passages":[{"url":"/docs/","title":"Documentation","section":"","text":"Start with the archive of nitrate measurements."},{"url":"/docs/archive/","anchor":"nitrate","title":"Water Watch archive","heading":"Nitrate","section":"archive","historical":true,"licence":"CC BY 4.0","attribution":"The Water Watch volunteers","text":"Volunteers measured nitrate in rivers and ponds. Kingfisher sightings were noted on the visit form."}]}"#;
 
 pub fn fixture() -> Fixture {
     let service = json!({
@@ -62,6 +66,13 @@ pub fn fixture() -> Fixture {
     files.push(File {
         key: "search-index.json",
         bytes: SEARCH_INDEX.as_bytes().to_vec(),
+        content_type: "application/json",
+        cache_control: PAGE,
+        compress: false,
+    });
+    files.push(File {
+        key: "search-passages.json",
+        bytes: PASSAGES.as_bytes().to_vec(),
         content_type: "application/json",
         cache_control: PAGE,
         compress: false,

@@ -1,231 +1,9 @@
-//! Pages generated from the service information (`content/service/*.toml`)
-//! under `/docs/about/`: services, projects, evidence, scope, consortium,
-//! contact and guardrails.
-//!
-//! Each page is written as Markdown and then goes through the same pipeline
-//! as a document of `content/docs/` (breadcrumbs, previous/next, Markdown
-//! twin, sitemap, llms.txt, search index), so generated and written pages
-//! cannot drift apart in shape. They render with `service.html`.
+//! The Markdown of each service-information page: the index, services,
+//! projects, evidence, scope, consortium, contact and guardrails.
 
-use std::fmt::Write as _;
-use std::path::PathBuf;
+use super::*;
 
-use crate::content::Document;
-use crate::model::{
-    Access, Date, EvidenceKind, FrontMatter, LicenceId, ProjectStatus, ServiceInformation,
-    ServiceStatus,
-};
-
-/// Site path of the section.
-pub const URL: &str = "/docs/about/";
-/// Template every generated page renders with.
-pub const TEMPLATE: &str = "service.html";
-
-/// A generated document: the fields a content document would have.
-pub fn document(url: &str, front: FrontMatter, body: String) -> Document {
-    let segments = url.trim_start_matches("/docs/").trim_end_matches('/');
-    Document {
-        source: PathBuf::from(format!("(generated){url}")),
-        url: url.to_owned(),
-        out_dir: url.trim_start_matches('/').to_owned(),
-        section: segments.split('/').next().unwrap_or("").to_owned(),
-        is_index: url == URL,
-        front,
-        body,
-        body_line: 1,
-    }
-}
-
-/// Front matter of a generated page.
-pub fn front(
-    title: &str,
-    summary: &str,
-    weight: i64,
-    template: &str,
-    licence: Option<LicenceId>,
-    attribution: Option<String>,
-    updated: &Date,
-) -> FrontMatter {
-    FrontMatter {
-        title: title.to_owned(),
-        summary: summary.to_owned(),
-        weight,
-        updated: Some(updated.clone()),
-        licence,
-        attribution,
-        template: Some(template.to_owned()),
-    }
-}
-
-fn cell(s: &str) -> String {
-    s.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace('|', "\\|")
-}
-
-fn service_status(s: ServiceStatus) -> &'static str {
-    match s {
-        ServiceStatus::Operational => "Operational",
-        ServiceStatus::Beta => "Beta",
-        ServiceStatus::Preserved => "Preserved (read-only)",
-        ServiceStatus::Retired => "Retired",
-    }
-}
-
-fn access(a: Access) -> &'static str {
-    match a {
-        Access::Open => "Open: use it without asking",
-        Access::OnRequest => "On request, through the contact form",
-    }
-}
-
-fn project_status(s: ProjectStatus) -> &'static str {
-    match s {
-        ProjectStatus::Active => "Active",
-        ProjectStatus::Completed => "Completed",
-        ProjectStatus::Archived => "Archived (read-only)",
-    }
-}
-
-fn evidence_kind(k: EvidenceKind) -> (&'static str, &'static str) {
-    match k {
-        EvidenceKind::Publication => ("Publications", "publication"),
-        EvidenceKind::Dataset => ("Datasets", "dataset"),
-        EvidenceKind::Report => ("Reports", "report"),
-        EvidenceKind::CaseStudy => ("Case studies", "case study"),
-        EvidenceKind::Software => ("Software", "software"),
-    }
-}
-
-fn language(code: &str) -> String {
-    let name = match code {
-        "en" => "English",
-        "nl" => "Dutch",
-        "de" => "German",
-        "fr" => "French",
-        "it" => "Italian",
-        "es" => "Spanish",
-        "fi" => "Finnish",
-        "sv" => "Swedish",
-        "da" => "Danish",
-        "pl" => "Polish",
-        "pt" => "Portuguese",
-        _ => return code.to_owned(),
-    };
-    format!("{name} (`{code}`)")
-}
-
-fn country(code: &str) -> &str {
-    match code {
-        "NL" => "Netherlands",
-        "DE" => "Germany",
-        "FR" => "France",
-        "IT" => "Italy",
-        "ES" => "Spain",
-        "FI" => "Finland",
-        "BE" => "Belgium",
-        "AT" => "Austria",
-        "DK" => "Denmark",
-        "SE" => "Sweden",
-        "PL" => "Poland",
-        "PT" => "Portugal",
-        other => other,
-    }
-}
-
-fn list(items: &[String]) -> String {
-    items.iter().map(|i| format!("- {i}\n")).collect()
-}
-
-/// Every generated page of the section, the section index first.
-pub fn documents(
-    service: &ServiceInformation,
-    licence: Option<LicenceId>,
-    attribution: Option<String>,
-) -> Vec<Document> {
-    let updated = &service.updated;
-    let page = |slug: &str, title: &str, summary: &str, weight: i64, body: String| {
-        document(
-            &format!("{URL}{slug}"),
-            front(
-                title,
-                summary,
-                weight,
-                TEMPLATE,
-                licence.clone(),
-                attribution.clone(),
-                updated,
-            ),
-            body,
-        )
-    };
-    let name = &service.name;
-    vec![
-        page(
-            "",
-            &format!("About {name}"),
-            &format!(
-                "Who {name} is, what it offers and how to reach it: the published service information as pages."
-            ),
-            40,
-            index(service),
-        ),
-        page(
-            "services/",
-            "Services",
-            &format!(
-                "What {name} offers, to whom, and whether you can use it straight away or on request."
-            ),
-            10,
-            services(service),
-        ),
-        page(
-            "projects/",
-            "Projects",
-            &format!("The projects {name} runs and ran, with their dates, themes and funding."),
-            20,
-            projects(service),
-        ),
-        page(
-            "evidence/",
-            "Evidence",
-            "Publications, datasets, reports, case studies and software that back what the observatory says of its work.",
-            30,
-            evidence(service),
-        ),
-        page(
-            "scope/",
-            "Scope",
-            "Which themes and regions the observatory covers, what it can help with, and what it does not deal with.",
-            40,
-            scope(service),
-        ),
-        page(
-            "consortium/",
-            "Consortium",
-            "The organisations that run the observatory and what each contributes.",
-            50,
-            consortium(service),
-        ),
-        page(
-            "contact/",
-            "Contact",
-            "The observatory's public contact data: e-mail, enquiry form, postal address, languages and response time.",
-            60,
-            contact(service),
-        ),
-        page(
-            "guardrails/",
-            "Guardrails and licences",
-            "What AI agents acting for users may and may not do here, and which licence covers which material.",
-            70,
-            guardrails(service),
-        ),
-    ]
-}
-
-fn index(s: &ServiceInformation) -> String {
+pub(super) fn index(s: &ServiceInformation) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}\n", s.description.trim());
     let _ = writeln!(
@@ -291,14 +69,14 @@ fn index(s: &ServiceInformation) -> String {
     out
 }
 
-fn project_title<'a>(s: &'a ServiceInformation, id: &'a str) -> &'a str {
+pub(super) fn project_title<'a>(s: &'a ServiceInformation, id: &'a str) -> &'a str {
     s.projects
         .iter()
         .find(|p| p.id.as_str() == id)
         .map_or(id, |p| p.title.as_str())
 }
 
-fn services(s: &ServiceInformation) -> String {
+pub(super) fn services(s: &ServiceInformation) -> String {
     let mut out = String::new();
     out.push_str("| Service | Status | Access |\n|---|---|---|\n");
     for sv in &s.services {
@@ -344,7 +122,7 @@ fn services(s: &ServiceInformation) -> String {
     out
 }
 
-fn projects(s: &ServiceInformation) -> String {
+pub(super) fn projects(s: &ServiceInformation) -> String {
     let mut out = String::new();
     out.push_str("| Project | Status | Period |\n|---|---|---|\n");
     for p in &s.projects {
@@ -406,7 +184,7 @@ fn projects(s: &ServiceInformation) -> String {
     out
 }
 
-fn evidence(s: &ServiceInformation) -> String {
+pub(super) fn evidence(s: &ServiceInformation) -> String {
     let mut out = String::from(
         "Each item below is a published result. DOIs resolve through doi.org; items without a DOI link to their repository record or page.\n\n",
     );
@@ -446,7 +224,7 @@ fn evidence(s: &ServiceInformation) -> String {
     out
 }
 
-fn scope(s: &ServiceInformation) -> String {
+pub(super) fn scope(s: &ServiceInformation) -> String {
     let sc = &s.scope;
     let mut out = String::new();
     let _ = writeln!(out, "{}\n", sc.summary.trim());
@@ -466,7 +244,7 @@ fn scope(s: &ServiceInformation) -> String {
     out
 }
 
-fn consortium(s: &ServiceInformation) -> String {
+pub(super) fn consortium(s: &ServiceInformation) -> String {
     let c = &s.consortium;
     let mut out = String::new();
     let _ = writeln!(out, "{}\n", c.summary.trim());
@@ -484,7 +262,7 @@ fn consortium(s: &ServiceInformation) -> String {
     out
 }
 
-fn contact(s: &ServiceInformation) -> String {
+pub(super) fn contact(s: &ServiceInformation) -> String {
     let c = &s.contact;
     let mut out = String::new();
     let _ = writeln!(
@@ -526,7 +304,7 @@ fn contact(s: &ServiceInformation) -> String {
     out
 }
 
-fn guardrails(s: &ServiceInformation) -> String {
+pub(super) fn guardrails(s: &ServiceInformation) -> String {
     let g = &s.guardrails;
     let mut out = String::new();
     let _ = writeln!(out, "{}\n", g.summary.trim());

@@ -13,105 +13,10 @@ use crate::model::{
     Scope, Service, ServiceInformation, Site,
 };
 
-/// A content problem at a place in a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ContentError {
-    /// Path as given (relative to where the build was started when the
-    /// content directory was given relatively).
-    pub file: PathBuf,
-    /// 1-based; 0 when the problem concerns the whole file.
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-}
-
-impl fmt::Display for ContentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}: {}", self.file.display(), self.message)
-        } else {
-            write!(
-                f,
-                "{}:{}:{}: {}",
-                self.file.display(),
-                self.line,
-                self.column,
-                self.message
-            )
-        }
-    }
-}
-
-impl std::error::Error for ContentError {}
-
-impl ContentError {
-    fn whole(file: &Path, message: impl Into<String>) -> Self {
-        Self {
-            file: file.to_path_buf(),
-            line: 0,
-            column: 0,
-            message: message.into(),
-        }
-    }
-
-    fn at(file: &Path, text: &str, offset: usize, message: impl Into<String>) -> Self {
-        let (line, column) = line_col(text, offset);
-        Self {
-            file: file.to_path_buf(),
-            line,
-            column,
-            message: message.into(),
-        }
-    }
-}
-
-/// 1-based line and column of a byte offset.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text.as_bytes()[..offset];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let column = String::from_utf8_lossy(&before[line_start..])
-        .chars()
-        .count()
-        + 1;
-    (line, column)
-}
-
-/// Parses TOML text into `T`; `line_offset` shifts reported lines (front
-/// matter starts after the opening `+++`).
-pub fn parse_toml<T: DeserializeOwned>(
-    file: &Path,
-    text: &str,
-    line_offset: usize,
-) -> Result<T, ContentError> {
-    toml::from_str(text).map_err(|e| {
-        let message = e.message().trim().to_owned();
-        let mut err = match e.span() {
-            Some(span) => ContentError::at(file, text, span.start, message),
-            None => ContentError::whole(file, message),
-        };
-        if err.line > 0 {
-            err.line += line_offset;
-        }
-        err
-    })
-}
-
-fn read(file: &Path) -> Result<String, ContentError> {
-    std::fs::read_to_string(file)
-        .map_err(|e| ContentError::whole(file, format!("cannot read: {e}")))
-}
-
-fn load<T: DeserializeOwned>(file: &Path) -> Result<(T, String), ContentError> {
-    let text = read(file)?;
-    let value = parse_toml(file, &text, 0)?;
-    Ok((value, text))
-}
-
+mod documents;
+mod error;
+pub use documents::*;
+pub use error::*;
 /// A Markdown document of `content/docs/`.
 #[derive(Debug, Clone)]
 pub struct Document {
@@ -143,6 +48,15 @@ pub struct Content {
     /// Files of `content/files/`, as (path relative to `content/files/`,
     /// absolute source path), sorted.
     pub files: Vec<(String, PathBuf)>,
+    /// Groups of words a visitor may use for the same thing
+    /// (`content/synonyms.toml`; none when the file is absent).
+    pub synonyms: Vec<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SynonymsFile {
+    groups: Vec<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -309,12 +223,44 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
 
     let documents = load_documents(&dir.join("docs"), &site)?;
     let files = list_files(&dir.join("files"))?;
+    let synonyms = load_synonyms(&dir.join("synonyms.toml"))?;
     Ok(Content {
         site,
         service,
         documents,
         files,
+        synonyms,
     })
+}
+
+/// `synonyms.toml`: `groups = [["ph", "acidity"], …]`, each group two or
+/// more single lower-case words (what the ranking's tokens look like).
+fn load_synonyms(path: &Path) -> Result<Vec<Vec<String>>, ContentError> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let (file, text): (SynonymsFile, _) = load(path)?;
+    for group in &file.groups {
+        if group.len() < 2 {
+            return Err(error_at_value(
+                path,
+                &text,
+                group.first().map_or("[]", String::as_str),
+                "a synonym group of one word, expected two or more",
+            ));
+        }
+        for word in group {
+            if word.is_empty() || !word.chars().all(|c| c.is_lowercase() || c.is_ascii_digit()) {
+                return Err(error_at_value(
+                    path,
+                    &text,
+                    word,
+                    format!("synonym `{word}`, expected one lower-case word"),
+                ));
+            }
+        }
+    }
+    Ok(file.groups)
 }
 
 fn check_site(path: &Path, text: &str, site: &Site) -> Result<(), ContentError> {
@@ -405,180 +351,6 @@ fn known_id(
             known.iter().cloned().collect::<Vec<_>>().join(", ")
         ),
     ))
-}
-
-/// Splits `+++` TOML front matter from a Markdown body.
-pub fn split_front_matter(
-    file: &Path,
-    text: &str,
-) -> Result<(FrontMatter, String, usize), ContentError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Some(rest) = text
-        .strip_prefix("+++\n")
-        .or_else(|| text.strip_prefix("+++\r\n"))
-    else {
-        return Err(ContentError {
-            file: file.to_path_buf(),
-            line: 1,
-            column: 1,
-            message: "expected front matter: a first line `+++`, TOML, then a line `+++`".into(),
-        });
-    };
-    let end = rest
-        .match_indices("+++")
-        .find(|&(i, _)| {
-            (i == 0 || rest.as_bytes()[i - 1] == b'\n') && {
-                let after = &rest[i + 3..];
-                after.is_empty() || after.starts_with('\n') || after.starts_with("\r\n")
-            }
-        })
-        .map(|(i, _)| i)
-        .ok_or_else(|| ContentError {
-            file: file.to_path_buf(),
-            line: 1,
-            column: 1,
-            message: "front matter is not closed: expected a line `+++` after it".into(),
-        })?;
-    let toml_text = &rest[..end];
-    let front: FrontMatter = parse_toml(file, toml_text, 1)?;
-    if front.title.trim().is_empty() {
-        return Err(error_at_value(
-            file,
-            text,
-            "title",
-            "title must not be empty",
-        ));
-    }
-    let body_start = &rest[end + 3..];
-    let body = body_start
-        .strip_prefix("\r\n")
-        .or_else(|| body_start.strip_prefix('\n'))
-        .unwrap_or(body_start);
-    let body_line = 2 + toml_text.matches('\n').count() + 1;
-    Ok((front, body.to_owned(), body_line))
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ContentError> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(ContentError::whole(dir, format!("cannot list: {e}"))),
-    };
-    for entry in entries {
-        let entry = entry.map_err(|e| ContentError::whole(dir, format!("cannot list: {e}")))?;
-        let path = entry.path();
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let kind = entry
-            .file_type()
-            .map_err(|e| ContentError::whole(&path, format!("cannot stat: {e}")))?;
-        if kind.is_dir() {
-            walk(&path, out)?;
-        } else if kind.is_file() {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-fn relative_slash(base: &Path, path: &Path) -> Result<String, ContentError> {
-    let rel = path
-        .strip_prefix(base)
-        .map_err(|_| ContentError::whole(path, "file outside its content folder"))?;
-    let mut parts = Vec::new();
-    for part in rel.components() {
-        let s = part.as_os_str().to_str().ok_or_else(|| {
-            ContentError::whole(path, "file name is not UTF-8, expected a UTF-8 name")
-        })?;
-        parts.push(s.to_owned());
-    }
-    Ok(parts.join("/"))
-}
-
-fn is_url_safe_segment(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes().all(|b| {
-            b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_' | b'.')
-        })
-}
-
-fn load_documents(dir: &Path, _site: &Site) -> Result<Vec<Document>, ContentError> {
-    let mut paths = Vec::new();
-    walk(dir, &mut paths)?;
-    paths.sort();
-    let mut docs = Vec::new();
-    for path in paths {
-        let rel = relative_slash(dir, &path)?;
-        let Some(stem) = rel.strip_suffix(".md") else {
-            return Err(ContentError::whole(
-                &path,
-                "unexpected file in docs/, expected only Markdown (.md) documents; put downloads in files/",
-            ));
-        };
-        let (segments, is_index) = match stem.strip_suffix("_index") {
-            Some(prefix) => (prefix.trim_end_matches('/').to_owned(), true),
-            None => (stem.to_owned(), false),
-        };
-        if !segments.is_empty() && !segments.split('/').all(is_url_safe_segment) {
-            return Err(ContentError::whole(
-                &path,
-                "invalid document path, expected lowercase letters, digits, `-`, `_` and `.` in every folder and file name",
-            ));
-        }
-        let text = read(&path)?;
-        let (front, body, body_line) = split_front_matter(&path, &text)?;
-        let url = if segments.is_empty() {
-            "/docs/".to_owned()
-        } else {
-            format!("/docs/{segments}/")
-        };
-        let out_dir = url.trim_start_matches('/').to_owned();
-        let section = segments.split('/').next().unwrap_or("").to_owned();
-        docs.push(Document {
-            source: path,
-            url,
-            out_dir,
-            section,
-            is_index,
-            front,
-            body,
-            body_line,
-        });
-    }
-    docs.sort_by(|a, b| a.url.cmp(&b.url));
-    for pair in docs.windows(2) {
-        if pair[0].url == pair[1].url {
-            return Err(ContentError::whole(
-                &pair[1].source,
-                format!(
-                    "publishes at {} like {}, expected one document per URL",
-                    pair[1].url,
-                    pair[0].source.display()
-                ),
-            ));
-        }
-    }
-    Ok(docs)
-}
-
-fn list_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, ContentError> {
-    let mut paths = Vec::new();
-    walk(dir, &mut paths)?;
-    let mut out = Vec::new();
-    for path in paths {
-        let rel = relative_slash(dir, &path)?;
-        if !rel.split('/').all(is_url_safe_segment) {
-            return Err(ContentError::whole(
-                &path,
-                "invalid file name, expected lowercase letters, digits, `-`, `_` and `.`",
-            ));
-        }
-        out.push((rel, path));
-    }
-    out.sort();
-    Ok(out)
 }
 
 #[cfg(test)]

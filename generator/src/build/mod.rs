@@ -1,0 +1,244 @@
+//! `generate build`: content + templates → every output file → the tree.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use minijinja::Value;
+use minijinja::value::Serde;
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::json;
+
+use crate::about;
+use crate::apiref;
+use crate::archive::{self, Listing};
+use crate::assets;
+use crate::content::{self, Content, Document};
+use crate::manifest::Manifest;
+use crate::markdown::{self, Heading};
+use crate::model::{Date, Licence, LicenceGrant, LicenceId, Material};
+use crate::openapi;
+use crate::output::{self, OutFile, WriteStats};
+use crate::render::Renderer;
+use crate::search::{self, Passage, SearchDocument};
+use contract::ProblemCode;
+
+mod fixed;
+use fixed::{data_files, render_fixed_pages};
+
+mod pages;
+use pages::*;
+
+/// What to build from where.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    pub content: PathBuf,
+    pub templates: PathBuf,
+    pub out: PathBuf,
+    /// Overrides `site.toml`'s `base_url`.
+    pub base_url: Option<String>,
+    /// Show a progress bar on long builds (only drawn on a terminal).
+    pub progress: bool,
+}
+
+/// What a build produced, for the one-line summary.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    pub pages: usize,
+    pub stats: WriteStats,
+    pub seconds: f64,
+    pub manifest: Manifest,
+}
+
+impl Summary {
+    /// The one line printed at the end of a build.
+    pub fn line(&self) -> String {
+        format!(
+            "built {} pages, {} files, {} (+{} precompressed), {} written, {} removed, in {:.2} s",
+            self.pages,
+            self.stats.files,
+            human_bytes(self.stats.bytes),
+            human_bytes(self.stats.compressed_bytes),
+            self.stats.written,
+            self.stats.removed,
+            self.seconds
+        )
+    }
+}
+
+fn human_bytes(n: u64) -> String {
+    match n {
+        n if n >= 10 * 1024 * 1024 => format!("{:.1} MiB", n as f64 / 1048576.0),
+        n if n >= 10 * 1024 => format!("{:.1} KiB", n as f64 / 1024.0),
+        n => format!("{n} B"),
+    }
+}
+
+/// Builds the site.
+pub fn build(opts: &BuildOptions) -> Result<Summary> {
+    let started = Instant::now();
+    let mut content = content::load_content(&opts.content)?;
+    let base_url = match &opts.base_url {
+        Some(url) => validate_base_url(url)?,
+        None => content.site.base_url.clone(),
+    };
+    let openapi_doc = openapi::document(&base_url, &content.site, &content.service);
+    let downloads: Vec<(String, Vec<u8>)> = content
+        .files
+        .iter()
+        .map(|(rel, source)| {
+            std::fs::read(source)
+                .with_context(|| format!("reading {}", source.display()))
+                .map(|bytes| (rel.clone(), bytes))
+        })
+        .collect::<Result<_>>()?;
+    let listing = archive_listing(&content, &downloads)?;
+    let api = apiref::reference(&openapi_doc, &base_url);
+    add_generated_documents(&mut content, &api, &base_url)?;
+    let assets = assets::load(&opts.templates.join("assets"))?;
+    let renderer = Renderer::new(
+        &opts.templates,
+        assets
+            .by_name
+            .iter()
+            .map(|(k, v)| (k.clone(), v.url.clone()))
+            .collect(),
+    )?;
+    let mut site = Site::new(&content, &base_url, openapi_doc);
+    site.template_extra
+        .insert(apiref::TEMPLATE, ("api", Value::from(Serde(&api))));
+    if let Some(listing) = &listing {
+        site.template_extra
+            .insert(archive::TEMPLATE, ("files", Value::from(Serde(listing))));
+        site.twin_extra
+            .insert(archive::TEMPLATE, listing.markdown(&base_url));
+    }
+
+    let mut files: Vec<OutFile> = Vec::with_capacity(content.documents.len() * 2 + 64);
+    let (pages, search_docs, passages) = render_documents(&site, &renderer, opts.progress)?;
+    let page_count = content.documents.len() + 3 + ProblemCode::ALL.len();
+    files.extend(pages);
+    files.extend(render_fixed_pages(&site, &renderer)?);
+    files.extend(data_files(&site)?);
+    files.push(OutFile {
+        path: search::PATH.into(),
+        bytes: search::index_json(search_docs),
+    });
+    files.push(OutFile {
+        path: search::PASSAGES_PATH.into(),
+        bytes: search::passages_json(passages, &content.synonyms),
+    });
+    if let Some(listing) = &listing {
+        let page = site
+            .content
+            .documents
+            .iter()
+            .find(|d| d.front.template.as_deref() == Some(archive::TEMPLATE))
+            .map_or("/docs/", |d| d.url.as_str());
+        files.push(OutFile {
+            path: format!("files/{}{}", archive::FOLDER, archive::LICENCE_NOTE),
+            bytes: listing.licence_note(&base_url, page).into_bytes(),
+        });
+        files.push(OutFile {
+            path: format!("files/{}{}", archive::FOLDER, archive::CHECKSUMS),
+            bytes: listing.checksums().into_bytes(),
+        });
+    }
+    for asset in assets.by_name.values() {
+        files.push(OutFile {
+            path: asset.url.trim_start_matches('/').to_owned(),
+            bytes: asset.bytes.clone(),
+        });
+    }
+    for (rel, bytes) in downloads {
+        files.push(OutFile {
+            path: format!("files/{rel}"),
+            bytes,
+        });
+    }
+
+    let (manifest, stats) = output::write_tree(&opts.out, files)?;
+    Ok(Summary {
+        pages: page_count,
+        stats,
+        seconds: started.elapsed().as_secs_f64(),
+        manifest,
+    })
+}
+
+fn validate_base_url(url: &str) -> Result<String> {
+    let url = url.trim_end_matches('/');
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .with_context(|| format!("--base-url {url}: expected an http:// or https:// origin"))?;
+    if rest.is_empty() || rest.contains('/') || rest.contains(['?', '#', ' ']) {
+        bail!("--base-url {url}: expected an origin such as https://example.org, without a path");
+    }
+    Ok(url.to_owned())
+}
+
+/// The licence grant that covers `material`, if any.
+fn grant(content: &Content, material: Material) -> Option<&LicenceGrant> {
+    content
+        .service
+        .guardrails
+        .licences
+        .iter()
+        .find(|g| g.covers.contains(&material))
+}
+
+/// The file archive's listing, when the content has an archive licence grant.
+fn archive_listing(content: &Content, downloads: &[(String, Vec<u8>)]) -> Result<Option<Listing>> {
+    let Some(g) = grant(content, Material::Archive) else {
+        return Ok(None);
+    };
+    let licence = content
+        .site
+        .licences
+        .iter()
+        .find(|l| l.id == g.licence)
+        .context("archive licence grant names no licence of site.toml")?;
+    archive::listing(downloads, g, licence, &content.site.default_attribution).map(Some)
+}
+
+/// Adds the pages generated from the service information and the contract
+/// to the documents, refusing a content document at the same URL.
+fn add_generated_documents(
+    content: &mut Content,
+    api: &apiref::Reference,
+    base_url: &str,
+) -> Result<()> {
+    let g = grant(content, Material::ServiceInformation);
+    let licence: Option<LicenceId> = g.map(|g| g.licence.clone());
+    let attribution = g.and_then(|g| g.attribution.clone());
+    let mut generated = about::documents(&content.service, licence.clone(), attribution.clone());
+    generated.push(about::document(
+        apiref::URL,
+        about::front(
+            "API reference",
+            "Every HTTP operation of the service with its parameters, request bodies, responses, schemas, examples and error codes, generated from the OpenAPI contract.",
+            10,
+            apiref::TEMPLATE,
+            licence,
+            attribution,
+            &content.service.updated,
+        ),
+        apiref::markdown(api, base_url),
+    ));
+    for d in &generated {
+        if let Some(taken) = content.documents.iter().find(|c| c.url == d.url) {
+            bail!(
+                "{}: publishes at {}, where the build generates a page; expected another path",
+                taken.source.display(),
+                d.url
+            );
+        }
+    }
+    content.documents.extend(generated);
+    content.documents.sort_by(|a, b| a.url.cmp(&b.url));
+    Ok(())
+}

@@ -1,0 +1,374 @@
+//! Rendering the documents: the shared [`Site`] context, breadcrumbs,
+//! section listings, previous/next, each page's HTML and its Markdown twin.
+
+use super::*;
+
+/// Everything the renderers share.
+pub(super) struct Site<'a> {
+    pub(super) content: &'a Content,
+    pub(super) base_url: String,
+    pub(super) site_value: Value,
+    pub(super) service_value: Value,
+    pub(super) by_url: HashMap<&'a str, &'a Document>,
+    pub(super) licences: HashMap<&'a str, &'a Licence>,
+    /// The contract, as written to `openapi.json`.
+    pub(super) openapi: serde_json::Value,
+    /// The archive licence grant: the default of pages under the archive.
+    pub(super) archive_grant: Option<&'a LicenceGrant>,
+    /// Extra context for pages rendered with a given template.
+    pub(super) template_extra: HashMap<&'static str, (&'static str, Value)>,
+    /// Markdown appended to the twins of pages rendered with a template.
+    pub(super) twin_extra: HashMap<&'static str, String>,
+}
+
+impl<'a> Site<'a> {
+    pub(super) fn new(content: &'a Content, base_url: &str, openapi: serde_json::Value) -> Self {
+        Self {
+            content,
+            openapi,
+            archive_grant: grant(content, Material::Archive),
+            template_extra: HashMap::new(),
+            twin_extra: HashMap::new(),
+            base_url: base_url.to_owned(),
+            site_value: Value::from(Serde(&content.site)),
+            service_value: Value::from(Serde(&content.service)),
+            by_url: content
+                .documents
+                .iter()
+                .map(|d| (d.url.as_str(), d))
+                .collect(),
+            licences: content
+                .site
+                .licences
+                .iter()
+                .map(|l| (l.id.as_str(), l))
+                .collect(),
+        }
+    }
+
+    pub(super) fn nav_url(&self, url: &str) -> String {
+        self.content
+            .site
+            .nav
+            .iter()
+            .map(|n| n.url.as_str())
+            .filter(|n| url.starts_with(n) && (*n != "/" || url == "/"))
+            .max_by_key(|n| n.len())
+            .unwrap_or("")
+            .to_owned()
+    }
+
+    /// The template context: site and service are converted once and shared
+    /// (minijinja values are reference-counted), the page per render.
+    pub(super) fn ctx<P: Serialize>(
+        &self,
+        page: &P,
+        extra: Option<(&'static str, Value)>,
+    ) -> Value {
+        let base = [
+            ("site", self.site_value.clone()),
+            ("service", self.service_value.clone()),
+            ("base_url", Value::from(self.base_url.as_str())),
+            ("page", Value::from(Serde(page))),
+        ];
+        Value::from_pairs(base.into_iter().chain(extra))
+    }
+}
+
+#[derive(Serialize, Clone)]
+pub(super) struct Crumb {
+    pub(super) title: String,
+    pub(super) url: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub(super) summary: String,
+}
+
+#[derive(Serialize)]
+pub(super) struct PageCtx<'a> {
+    pub(super) title: &'a str,
+    pub(super) summary: &'a str,
+    pub(super) url: &'a str,
+    pub(super) nav_url: String,
+    pub(super) md_url: Option<String>,
+    pub(super) content: String,
+    pub(super) toc: Vec<Heading>,
+    pub(super) licence: Option<&'a Licence>,
+    pub(super) attribution: Option<&'a str>,
+    pub(super) updated: Option<&'a Date>,
+    pub(super) breadcrumbs: Vec<Crumb>,
+    pub(super) children: Vec<Crumb>,
+    pub(super) prev: Option<Crumb>,
+    pub(super) next: Option<Crumb>,
+    pub(super) jsonld: serde_json::Value,
+}
+
+pub(super) fn parent_url(url: &str) -> Option<&str> {
+    let trimmed = url.trim_end_matches('/');
+    let cut = trimmed.rfind('/')?;
+    (cut > 0).then(|| &url[..=cut])
+}
+
+pub(super) fn crumb(d: &Document) -> Crumb {
+    Crumb {
+        title: d.front.title.clone(),
+        url: d.url.clone(),
+        summary: d.front.summary.clone(),
+    }
+}
+
+/// Documents under `parent` (one level), ordered by weight then title.
+pub(super) fn children_of<'a>(site: &Site<'a>, parent: &str) -> Vec<&'a Document> {
+    let mut kids: Vec<&Document> = site
+        .content
+        .documents
+        .iter()
+        .filter(|d| d.url != parent && parent_url(&d.url) == Some(parent))
+        .collect();
+    kids.sort_by(|a, b| {
+        (a.front.weight, &a.front.title, &a.url).cmp(&(b.front.weight, &b.front.title, &b.url))
+    });
+    kids
+}
+
+/// A rendered page: its HTML and Markdown twin, its search-index entry
+/// and its passages.
+type Rendered = ([OutFile; 2], SearchDocument, Vec<Passage>);
+
+pub(super) fn render_documents(
+    site: &Site<'_>,
+    renderer: &Renderer,
+    progress: bool,
+) -> Result<(Vec<OutFile>, Vec<SearchDocument>, Vec<Passage>)> {
+    let docs = &site.content.documents;
+    let mut siblings: BTreeMap<&str, Vec<&Document>> = BTreeMap::new();
+    for d in docs {
+        if let Some(parent) = parent_url(&d.url) {
+            siblings.entry(parent).or_default();
+        }
+    }
+    let siblings: BTreeMap<&str, Vec<&Document>> = siblings
+        .into_keys()
+        .map(|p| (p, children_of(site, p)))
+        .collect();
+
+    let bar = (progress && docs.len() >= 500 && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(docs.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("rendering {bar:40} {pos}/{len} pages")
+                .expect("static template"),
+        );
+        bar
+    });
+    let results: Vec<Result<Rendered>> = docs
+        .par_iter()
+        .map(|d| {
+            let r = render_document(site, renderer, d, &siblings);
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
+            r
+        })
+        .collect();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let mut out = Vec::with_capacity(docs.len() * 2);
+    let mut index = Vec::with_capacity(docs.len());
+    let mut passages = Vec::with_capacity(docs.len() * 4);
+    for r in results {
+        let (files, entry, parts) = r?;
+        out.extend(files);
+        index.push(entry);
+        passages.extend(parts);
+    }
+    Ok((out, index, passages))
+}
+
+pub(super) fn render_document(
+    site: &Site<'_>,
+    renderer: &Renderer,
+    d: &Document,
+    siblings: &BTreeMap<&str, Vec<&Document>>,
+) -> Result<Rendered> {
+    let cs = &site.content.site;
+    let rendered = markdown::render(&d.body);
+    // Pages of the archive default to the archive grant's licence and
+    // attribution, and may not name another licence.
+    let archive = site
+        .archive_grant
+        .filter(|_| d.url.starts_with(archive::PAGES));
+    if let (Some(g), Some(own)) = (archive, &d.front.licence)
+        && own != &g.licence
+    {
+        bail!(
+            "{}: licence `{own}`, expected the archive's licence `{}` (or none) for a page under {}",
+            d.source.display(),
+            g.licence,
+            archive::PAGES
+        );
+    }
+    let licence_id = d
+        .front
+        .licence
+        .as_ref()
+        .or(archive.map(|g| &g.licence))
+        .unwrap_or(&cs.default_licence);
+    let licence = site
+        .licences
+        .get(licence_id.as_str())
+        .copied()
+        .with_context(|| {
+            format!(
+                "{}: unknown licence `{licence_id}`, expected one of the licences in site.toml",
+                d.source.display()
+            )
+        })?;
+    let attribution = d
+        .front
+        .attribution
+        .as_deref()
+        .or(archive.and_then(|g| g.attribution.as_deref()))
+        .unwrap_or(&cs.default_attribution);
+    let updated = d.front.updated.as_ref().unwrap_or(&cs.updated);
+
+    let mut breadcrumbs = Vec::new();
+    let mut cur = parent_url(&d.url);
+    while let Some(p) = cur {
+        if let Some(doc) = site.by_url.get(p) {
+            breadcrumbs.push(crumb(doc));
+        }
+        cur = parent_url(p);
+    }
+    breadcrumbs.reverse();
+
+    let (prev, next) = match parent_url(&d.url).and_then(|p| siblings.get(p)) {
+        Some(list) if !d.is_index => {
+            let i = list.iter().position(|x| x.url == d.url);
+            let prev = i.and_then(|i| i.checked_sub(1)).map(|i| crumb(list[i]));
+            let next = i.and_then(|i| list.get(i + 1)).map(|x| crumb(x));
+            (prev, next)
+        }
+        _ => (None, None),
+    };
+    let children = if d.is_index {
+        siblings
+            .get(d.url.as_str())
+            .map(|kids| kids.iter().map(|k| crumb(k)).collect())
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let md_url = format!("{}index.md", d.url);
+    let jsonld = json!({
+        "@context": "https://schema.org",
+        "@type": "TechArticle",
+        "headline": d.front.title,
+        "description": d.front.summary,
+        "url": format!("{}{}", site.base_url, d.url),
+        "inLanguage": cs.language,
+        "dateModified": updated,
+        "license": licence.url.absolute(&site.base_url),
+        "creditText": attribution,
+        "creator": {"@type": "Organization", "name": attribution},
+        "isPartOf": {"@type": "WebSite", "name": cs.title, "url": format!("{}/", site.base_url)},
+        "encoding": {"@type": "MediaObject", "encodingFormat": "text/markdown", "contentUrl": format!("{}{}", site.base_url, md_url)},
+    });
+    let page = PageCtx {
+        title: &d.front.title,
+        summary: &d.front.summary,
+        url: &d.url,
+        nav_url: site.nav_url(&d.url),
+        md_url: Some(md_url),
+        content: rendered.html,
+        toc: rendered.headings,
+        licence: Some(licence),
+        attribution: Some(attribution),
+        updated: Some(updated),
+        breadcrumbs,
+        children,
+        prev,
+        next,
+        jsonld,
+    };
+    let template = d.front.template.as_deref().unwrap_or("page.html");
+    let extra = site.template_extra.get(template).cloned();
+    let html = renderer
+        .render(template, &site.ctx(&page, extra))
+        .with_context(|| format!("{}", d.source.display()))?;
+    let appendix = site.twin_extra.get(template).map(String::as_str);
+    let twin = markdown_twin(site, d, licence, attribution, updated, appendix);
+    let mut text = rendered.text;
+    let mut sections = rendered.sections;
+    if let Some(more) = appendix {
+        let more = markdown::render(more);
+        text.push(' ');
+        text.push_str(&more.text);
+        sections.extend(more.sections);
+    }
+    let historical = archive.is_some();
+    let passages = sections
+        .into_iter()
+        .map(|part| Passage {
+            url: d.url.clone(),
+            anchor: part.anchor.unwrap_or_default(),
+            title: d.front.title.clone(),
+            heading: part.heading.unwrap_or_default(),
+            section: d.section.clone(),
+            historical,
+            licence: historical.then(|| licence.title.clone()),
+            attribution: historical.then(|| attribution.to_owned()),
+            text: part.text,
+        })
+        .collect();
+    let entry = SearchDocument {
+        url: d.url.clone(),
+        title: d.front.title.clone(),
+        summary: d.front.summary.clone(),
+        section: d.section.clone(),
+        text,
+    };
+    Ok((
+        [
+            OutFile {
+                path: format!("{}index.html", d.out_dir),
+                bytes: html.into_bytes(),
+            },
+            OutFile {
+                path: format!("{}index.md", d.out_dir),
+                bytes: twin.into_bytes(),
+            },
+        ],
+        entry,
+        passages,
+    ))
+}
+
+/// The Markdown twin of a page: title, summary, source, licence and
+/// attribution up front, then the document as written.
+pub(super) fn markdown_twin(
+    site: &Site<'_>,
+    d: &Document,
+    licence: &Licence,
+    attribution: &str,
+    updated: &Date,
+    appendix: Option<&str>,
+) -> String {
+    let mut s = String::with_capacity(d.body.len() + 512);
+    s.push_str(&format!("# {}\n\n", d.front.title));
+    s.push_str(&format!("> {}\n>\n", d.front.summary));
+    s.push_str(&format!("> Source: {}{}\n", site.base_url, d.url));
+    s.push_str(&format!(
+        "> Licence: {} ({}) — {}\n",
+        licence.title,
+        licence.id,
+        licence.url.absolute(&site.base_url)
+    ));
+    s.push_str(&format!("> Attribution: {attribution}\n"));
+    s.push_str(&format!("> Updated: {updated}\n\n"));
+    s.push_str(d.body.trim_end());
+    if let Some(more) = appendix {
+        s.push_str(more.trim_end());
+    }
+    s.push('\n');
+    s
+}

@@ -1,0 +1,178 @@
+//! The Markdown documents of `content/docs/`: front matter, the folder walk,
+//! URL-safe paths, and the listed files of the file archive.
+
+use super::*;
+
+/// Splits `+++` TOML front matter from a Markdown body.
+pub fn split_front_matter(
+    file: &Path,
+    text: &str,
+) -> Result<(FrontMatter, String, usize), ContentError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let Some(rest) = text
+        .strip_prefix("+++\n")
+        .or_else(|| text.strip_prefix("+++\r\n"))
+    else {
+        return Err(ContentError {
+            file: file.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: "expected front matter: a first line `+++`, TOML, then a line `+++`".into(),
+        });
+    };
+    let end = rest
+        .match_indices("+++")
+        .find(|&(i, _)| {
+            (i == 0 || rest.as_bytes()[i - 1] == b'\n') && {
+                let after = &rest[i + 3..];
+                after.is_empty() || after.starts_with('\n') || after.starts_with("\r\n")
+            }
+        })
+        .map(|(i, _)| i)
+        .ok_or_else(|| ContentError {
+            file: file.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: "front matter is not closed: expected a line `+++` after it".into(),
+        })?;
+    let toml_text = &rest[..end];
+    let front: FrontMatter = parse_toml(file, toml_text, 1)?;
+    if front.title.trim().is_empty() {
+        return Err(error_at_value(
+            file,
+            text,
+            "title",
+            "title must not be empty",
+        ));
+    }
+    let body_start = &rest[end + 3..];
+    let body = body_start
+        .strip_prefix("\r\n")
+        .or_else(|| body_start.strip_prefix('\n'))
+        .unwrap_or(body_start);
+    let body_line = 2 + toml_text.matches('\n').count() + 1;
+    Ok((front, body.to_owned(), body_line))
+}
+
+pub(super) fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ContentError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(ContentError::whole(dir, format!("cannot list: {e}"))),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| ContentError::whole(dir, format!("cannot list: {e}")))?;
+        let path = entry.path();
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let kind = entry
+            .file_type()
+            .map_err(|e| ContentError::whole(&path, format!("cannot stat: {e}")))?;
+        if kind.is_dir() {
+            walk(&path, out)?;
+        } else if kind.is_file() {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn relative_slash(base: &Path, path: &Path) -> Result<String, ContentError> {
+    let rel = path
+        .strip_prefix(base)
+        .map_err(|_| ContentError::whole(path, "file outside its content folder"))?;
+    let mut parts = Vec::new();
+    for part in rel.components() {
+        let s = part.as_os_str().to_str().ok_or_else(|| {
+            ContentError::whole(path, "file name is not UTF-8, expected a UTF-8 name")
+        })?;
+        parts.push(s.to_owned());
+    }
+    Ok(parts.join("/"))
+}
+
+pub(super) fn is_url_safe_segment(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes().all(|b| {
+            b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_' | b'.')
+        })
+}
+
+pub(super) fn load_documents(dir: &Path, _site: &Site) -> Result<Vec<Document>, ContentError> {
+    let mut paths = Vec::new();
+    walk(dir, &mut paths)?;
+    paths.sort();
+    let mut docs = Vec::new();
+    for path in paths {
+        let rel = relative_slash(dir, &path)?;
+        let Some(stem) = rel.strip_suffix(".md") else {
+            return Err(ContentError::whole(
+                &path,
+                "unexpected file in docs/, expected only Markdown (.md) documents; put downloads in files/",
+            ));
+        };
+        let (segments, is_index) = match stem.strip_suffix("_index") {
+            Some(prefix) => (prefix.trim_end_matches('/').to_owned(), true),
+            None => (stem.to_owned(), false),
+        };
+        if !segments.is_empty() && !segments.split('/').all(is_url_safe_segment) {
+            return Err(ContentError::whole(
+                &path,
+                "invalid document path, expected lowercase letters, digits, `-`, `_` and `.` in every folder and file name",
+            ));
+        }
+        let text = read(&path)?;
+        let (front, body, body_line) = split_front_matter(&path, &text)?;
+        let url = if segments.is_empty() {
+            "/docs/".to_owned()
+        } else {
+            format!("/docs/{segments}/")
+        };
+        let out_dir = url.trim_start_matches('/').to_owned();
+        let section = segments.split('/').next().unwrap_or("").to_owned();
+        docs.push(Document {
+            source: path,
+            url,
+            out_dir,
+            section,
+            is_index,
+            front,
+            body,
+            body_line,
+        });
+    }
+    docs.sort_by(|a, b| a.url.cmp(&b.url));
+    for pair in docs.windows(2) {
+        if pair[0].url == pair[1].url {
+            return Err(ContentError::whole(
+                &pair[1].source,
+                format!(
+                    "publishes at {} like {}, expected one document per URL",
+                    pair[1].url,
+                    pair[0].source.display()
+                ),
+            ));
+        }
+    }
+    Ok(docs)
+}
+
+pub(super) fn list_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, ContentError> {
+    let mut paths = Vec::new();
+    walk(dir, &mut paths)?;
+    let mut out = Vec::new();
+    for path in paths {
+        let rel = relative_slash(dir, &path)?;
+        if !rel.split('/').all(is_url_safe_segment) {
+            return Err(ContentError::whole(
+                &path,
+                "invalid file name, expected lowercase letters, digits, `-`, `_` and `.`",
+            ));
+        }
+        out.push((rel, path));
+    }
+    out.sort();
+    Ok(out)
+}

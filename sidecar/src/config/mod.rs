@@ -1,0 +1,299 @@
+//! Command line → validated [`Config`].
+//!
+//! Two stages, as ripgrep does it: [`ServeArgs`] is what the user typed
+//! (flags with `SIDECAR_…` environment twins, parsed by clap), and
+//! [`Config::from_args`] checks it and resolves what it means. Nothing deeper
+//! in the crate reads the environment.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::http::proxy::Cidr;
+use crate::store::SampleSize;
+
+mod args;
+mod check;
+pub use args::*;
+use check::*;
+
+/// Serves the built site (`dist/`) and the live, MCP and contact routes of
+/// the public-information service.
+#[derive(Debug, Parser)]
+#[command(name = "sidecar", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP server until SIGTERM or SIGINT, then finish in-flight
+    /// requests and exit 0.
+    Serve(ServeArgs),
+    /// Import an observation CSV export into the database, all or nothing:
+    /// a bad row aborts the import with its line number and reason.
+    Import(ImportArgs),
+    /// Probe a running sidecar's `/healthz`: exit 0 when it answers 200,
+    /// 1 otherwise (for container health checks; no shell or curl needed).
+    Healthcheck(crate::healthcheck::HealthcheckArgs),
+}
+
+/// `sidecar import FILE`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// The CSV file (columns documented in the README).
+    pub file: PathBuf,
+
+    /// Database URL (`sqlite:PATH` or `postgres://…`); default: the SQLite
+    /// file in the data directory.
+    #[arg(long, env = "SIDECAR_DATABASE")]
+    pub database: Option<String>,
+
+    /// Directory of the default SQLite database.
+    #[arg(long, env = "SIDECAR_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+}
+
+/// Sample data to fill an empty database with at start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SampleArg {
+    /// Nothing: the database stays empty until an import.
+    None,
+    /// 400 sites in 8 countries, 40,000 observations over 4 years.
+    Default,
+    /// 1,000,000 observations, for benchmarks.
+    Large,
+}
+
+impl SampleArg {
+    pub fn size(self) -> SampleSize {
+        match self {
+            SampleArg::None => SampleSize::None,
+            SampleArg::Default => SampleSize::Default,
+            SampleArg::Large => SampleSize::Large,
+        }
+    }
+}
+
+/// Log line format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+/// Everything the server needs, validated.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub listen: SocketAddr,
+    pub dist: PathBuf,
+    pub database: Option<String>,
+    pub data_dir: PathBuf,
+    pub sample: SampleSize,
+    /// Serialised origins (`scheme://host[:port]`, lower case, no slash).
+    pub site_origins: Vec<String>,
+    pub trusted_proxies: Vec<Cidr>,
+    pub log_format: LogFormat,
+    pub log_output: crate::logging::LogOutput,
+    pub log: String,
+    pub max_connections: usize,
+    pub header_read_timeout: Duration,
+    pub request_timeout: Duration,
+    pub max_body_bytes: usize,
+    pub shutdown_timeout: Duration,
+    /// 0 means one per CPU core.
+    pub workers: usize,
+    /// The contact form's settings, checked.
+    pub contact: ContactArgs,
+}
+
+/// A flag value that parses but makes no sense.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Upper bound for `--max-body-bytes`: bodies are held in memory.
+const MAX_BODY_CEILING: usize = 16 * 1024 * 1024;
+
+impl Config {
+    pub fn from_args(args: ServeArgs) -> Result<Config, ConfigError> {
+        let err = |msg: String| Err(ConfigError(msg));
+        if args.max_connections == 0 {
+            return err("--max-connections must be at least 1".into());
+        }
+        for (flag, ms) in [
+            ("--header-read-timeout-ms", args.header_read_timeout_ms),
+            ("--request-timeout-ms", args.request_timeout_ms),
+            ("--shutdown-timeout-ms", args.shutdown_timeout_ms),
+        ] {
+            if ms == 0 || ms > 3_600_000 {
+                return err(format!("{flag} must be between 1 and 3600000, not {ms}"));
+            }
+        }
+        if args.workers > 1024 {
+            return err(format!(
+                "--workers must be at most 1024, not {}",
+                args.workers
+            ));
+        }
+        if args.max_body_bytes == 0 || args.max_body_bytes > MAX_BODY_CEILING {
+            return err(format!(
+                "--max-body-bytes must be between 1 and {MAX_BODY_CEILING}, not {}",
+                args.max_body_bytes
+            ));
+        }
+        if args.dist.as_os_str().is_empty() {
+            return err("--dist must not be empty".into());
+        }
+        if let Some(url) = &args.database
+            && !(url.starts_with("sqlite:")
+                || url.starts_with("postgres://")
+                || url.starts_with("postgresql://"))
+        {
+            return err(format!(
+                "--database must be a sqlite: or postgres:// URL, not {url:?}"
+            ));
+        }
+        check_contact(&args.contact).map_err(ConfigError)?;
+        let mut site_origins = Vec::new();
+        for raw in &args.site_origins {
+            let origin = parse_origin(raw).map_err(ConfigError)?;
+            if !site_origins.contains(&origin) {
+                site_origins.push(origin);
+            }
+        }
+        Ok(Config {
+            listen: args.listen,
+            dist: args.dist,
+            sample: args.sample.map_or_else(
+                || match &args.database {
+                    Some(url) if url.starts_with("postgres") => SampleSize::None,
+                    _ => SampleSize::Default,
+                },
+                SampleArg::size,
+            ),
+            database: args.database,
+            data_dir: args.data_dir,
+            site_origins,
+            trusted_proxies: args.trusted_proxies,
+            log_format: args.log_format,
+            log_output: args.log_output,
+            log: args.log,
+            max_connections: args.max_connections,
+            header_read_timeout: Duration::from_millis(args.header_read_timeout_ms),
+            request_timeout: Duration::from_millis(args.request_timeout_ms),
+            max_body_bytes: args.max_body_bytes,
+            shutdown_timeout: Duration::from_millis(args.shutdown_timeout_ms),
+            workers: args.workers,
+            contact: *args.contact,
+        })
+    }
+
+    /// The configuration `sidecar serve` has with no flags, for `dist`.
+    pub fn defaults(dist: impl Into<PathBuf>) -> Config {
+        let cli = Cli::parse_from(["sidecar", "serve"]);
+        let Command::Serve(mut args) = cli.command else {
+            unreachable!("parsed `serve`")
+        };
+        args.dist = dist.into();
+        Config::from_args(args).expect("the defaults are valid")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Config, String> {
+        let mut argv = vec!["sidecar", "serve"];
+        argv.extend_from_slice(args);
+        let cli = Cli::try_parse_from(argv).map_err(|e| e.to_string())?;
+        let Command::Serve(args) = cli.command else {
+            panic!("parsed `serve`")
+        };
+        Config::from_args(args).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn defaults_match_the_architecture_table() {
+        let c = parse(&[]).unwrap();
+        assert_eq!(c.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.dist, PathBuf::from("dist"));
+        assert_eq!(c.data_dir, PathBuf::from("data"));
+        assert!(c.site_origins.is_empty());
+        assert_eq!(c.log_format, LogFormat::Text);
+        assert_eq!(c.max_body_bytes, 65536);
+    }
+
+    #[test]
+    fn origins_are_normalised() {
+        let c = parse(&[
+            "--site-origin",
+            "HTTPS://Example.org/",
+            "--site-origin",
+            "http://localhost:8080",
+            "--site-origin",
+            "https://example.org:443",
+            "--site-origin",
+            "http://[::1]:9000",
+        ])
+        .unwrap();
+        assert_eq!(
+            c.site_origins,
+            [
+                "https://example.org",
+                "http://localhost:8080",
+                "http://[::1]:9000"
+            ]
+        );
+        for bad in [
+            "example.org",
+            "ftp://x",
+            "https://x/path",
+            "https://u@x",
+            "https://x:99999",
+            "https://",
+        ] {
+            assert!(parse(&["--site-origin", bad]).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn limits_are_checked() {
+        assert!(parse(&["--max-connections", "0"]).is_err());
+        assert!(parse(&["--request-timeout-ms", "0"]).is_err());
+        assert!(parse(&["--max-body-bytes", "0"]).is_err());
+        assert!(parse(&["--trusted-proxy", "10.0.0.0/99"]).is_err());
+        assert!(parse(&["--database", "mysql://x"]).is_err());
+        assert!(
+            parse(&[
+                "--challenge-counter-min",
+                "9",
+                "--challenge-counter-max",
+                "8"
+            ])
+            .is_err()
+        );
+        assert!(parse(&["--contact-key", "short"]).is_err());
+        assert!(parse(&["--contact-to", "not an address"]).is_err());
+        assert!(parse(&["--outbox-lease-ms", "1000", "--smtp-timeout-ms", "2000"]).is_err());
+        let c = parse(&["--trusted-proxy", "10.0.0.0/8", "--log-format", "json"]).unwrap();
+        assert_eq!(c.contact.challenge_cost, 5000);
+        assert_eq!(c.contact.contact_rate_limit, 5);
+        assert_eq!(c.trusted_proxies.len(), 1);
+        assert_eq!(c.log_format, LogFormat::Json);
+    }
+}

@@ -1,0 +1,362 @@
+//! The published text, ranked: one BM25 implementation over the passages
+//! the generator cut from every page (`search-passages.json`: the search
+//! index's text, split at each heading), shared by the chat and the MCP
+//! `search_documentation` tool.
+//!
+//! A question's words are stemmed ([`text`]) and each is looked up three
+//! ways: as itself, through its synonym group from `content/synonyms.toml`
+//! (weight [`SYNONYM_WEIGHT`]), and as the prefix of longer words
+//! (weight [`PREFIX_WEIGHT`]); a passage scores the best of the three per
+//! question word, so a synonym never counts twice. Words of the page title
+//! and of the passage's heading count more than body words. Besides the
+//! score, each hit says which share of the question's meaning it covers
+//! (its words weighted by rarity), which is how the chat tells a good
+//! answer from a coincidental one.
+
+pub mod text;
+
+use std::collections::{BTreeMap, HashMap};
+
+use contract::search::{Passage, PassageIndex};
+
+/// BM25 parameters (the usual ones).
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+/// How much a word in the page title and in the heading counts against one
+/// in the body.
+const TITLE_WEIGHT: f32 = 1.5;
+const HEADING_WEIGHT: f32 = 2.0;
+pub const SYNONYM_WEIGHT: f32 = 0.7;
+pub const PREFIX_WEIGHT: f32 = 0.5;
+/// At most this many longer words a prefix stands for.
+const PREFIX_FANOUT: usize = 16;
+
+/// The ranked passages.
+#[derive(Debug, Default)]
+pub struct Index {
+    passages: Vec<Passage>,
+    /// Weighted length of each passage.
+    lens: Vec<f32>,
+    avg_len: f32,
+    /// Sorted terms; a term's position is its id.
+    vocab: Vec<String>,
+    /// Per term: (passage, weighted term frequency), by passage.
+    postings: Vec<Vec<(u32, f32)>>,
+    /// Per term: the other terms of its synonym groups.
+    synonyms: HashMap<String, Vec<String>>,
+}
+
+/// A ranked passage.
+#[derive(Debug, Clone)]
+pub struct Hit<'a> {
+    pub passage: &'a Passage,
+    pub score: f32,
+    /// The share of the question's weight (its words' rarity) that the
+    /// passage matches, from 0 to 1.
+    pub coverage: f32,
+    /// The stems that matched, for quoting the right sentences.
+    pub matched: Vec<String>,
+}
+
+impl Index {
+    pub fn new(file: PassageIndex) -> Index {
+        let mut counts: Vec<BTreeMap<String, f32>> = Vec::with_capacity(file.passages.len());
+        let mut lens = Vec::with_capacity(file.passages.len());
+        for p in &file.passages {
+            let mut tf: BTreeMap<String, f32> = BTreeMap::new();
+            let mut len = 0.0;
+            for (field, weight) in [
+                (p.text.as_str(), 1.0),
+                (p.title.as_str(), TITLE_WEIGHT),
+                (p.heading.as_str(), HEADING_WEIGHT),
+            ] {
+                for term in text::terms(field) {
+                    *tf.entry(term).or_insert(0.0) += weight;
+                    len += weight;
+                }
+            }
+            counts.push(tf);
+            lens.push(len);
+        }
+        let mut vocab: Vec<String> = counts.iter().flat_map(|c| c.keys().cloned()).collect();
+        vocab.sort();
+        vocab.dedup();
+        let mut postings = vec![Vec::new(); vocab.len()];
+        for (i, tf) in counts.into_iter().enumerate() {
+            for (term, f) in tf {
+                let id = vocab.binary_search(&term).expect("collected above");
+                postings[id].push((i as u32, f));
+            }
+        }
+        let avg_len = if lens.is_empty() {
+            1.0
+        } else {
+            (lens.iter().sum::<f32>() / lens.len() as f32).max(1.0)
+        };
+        let mut synonyms: HashMap<String, Vec<String>> = HashMap::new();
+        for group in &file.synonyms {
+            let stems: Vec<String> = group.iter().map(|w| text::stem(w)).collect();
+            for s in &stems {
+                let others = synonyms.entry(s.clone()).or_default();
+                others.extend(stems.iter().filter(|o| *o != s).cloned());
+                others.sort();
+                others.dedup();
+            }
+        }
+        Index {
+            passages: file.passages,
+            lens,
+            avg_len,
+            vocab,
+            postings,
+            synonyms,
+        }
+    }
+
+    pub fn passages(&self) -> &[Passage] {
+        &self.passages
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.passages.is_empty()
+    }
+
+    fn idf(&self, df: usize) -> f32 {
+        let n = self.passages.len() as f32;
+        (1.0 + (n - df as f32 + 0.5) / (df as f32 + 0.5)).ln()
+    }
+
+    /// The terms a question word stands for, each with its weight.
+    fn expand(&self, stem: &str) -> Vec<(usize, f32)> {
+        let mut out: Vec<(usize, f32)> = Vec::new();
+        let mut add = |id: usize, w: f32| match out.iter_mut().find(|(i, _)| *i == id) {
+            Some(e) => e.1 = e.1.max(w),
+            None => out.push((id, w)),
+        };
+        if let Ok(id) = self.vocab.binary_search_by(|t| t.as_str().cmp(stem)) {
+            add(id, 1.0);
+        }
+        for other in self.synonyms.get(stem).into_iter().flatten() {
+            if let Ok(id) = self.vocab.binary_search(other) {
+                add(id, SYNONYM_WEIGHT);
+            }
+        }
+        if stem.chars().count() >= 4 {
+            let start = self.vocab.partition_point(|t| t.as_str() < stem);
+            for (id, t) in self.vocab[start..].iter().enumerate().take(PREFIX_FANOUT) {
+                if !t.starts_with(stem) {
+                    break;
+                }
+                add(start + id, PREFIX_WEIGHT);
+            }
+        }
+        out
+    }
+
+    /// The best passages for `query`, best first (ties by URL, then by
+    /// place on the page).
+    pub fn rank(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
+        let mut stems: Vec<String> = text::terms(query).collect();
+        stems.sort();
+        stems.dedup();
+        if stems.is_empty() || self.passages.is_empty() {
+            return Vec::new();
+        }
+        let max_idf = self.idf(0);
+        // Per passage: (score, covered weight, matched stems).
+        let mut acc: HashMap<u32, (f32, f32, Vec<usize>)> = HashMap::new();
+        let mut total_weight = 0.0;
+        for (q, stem) in stems.iter().enumerate() {
+            let expansions = self.expand(stem);
+            let own_idf = expansions
+                .iter()
+                .find(|(_, w)| *w == 1.0)
+                .map_or(max_idf, |(id, _)| self.idf(self.postings[*id].len()));
+            total_weight += own_idf;
+            let mut best: HashMap<u32, (f32, f32)> = HashMap::new();
+            for (id, weight) in expansions {
+                let postings = &self.postings[id];
+                let idf = self.idf(postings.len());
+                for &(p, tf) in postings {
+                    let len = self.lens[p as usize];
+                    let bm25 =
+                        idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / self.avg_len));
+                    let value = weight * bm25;
+                    let e = best.entry(p).or_insert((0.0, 0.0));
+                    if value > e.0 {
+                        *e = (value, weight * own_idf);
+                    }
+                }
+            }
+            for (p, (value, covered)) in best {
+                let e = acc.entry(p).or_insert((0.0, 0.0, Vec::new()));
+                e.0 += value;
+                e.1 += covered;
+                e.2.push(q);
+            }
+        }
+        let mut hits: Vec<Hit<'_>> = acc
+            .into_iter()
+            .map(|(p, (score, covered, matched))| Hit {
+                passage: &self.passages[p as usize],
+                score,
+                coverage: if total_weight > 0.0 {
+                    (covered / total_weight).min(1.0)
+                } else {
+                    0.0
+                },
+                matched: matched.into_iter().map(|q| stems[q].clone()).collect(),
+            })
+            .collect();
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.passage.url.cmp(&b.passage.url))
+                .then_with(|| a.passage.anchor.cmp(&b.passage.anchor))
+        });
+        hits.truncate(limit);
+        hits
+    }
+
+    /// The best pages for `query`: each page scored by its best passage.
+    pub fn rank_pages(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
+        let mut seen = std::collections::HashSet::new();
+        self.rank(query, usize::MAX)
+            .into_iter()
+            .filter(|h| seen.insert(h.passage.url.clone()))
+            .take(limit)
+            .collect()
+    }
+}
+
+/// The passage's URL with its heading's anchor.
+pub fn passage_path(p: &Passage) -> String {
+    if p.anchor.is_empty() {
+        p.url.clone()
+    } else {
+        format!("{}#{}", p.url, p.anchor)
+    }
+}
+
+/// An exact excerpt of `text`: the run of whole sentences, at most about
+/// `max` characters, that holds the most of `stems`.
+pub fn excerpt(text: &str, stems: &[String], max: usize) -> String {
+    let sentences = split_sentences(text);
+    if sentences.is_empty() {
+        return String::new();
+    }
+    let hits: Vec<usize> = sentences
+        .iter()
+        .map(|&(a, b)| {
+            let words: Vec<String> = text::terms(&text[a..b]).collect();
+            stems
+                .iter()
+                .filter(|s| words.iter().any(|w| w.starts_with(s.as_str())))
+                .count()
+        })
+        .collect();
+    let mut best = (0, 0, 0usize);
+    for start in 0..sentences.len() {
+        let mut end = start;
+        let mut score = 0;
+        while end < sentences.len() && sentences[end].1 - sentences[start].0 <= max.max(1) {
+            score += hits[end];
+            end += 1;
+        }
+        let end = end.max(start + 1);
+        if score > best.2 {
+            best = (start, end, score);
+        }
+    }
+    let (start, end, _) = if best.2 == 0 { (0, 1, 0) } else { best };
+    let a = sentences[start].0;
+    let b = sentences[end - 1].1;
+    let mut cut = text[a..b].trim();
+    if cut.chars().count() > max * 2 {
+        // One very long sentence: cut at a word boundary.
+        let at = cut.char_indices().nth(max).map_or(cut.len(), |(i, _)| i);
+        let at = cut[..at].rfind(' ').unwrap_or(at);
+        cut = &cut[..at];
+    }
+    cut.to_owned()
+}
+
+/// Byte ranges of the sentences of `text` (a sentence ends at `.`, `?` or
+/// `!` followed by a space).
+fn split_sentences(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for i in 0..bytes.len() {
+        if matches!(bytes[i], b'.' | b'?' | b'!') && bytes.get(i + 1) == Some(&b' ') {
+            out.push((start, i + 1));
+            start = i + 2;
+        }
+    }
+    if start < text.len() {
+        out.push((start, text.len()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn passage(url: &str, heading: &str, text: &str) -> Passage {
+        Passage {
+            url: url.into(),
+            anchor: heading.to_lowercase().replace(' ', "-"),
+            title: "Page".into(),
+            heading: heading.into(),
+            section: "x".into(),
+            historical: false,
+            licence: None,
+            attribution: None,
+            text: text.into(),
+        }
+    }
+
+    fn index() -> Index {
+        Index::new(PassageIndex {
+            version: 1,
+            synonyms: vec![vec!["ph".into(), "acidity".into()]],
+            passages: vec![
+                passage(
+                    "/a/",
+                    "Measuring pH",
+                    "Dip the strip in the water. Compare the colour with the chart.",
+                ),
+                passage(
+                    "/b/",
+                    "Nitrate",
+                    "Nitrate comes from fertiliser. Measure it with a colour kit.",
+                ),
+                passage("/c/", "Licence", "The data are licensed under ODbL."),
+            ],
+        })
+    }
+
+    #[test]
+    fn ranks_by_heading_synonyms_and_prefixes() {
+        let i = index();
+        assert_eq!(i.rank("how is acidity measured?", 3)[0].passage.url, "/a/");
+        assert_eq!(i.rank("nitrates", 3)[0].passage.url, "/b/");
+        assert_eq!(i.rank("licens", 3)[0].passage.url, "/c/");
+        let best = &i.rank("nitrate", 1)[0];
+        assert!(best.coverage > 0.99);
+        let partial = &i.rank("nitrate zeppelin", 1)[0];
+        assert!(partial.coverage < 0.5, "{}", partial.coverage);
+        assert!(i.rank("zeppelin", 3).is_empty());
+        assert!(i.rank("the of", 3).is_empty());
+    }
+
+    #[test]
+    fn excerpts_are_exact_whole_sentences() {
+        let t = "First one here. The nitrate test uses a strip. Last one.";
+        let e = excerpt(t, &["nitrat".to_owned()], 30);
+        assert_eq!(e, "The nitrate test uses a strip.");
+        assert!(t.contains(&e));
+        assert_eq!(excerpt(t, &["zzz".to_owned()], 10), "First one here.");
+    }
+}
