@@ -55,6 +55,17 @@ lint=$(timeout 120 "$node" tests/e2e/actionlint/node_modules/@tktco/node-actionl
 echo "$lint"
 grep -q "Checking 1 workflow file" <<<"$lint" || fail "actionlint did not check the workflow"
 
+step "lint: docker-compose config on deploy/compose.yaml"
+apt_ensure docker-compose
+compose_dir=$(mktemp -d)
+cp deploy/compose.yaml "$compose_dir/"
+mkdir "$compose_dir/secrets" && echo test-key-0123456789abcdef >"$compose_dir/secrets/contact-key"
+printf '%s\n' SITE_ORIGIN=https://water.example.org POSTGRES_PASSWORD=pw SMTP_URL=smtp://relay:25 \
+  "CONTACT_FROM=noreply@water.example.org" >"$compose_dir/.env"
+(cd "$compose_dir" && timeout 60 docker-compose -f compose.yaml config >resolved.yaml) || fail "deploy/compose.yaml is invalid"
+compose_env=$(grep -oE 'SIDECAR_[A-Z_]+' "$compose_dir/resolved.yaml" | sort -u | grep -v '^SIDECAR_IMAGE$')
+rm -rf "$compose_dir"
+
 if ! timeout 60 podman info >/dev/null 2>"${TMPDIR:-/tmp}/podman-info.$$"; then
   echo "SKIP: container e2e: podman cannot run here: $(head -c 400 "${TMPDIR:-/tmp}/podman-info.$$")"
   rm -f "${TMPDIR:-/tmp}/podman-info.$$"
@@ -92,6 +103,13 @@ if ! out=$(timeout 60 podman run --rm --network host --entrypoint /sidecar "$ima
 fi
 rm -f "${TMPDIR:-/tmp}/podman-run.$$"
 echo "probe: $out"
+
+step "every SIDECAR_ variable of deploy/compose.yaml is one the image's sidecar reads"
+help=$(timeout 60 podman run --rm --network none "$image" serve --help 2>/dev/null)
+for name in $compose_env; do
+  grep -Eq "\[env: $name(=|\])" <<<"$help" || fail "deploy/compose.yaml sets $name, which sidecar serve does not read"
+done
+echo "  $(wc -w <<<"$compose_env") variables checked"
 
 suffix="$$-$RANDOM"
 name="pi-e2e-$suffix"
@@ -154,14 +172,17 @@ step "the official Python MCP SDK against the container"
 tests/e2e/mcp-python.sh "$base"
 
 step "podman stop: SIGTERM, exit 0 within the shutdown timeout"
-# A slow client is in flight while the stop begins: it must get its answer.
-curl -fsS -o /dev/null --limit-rate 200k "$base/api/observations-data.php?limit=1000" &
+# A request is in flight when the stop begins: its body is still arriving,
+# so the server must wait for it and answer before exiting.
+python3 tests/e2e/slow_request.py "$port" "$private/in-flight.ready" 1.5 >"$private/in-flight.out" 2>&1 &
 slow=$!
-sleep 0.1
+for _ in $(seq 1 100); do [ -e "$private/in-flight.ready" ] && break; sleep 0.05; done
+sleep 0.2
 started=$(date +%s%N)
 timeout 60 podman stop -t $((shutdown_ms / 1000 + 5)) "$name" >/dev/null 2>&1 || fail "podman stop failed"
 elapsed_ms=$((($(date +%s%N) - started) / 1000000))
-wait "$slow" || fail "the in-flight request was cut off by the stop"
+wait "$slow" || { cat "$private/in-flight.out"; fail "the in-flight request was cut off by the stop"; }
+echo "in-flight request during the stop: $(cat "$private/in-flight.out")"
 code=$(podman inspect --format '{{.State.ExitCode}}' "$name")
 echo "stopped in $elapsed_ms ms, exit code $code"
 [ "$code" = 0 ] || { podman logs "$name" 2>&1 | tail; fail "exit code $code"; }
