@@ -197,13 +197,18 @@ pub fn compose(
 }
 
 /// Ranks the question, leaning on the previous one when it is a short
-/// follow-up that does not stand on its own ("and in winter?").
+/// follow-up: one that does not stand on its own, or that opens with "and",
+/// "what about"… ("and the safety rules?").
 fn rank<'a>(index: &'a Index, q: &Question) -> Vec<Page<'a>> {
     let pages = index.rank_pages(&q.message, PAGES);
     let weak = pages.first().is_none_or(|p| p.coverage < MIN_COVERAGE);
     let short = search::text::terms(&q.message).count() <= FOLLOW_UP_TERMS;
+    let lower = q.message.trim_start().to_lowercase();
+    let continues = ["and ", "also ", "but ", "what about ", "how about ", "and?"]
+        .iter()
+        .any(|w| lower.starts_with(w));
     match q.previous_question() {
-        Some(previous) if weak && short => {
+        Some(previous) if short && (weak || continues) => {
             let joined = index.rank_pages(&format!("{previous} {}", q.message), PAGES);
             if joined.first().is_some_and(|p| p.coverage >= MIN_COVERAGE) {
                 joined
