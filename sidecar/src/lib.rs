@@ -20,6 +20,7 @@ pub mod chat;
 pub mod config;
 pub mod contact;
 pub mod health;
+pub mod healthcheck;
 pub mod http;
 pub mod live;
 pub mod logging;
@@ -28,6 +29,7 @@ pub mod metrics;
 pub mod router;
 pub mod search;
 pub mod server;
+pub mod startup;
 pub mod state;
 pub mod store;
 

@@ -1,21 +1,44 @@
-//! Log setup: `tracing` lines on stderr, as text or JSON. Standard output
-//! stays free for whatever a command prints as its result.
+//! Log setup: `tracing` lines as text or JSON, on stderr by default so that
+//! standard output stays free for whatever a command prints as its result;
+//! `--log-output stdout` for containers, whose log collectors read stdout.
 
+use clap::ValueEnum;
 use tracing_subscriber::EnvFilter;
 
 use crate::config::LogFormat;
 
+/// The stream log lines go to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogOutput {
+    Stderr,
+    Stdout,
+}
+
 /// Installs the global subscriber. `filter` uses `EnvFilter` syntax
 /// (`info`, `sidecar=debug`, …).
-pub fn init(format: LogFormat, filter: &str) -> anyhow::Result<()> {
+pub fn init(format: LogFormat, output: LogOutput, filter: &str) -> anyhow::Result<()> {
     let filter =
         EnvFilter::try_new(filter).map_err(|e| anyhow::anyhow!("--log {filter:?}: {e}"))?;
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
-    let result = match format {
-        LogFormat::Text => builder.with_ansi(false).try_init(),
-        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    let result = match (format, output) {
+        (LogFormat::Text, LogOutput::Stderr) => builder
+            .with_writer(std::io::stderr)
+            .with_ansi(false)
+            .try_init(),
+        (LogFormat::Text, LogOutput::Stdout) => builder
+            .with_writer(std::io::stdout)
+            .with_ansi(false)
+            .try_init(),
+        (LogFormat::Json, LogOutput::Stderr) => builder
+            .with_writer(std::io::stderr)
+            .json()
+            .flatten_event(true)
+            .try_init(),
+        (LogFormat::Json, LogOutput::Stdout) => builder
+            .with_writer(std::io::stdout)
+            .json()
+            .flatten_event(true)
+            .try_init(),
     };
     result.map_err(|e| anyhow::anyhow!("installing the logger: {e}"))
 }

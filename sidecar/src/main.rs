@@ -1,38 +1,24 @@
 //! `sidecar`: parse flags, start logging, run, map the outcome to an exit
-//! code (0 after a clean shutdown, 1 on a runtime error, 2 on bad usage).
+//! code (0 after a clean shutdown, 1 on a runtime error, 2 on bad usage;
+//! `sidecar::startup` says how a failed start is reported).
 
 #![forbid(unsafe_code)]
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use sidecar::config::{Cli, Command, Config, ImportArgs};
+use sidecar::config::{Cli, Command, ImportArgs};
 use sidecar::store::import::ImportReport;
 use sidecar::store::{SampleSize, Store};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return sidecar::startup::refused(e),
+    };
     match cli.command {
-        Command::Serve(args) => {
-            let config = match Config::from_args(args) {
-                Ok(config) => config,
-                Err(e) => {
-                    eprintln!("sidecar: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            if let Err(e) = sidecar::logging::init(config.log_format, &config.log) {
-                eprintln!("sidecar: {e:#}");
-                return ExitCode::from(2);
-            }
-            match sidecar::server::run(config) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("sidecar: {e:#}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
+        Command::Serve(args) => sidecar::startup::serve(args),
+        Command::Healthcheck(args) => sidecar::healthcheck::run(&args),
         Command::Import(args) => match import(&args) {
             Ok(report) => {
                 println!(

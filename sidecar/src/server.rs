@@ -37,6 +37,7 @@ use crate::http::site::{Resource, Site};
 use crate::live::mcp_tools::McpLiveTools;
 use crate::live::{Live, LiveConfig};
 use crate::router;
+use crate::startup::Setting;
 use crate::state::AppState;
 use crate::store::Store;
 
@@ -72,8 +73,9 @@ pub fn run(config: Config) -> anyhow::Result<()> {
     // Signal handlers first: a SIGTERM that arrives once we are listening
     // must start a graceful shutdown, not kill the process.
     let shutdown = runtime.block_on(async { shutdown_signal() })?;
-    let site =
-        Site::load(&config.dist).with_context(|| format!("loading {}", config.dist.display()))?;
+    let site = Site::load(&config.dist)
+        .with_context(|| format!("loading {}", config.dist.display()))
+        .context(Setting::DIST)?;
     tracing::info!(
         files = site.file_count(),
         bytes = site.byte_count(),
@@ -82,7 +84,8 @@ pub fn run(config: Config) -> anyhow::Result<()> {
     );
     let listener = runtime
         .block_on(TcpListener::bind(config.listen))
-        .with_context(|| format!("binding {}", config.listen))?;
+        .with_context(|| format!("binding {}", config.listen))
+        .context(Setting::LISTEN)?;
     let local = listener.local_addr().context("reading the bound address")?;
     if config.site_origins.is_empty() && local.ip().is_unspecified() {
         tracing::warn!(
@@ -95,7 +98,11 @@ pub fn run(config: Config) -> anyhow::Result<()> {
             &config.data_dir,
             config.sample,
         ))
-        .context("opening the database")?;
+        .context("opening the database")
+        .context(match config.database {
+            Some(_) => Setting::DATABASE,
+            None => Setting::DATA_DIR,
+        })?;
     let backend = match store {
         Store::Sqlite(_) => "sqlite",
         Store::Postgres(_) => "postgresql",

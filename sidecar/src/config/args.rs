@@ -55,6 +55,10 @@ pub struct ServeArgs {
     #[arg(long, env = "SIDECAR_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
 
+    /// Stream of the log lines (containers: `stdout`).
+    #[arg(long, env = "SIDECAR_LOG_OUTPUT", value_enum, default_value = "stderr")]
+    pub log_output: crate::logging::LogOutput,
+
     /// Log filter (tracing `EnvFilter` syntax). One line per request is
     /// logged at `debug`; start, stop and faults at `info` and above.
     #[arg(long, env = "SIDECAR_LOG", default_value = "info")]

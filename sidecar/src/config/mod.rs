@@ -37,6 +37,9 @@ pub enum Command {
     /// Import an observation CSV export into the database, all or nothing:
     /// a bad row aborts the import with its line number and reason.
     Import(ImportArgs),
+    /// Probe a running sidecar's `/healthz`: exit 0 when it answers 200,
+    /// 1 otherwise (for container health checks; no shell or curl needed).
+    Healthcheck(crate::healthcheck::HealthcheckArgs),
 }
 
 /// `sidecar import FILE`.
@@ -97,6 +100,7 @@ pub struct Config {
     pub site_origins: Vec<String>,
     pub trusted_proxies: Vec<Cidr>,
     pub log_format: LogFormat,
+    pub log_output: crate::logging::LogOutput,
     pub log: String,
     pub max_connections: usize,
     pub header_read_timeout: Duration,
@@ -186,6 +190,7 @@ impl Config {
             site_origins,
             trusted_proxies: args.trusted_proxies,
             log_format: args.log_format,
+            log_output: args.log_output,
             log: args.log,
             max_connections: args.max_connections,
             header_read_timeout: Duration::from_millis(args.header_read_timeout_ms),
