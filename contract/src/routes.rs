@@ -97,19 +97,21 @@ pub enum Endpoint {
     Mcp,
     ContactChallenge,
     Contact,
+    Chat,
     Healthz,
     Readyz,
     Metrics,
 }
 
 impl Endpoint {
-    pub const ALL: [Endpoint; 9] = [
+    pub const ALL: [Endpoint; 10] = [
         Endpoint::PlatformStats,
         Endpoint::ObservationsData,
         Endpoint::GlobeData,
         Endpoint::Mcp,
         Endpoint::ContactChallenge,
         Endpoint::Contact,
+        Endpoint::Chat,
         Endpoint::Healthz,
         Endpoint::Readyz,
         Endpoint::Metrics,
@@ -124,6 +126,7 @@ impl Endpoint {
             Endpoint::Mcp => &MCP,
             Endpoint::ContactChallenge => &CONTACT_CHALLENGE,
             Endpoint::Contact => &CONTACT,
+            Endpoint::Chat => &CHAT,
             Endpoint::Healthz => &HEALTHZ,
             Endpoint::Readyz => &READYZ,
             Endpoint::Metrics => &METRICS,
@@ -408,6 +411,20 @@ pub static CONTACT: Route = Route {
     media_types: &[media::JSON],
     cache: Cache::NoStore,
 };
+pub static CHAT: Route = Route {
+    id: RouteId::Sidecar(Endpoint::Chat),
+    path: "/api/chat.php",
+    alias: None,
+    method: Method::Post,
+    operation_id: "postChat",
+    summary: "Ask a question of the published documents",
+    tag: "chat",
+    cors: Cors::SiteOrigins,
+    request_headers: SUBMISSION_REQUEST_HEADERS,
+    body_types: &[media::JSON],
+    media_types: &[media::JSON],
+    cache: Cache::NoStore,
+};
 pub static HEALTHZ: Route = get(
     Endpoint::Healthz,
     "/healthz",
@@ -437,7 +454,7 @@ pub static METRICS: Route = get(
 );
 
 /// The whole table: the documented files first, then the sidecar's routes.
-pub static ROUTES: [&Route; 18] = [
+pub static ROUTES: [&Route; 19] = [
     &SERVICE_INFORMATION,
     &OPENAPI,
     &AI_CATALOG,
@@ -453,6 +470,7 @@ pub static ROUTES: [&Route; 18] = [
     &MCP,
     &CONTACT_CHALLENGE,
     &CONTACT,
+    &CHAT,
     &HEALTHZ,
     &READYZ,
     &METRICS,

@@ -70,5 +70,10 @@ pub struct Passage {
     pub licence: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attribution: Option<String>,
+    /// Generated reference material (the API reference's operation and
+    /// schema tables): it repeats the vocabulary of the prose pages, so it
+    /// ranks below them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reference: bool,
     pub text: String,
 }

@@ -264,10 +264,16 @@ pub fn llms_txt(
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", one_line(&service.name));
     let _ = writeln!(out, "> {}\n", one_line(&service.description));
-    let mut rules = format!(
-        "Everything listed here is read-only: reading it changes nothing and contacts no one. {}",
-        one_line(&g.summary)
-    );
+    // The guardrails' summary usually says it already; say it once.
+    let summary = one_line(&g.summary);
+    let mut rules = if summary.to_lowercase().contains("read-only") {
+        summary
+    } else {
+        format!(
+            "Everything listed here is read-only: reading it changes nothing and contacts no \
+            one. {summary}"
+        )
+    };
     if g.enquiries.agents_may_prepare {
         let _ = write!(
             rules,

@@ -2,10 +2,12 @@
 //! routes that need code, applying the cross-cutting rules of the
 //! architecture (problem objects, CORS, caching, limits) to every response.
 //!
-//! It does five things, one folder each: [`http`] (the per-request rules
-//! every answer goes through, and the files of `dist/`), [`live`] (live
-//! data routes), [`mcp`] (the MCP endpoint), [`contact`] (the enquiry form
-//! and its outbox) and [`store`] (SQLite and PostgreSQL). [`router::handle`]
+//! One folder per part: [`http`] (the per-request rules every answer goes
+//! through, and the files of `dist/`), [`live`] (live data routes),
+//! [`mcp`] (the MCP endpoint), [`contact`] (the enquiry form and its
+//! outbox), [`chat`] (questions answered from the published passages),
+//! [`search`] (the one ranking of those passages, for chat and MCP) and
+//! [`store`] (SQLite and PostgreSQL). [`router::handle`]
 //! composes them into the request handler, a plain async function of state
 //! and request that tests call without sockets; nothing below it imports
 //! the router. [`config`] turns flags into a [`config::Config`], [`state`]
@@ -14,6 +16,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod chat;
 pub mod config;
 pub mod contact;
 pub mod health;

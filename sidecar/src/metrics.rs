@@ -77,6 +77,8 @@ pub struct Metrics {
     open_connections: AtomicI64,
     connections_total: AtomicU64,
     connections_rejected: AtomicU64,
+    /// The chat's questions, answers with a match and hand-offs.
+    pub chat: crate::chat::Counters,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -184,7 +186,7 @@ impl Metrics {
                 "sidecar_http_request_duration_seconds_count{{route=\"{label}\"}} {total}"
             );
         }
-        let gauges: [(&str, &str, &str, String); 5] = [
+        let gauges: [(&str, &str, &str, String); 8] = [
             (
                 "sidecar_open_connections",
                 "gauge",
@@ -214,6 +216,24 @@ impl Metrics {
                 "gauge",
                 "Bytes of dist/ held in memory, precompressed twins included.",
                 site_bytes.to_string(),
+            ),
+            (
+                "sidecar_chat_questions_total",
+                "counter",
+                "Chat questions answered (valid requests).",
+                self.chat.questions.load(Relaxed).to_string(),
+            ),
+            (
+                "sidecar_chat_answered_total",
+                "counter",
+                "Chat questions answered from published passages or live figures.",
+                self.chat.answered.load(Relaxed).to_string(),
+            ),
+            (
+                "sidecar_chat_handoffs_total",
+                "counter",
+                "Chat answers that suggested the contact form.",
+                self.chat.handoffs.load(Relaxed).to_string(),
             ),
         ];
         for (name, kind, help, value) in gauges {

@@ -237,6 +237,36 @@ where
             },
             Err(problem) => Err(problem),
         },
+        Endpoint::Chat => {
+            let Some(contact) = &state.contact else {
+                return (metric, cors, state.problem(not_enabled(), path));
+            };
+            match contact
+                .limit("chat", contact.config().chat_limit, &parts)
+                .await
+            {
+                Ok(()) => match read_body(state, spec.body_types, &parts.headers, body).await {
+                    Ok(body) => {
+                        // Links go to the site the visitor is on (its origin),
+                        // not to the organisation's address.
+                        let content = &state.mcp.content;
+                        let base_url = state.problem_base();
+                        let form_url = content.form_url_under(base_url);
+                        let sources = crate::chat::Sources {
+                            index: &content.passages,
+                            links: crate::chat::answer::Links {
+                                base_url,
+                                form_url: &form_url,
+                            },
+                            live: state.live.as_deref(),
+                        };
+                        crate::chat::answer(&sources, &state.metrics.chat, &body).await
+                    }
+                    Err(problem) => Err(problem),
+                },
+                Err(problem) => Err(problem),
+            }
+        }
         Endpoint::Mcp => match read_body(state, spec.body_types, &parts.headers, body).await {
             Ok(body) => {
                 let response = crate::mcp::answer(&state.mcp, &parts.headers, &body).await;

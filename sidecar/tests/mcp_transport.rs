@@ -203,7 +203,7 @@ async fn version_header_rules() {
             &s,
             bad,
             "initialize",
-            json!({"protocolVersion": "2025-03-26"}),
+            json!({"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
         )
         .await;
         assert_eq!(r["protocolVersion"], "2025-03-26");
@@ -229,6 +229,26 @@ async fn version_header_rules() {
 }
 
 #[tokio::test]
+async fn initialize_without_version_or_client_info_is_invalid_params() {
+    let f = fixture();
+    let s = state(&f);
+    let client = json!({"name": "t", "version": "0"});
+    for params in [
+        json!({}),
+        json!({"capabilities": {}, "clientInfo": client}),
+        json!({"protocolVersion": 5, "capabilities": {}, "clientInfo": client}),
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}}),
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t"}}),
+        json!({"protocolVersion": "2025-06-18", "capabilities": 1, "clientInfo": client}),
+    ] {
+        let a = rpc(&s, None, "initialize", params.clone()).await;
+        // A protocol-level error on a well-formed request: HTTP 200.
+        assert_eq!(a.status, 200, "{params}");
+        assert_eq!(a.json()["error"]["code"], -32602, "{params}");
+    }
+}
+
+#[tokio::test]
 async fn initialize_negotiates_from_the_body() {
     let f = fixture();
     let s = state(&f);
@@ -238,7 +258,6 @@ async fn initialize_negotiates_from_the_body() {
         (json!("2025-06-18"), "2025-06-18"),
         (json!("2025-11-25"), "2025-06-18"),
         (json!("2099-01-01"), "2025-06-18"),
-        (json!(5), "2025-06-18"),
     ] {
         let params = json!({
             "protocolVersion": requested,

@@ -317,6 +317,7 @@ pub(super) fn render_document(
             historical,
             licence: historical.then(|| licence.title.clone()),
             attribution: historical.then(|| attribution.to_owned()),
+            reference: d.url == crate::apiref::URL,
             text: part.text,
         })
         .collect();

@@ -247,6 +247,10 @@ pub fn document(base_url: &str, site: &Site, service: &ServiceInformation) -> Va
             tag("live-data", "Public data computed from the database."),
             tag("mcp", "The Model Context Protocol endpoint for agents."),
             tag("contact", "The human enquiry form."),
+            tag(
+                "chat",
+                "Questions answered from the published documents, for visitors of the site.",
+            ),
             tag("operations", "Health, readiness and metrics of a replica."),
         ],
         paths: paths::all(),

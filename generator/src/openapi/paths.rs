@@ -189,6 +189,7 @@ fn operation(route: &Route, op: Operation) -> Operation {
         Endpoint::Mcp => mcp(op),
         Endpoint::ContactChallenge => contact_challenge(op),
         Endpoint::Contact => contact(op),
+        Endpoint::Chat => chat(op),
         Endpoint::Healthz => probe(op, "The process is up.", media, sr("Health")),
         Endpoint::Readyz => probe(op, "Ready to serve live data.", media, sr("Readiness"))
             .respond("503", readiness_failure()),
@@ -398,6 +399,47 @@ fn contact(op: Operation) -> Operation {
             ("application/json", submission()),
             ("application/x-www-form-urlencoded", submission()),
         ]),
+    });
+    op
+}
+
+fn chat(op: Operation) -> Operation {
+    let mut op = op
+        .describe(
+            "Answers a visitor's question from what the service has published: passages of the \
+            documentation quoted exactly (ranked with BM25 over the search index's text, with \
+            synonyms), each cited with its page and heading anchor, and licence and attribution \
+            for archive material; live figures from the platform statistics with their time; or \
+            a plain `no_match` with the closest pages. Every answer carries a hand-off: the \
+            contact form prefilled with the question, which only the visitor sends. A question \
+            asking the service to act is `declined`. Accepts the site's own origins only, is \
+            rate-limited per client, and stores and logs nothing of the question.",
+        )
+        .respond(
+            "200",
+            Response::new("The answer.")
+                .body("application/json", schemas::schema_ref("ChatAnswer"))
+                .headers(&["Cache-Control", "Vary"]),
+        )
+        .respond_with("403", "Forbidden")
+        .respond(
+            "422",
+            Response::new(
+                "The question was refused: `invalid_submission`, each field in `errors` with \
+                `name`, `reason` and a `code` (`required`, `too_long`, `invalid_type`, \
+                `invalid_characters`, `invalid_format`).",
+            )
+            .body("application/problem+json", schemas::schema_ref("Problem"))
+            .headers(&["Cache-Control", "Vary"]),
+        )
+        .errors(Errors::Body);
+    op.request_body = Some(RequestBody {
+        description: "The question.",
+        required: true,
+        content: BTreeMap::from([(
+            "application/json",
+            media(schemas::schema_ref("ChatRequest")),
+        )]),
     });
     op
 }

@@ -134,6 +134,10 @@ pub struct ContactArgs {
     #[arg(long, env = "SIDECAR_CONTACT_RATE_LIMIT", default_value_t = 5)]
     pub contact_rate_limit: u32,
 
+    /// Chat questions per client per rate window (429 past it).
+    #[arg(long, env = "SIDECAR_CHAT_RATE_LIMIT", default_value_t = 120)]
+    pub chat_rate_limit: u32,
+
     /// Challenges issued per client per rate window (429 past it).
     #[arg(long, env = "SIDECAR_CHALLENGE_RATE_LIMIT", default_value_t = 30)]
     pub challenge_rate_limit: u32,

@@ -19,7 +19,7 @@ pub mod ratelimit;
 pub mod setup;
 pub mod validate;
 
-use std::net::{IpAddr, Ipv4Addr};
+use std::net::IpAddr;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -50,6 +50,8 @@ pub struct ContactConfig {
     pub submit_limit: u32,
     /// Challenges per client per window.
     pub challenge_limit: u32,
+    /// Chat questions per client per window.
+    pub chat_limit: u32,
     pub rate_window: Duration,
     pub trusted_proxies: Vec<Cidr>,
     /// Accepted `topic` values: `project:<id>`, `service:<id>`, `other`.
@@ -65,6 +67,7 @@ impl Default for ContactConfig {
             min_fill: Duration::from_secs(3),
             submit_limit: 5,
             challenge_limit: 30,
+            chat_limit: 120,
             rate_window: Duration::from_secs(600),
             trusted_proxies: Vec::new(),
             topics: vec!["other".into()],
@@ -93,10 +96,20 @@ impl ContactConfig {
     }
 }
 
-/// The peer address of a connection, put into request extensions by the
-/// server (tests set it to act as a given client).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PeerAddr(pub IpAddr);
+pub use crate::http::proxy::PeerAddr;
+
+/// The contact form's URL with `topic` and `message` prefilled (query
+/// parameters the page reads into its fields; nothing is sent until the
+/// visitor presses send).
+pub fn prefilled_url(form_url: &str, topic: &str, message: &str) -> String {
+    use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+    let sep = if form_url.contains('?') { '&' } else { '?' };
+    format!(
+        "{form_url}{sep}topic={}&message={}",
+        utf8_percent_encode(topic, NON_ALPHANUMERIC),
+        utf8_percent_encode(message, NON_ALPHANUMERIC)
+    )
+}
 
 /// The contact routes' state.
 #[derive(Debug)]
@@ -157,20 +170,18 @@ impl Contact {
     }
 
     fn client(&self, parts: &Parts) -> IpAddr {
-        let peer = parts
-            .extensions
-            .get::<PeerAddr>()
-            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.0);
-        let xff = parts
-            .headers
-            .get_all("x-forwarded-for")
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .collect::<Vec<_>>();
-        proxy::client_ip(peer, xff.into_iter(), &self.cfg.trusted_proxies)
+        proxy::client_of(parts, &self.cfg.trusted_proxies)
     }
 
-    async fn limit(&self, bucket: &'static str, max: u32, parts: &Parts) -> Result<(), Problem> {
+    /// Counts one request of the client in `bucket` (shared by every
+    /// replica through the database): 429 with `Retry-After` past `max`
+    /// per window. The chat's limit lives here too.
+    pub async fn limit(
+        &self,
+        bucket: &'static str,
+        max: u32,
+        parts: &Parts,
+    ) -> Result<(), Problem> {
         let limit = Limit {
             bucket,
             max,

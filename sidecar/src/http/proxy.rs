@@ -68,6 +68,27 @@ impl fmt::Display for Cidr {
     }
 }
 
+/// The peer address of a connection, put into request extensions by the
+/// server (tests set it to act as a given client).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PeerAddr(pub IpAddr);
+
+/// The client of a request: its peer address (unspecified when the server
+/// set none) resolved through `X-Forwarded-For` and the trusted proxies.
+pub fn client_of(parts: &http::request::Parts, trusted: &[Cidr]) -> IpAddr {
+    let peer = parts
+        .extensions
+        .get::<PeerAddr>()
+        .map_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |p| p.0);
+    let xff = parts
+        .headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect::<Vec<_>>();
+    client_ip(peer, xff.into_iter(), trusted)
+}
+
 /// The client address of a request that arrived from `peer` with the given
 /// `X-Forwarded-For` values (in header order).
 pub fn client_ip<'a>(

@@ -50,7 +50,7 @@ use encoded::Encoded;
 pub use globe::globe;
 pub use observations::observations;
 pub use query::LiveError;
-pub use stats::platform_stats;
+pub use stats::{PlatformStats, current_stats, platform_stats};
 
 /// Decimal places published coordinates are rounded to (0.01° ≈ 1.1 km of
 /// latitude).

@@ -193,6 +193,25 @@ async fn count(live: &Live) -> anyhow::Result<PlatformStats> {
     })
 }
 
+/// The statistics the route would serve now (marked `stale` when older
+/// figures stand in), or `None` when there are none: for the chat, which
+/// answers figure questions from exactly what the route publishes.
+pub async fn current_stats(live: &Live) -> Option<PlatformStats> {
+    let cfg = &live.cfg;
+    match live
+        .stats
+        .get(cfg.stats_max_age, cfg.query_timeout, compute(live))
+        .await
+    {
+        Got::Fresh(v) => Some(v.doc.clone()),
+        Got::Stale(v) => Some(PlatformStats {
+            stale: true,
+            ..v.doc.clone()
+        }),
+        Got::Unavailable(_) => None,
+    }
+}
+
 /// `GET /api/platform-stats.php`.
 pub async fn platform_stats(live: &Live, parts: &Parts) -> Response<Body> {
     let cfg = &live.cfg;

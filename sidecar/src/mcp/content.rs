@@ -155,16 +155,44 @@ impl Content {
         format!("{}{path}", self.base_url)
     }
 
+    /// The contact form's URL as the service information names it: a
+    /// path on the site, or an absolute URL.
+    pub fn form_path(&self) -> &str {
+        let service = &self.service;
+        service["guardrails"]["enquiries"]["form_url"]
+            .as_str()
+            .or(service["contact"]["form_url"].as_str())
+            .unwrap_or("/contact/")
+    }
+
+    /// The contact form's absolute URL, under `base` when it is a path.
+    pub fn form_url_under(&self, base: &str) -> String {
+        let form_path = self.form_path();
+        if form_path.contains("://") {
+            form_path.to_owned()
+        } else {
+            format!("{base}{form_path}")
+        }
+    }
+
+    /// The contact form's absolute URL on the public site.
+    pub fn form_url(&self) -> String {
+        self.form_url_under(&self.base_url)
+    }
+
     /// The best pages for `query`, ranked by their best passage.
     pub fn search(&self, query: &str, limit: usize) -> Vec<Hit> {
         self.passages
             .rank_pages(query, limit)
             .into_iter()
-            .map(|h| Hit {
-                path: h.passage.url.clone(),
-                title: h.passage.title.clone(),
-                snippet: search::excerpt(&h.passage.text, &h.matched, SNIPPET_CHARS),
-                score: (h.score * 100.0).round() as u32,
+            .map(|page| {
+                let h = page.best();
+                Hit {
+                    path: h.passage.url.clone(),
+                    title: h.passage.title.clone(),
+                    snippet: search::excerpt(&h.passage.text, &h.matched, SNIPPET_CHARS),
+                    score: (page.score * 100.0).round() as u32,
+                }
             })
             .collect()
     }
@@ -201,6 +229,7 @@ fn load_passages(
         historical: false,
         licence: None,
         attribution: None,
+        reference: false,
         text,
     };
     let pages = listed(SEARCH_INDEX)

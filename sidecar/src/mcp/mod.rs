@@ -202,7 +202,7 @@ async fn dispatch(mcp: &Mcp, version: Version, call: &Call) -> Result<Value, Rpc
     let content = &mcp.content;
     let params = &call.params;
     match call.method.as_str() {
-        "initialize" => Ok(initialize(mcp, version)),
+        "initialize" => check_initialize(params).map(|()| initialize(mcp, version)),
         "ping" => Ok(json!({})),
         "tools/list" => single_page(params).map(|()| tools::list(version, mcp.live.is_some())),
         "tools/call" => tools::call(content, mcp.live.as_deref(), version, params).await,
@@ -218,6 +218,30 @@ async fn dispatch(mcp: &Mcp, version: Version, call: &Call) -> Result<Value, Rpc
             format!("Method not found: {other}"),
         )),
     }
+}
+
+/// `initialize` must say which protocol version the client speaks and who
+/// it is (the specification requires both); a client that does not is
+/// refused rather than guessed at.
+fn check_initialize(params: &Map<String, Value>) -> Result<(), RpcError> {
+    if !params.get("protocolVersion").is_some_and(Value::is_string) {
+        return Err(RpcError::invalid_params(
+            "initialize needs `protocolVersion`, a string such as \"2025-06-18\".",
+        ));
+    }
+    let info = params.get("clientInfo").and_then(Value::as_object);
+    let named = |key| info.and_then(|i| i.get(key)).is_some_and(Value::is_string);
+    if !(named("name") && named("version")) {
+        return Err(RpcError::invalid_params(
+            "initialize needs `clientInfo` with a string `name` and `version`.",
+        ));
+    }
+    if params.get("capabilities").is_some_and(|c| !c.is_object()) {
+        return Err(RpcError::invalid_params(
+            "`capabilities` must be an object.",
+        ));
+    }
+    Ok(())
 }
 
 /// Lists that fit one page take no cursor: any cursor is one we never gave.

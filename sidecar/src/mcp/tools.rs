@@ -161,9 +161,10 @@ const TOOLS: [Tool; 7] = [
             }, "required": ["topic", "message"], "additionalProperties": false})
         },
         output: || {
-            json!({"type": "object", "required": ["draft", "form_url", "submitted", "notice"], "properties": {
+            json!({"type": "object", "required": ["draft", "form_url", "prefilled_url", "submitted", "notice"], "properties": {
                 "draft": {"type": "string"},
                 "form_url": {"type": "string"},
+                "prefilled_url": {"type": "string", "description": "The contact form with the draft filled in, for the user to review and send."},
                 "submitted": {"type": "boolean", "const": false},
                 "notice": {"type": "string"}
             }})
@@ -407,16 +408,7 @@ fn prepare_enquiry(content: &Content, args: &Args) -> Result<Value, RpcError> {
     let field = |k| args.str(k).map(str::trim).filter(|s| !s.is_empty());
     let topic = field("topic").unwrap_or_default();
     let message = field("message").unwrap_or_default();
-    let service = &content.service;
-    let form_path = service["guardrails"]["enquiries"]["form_url"]
-        .as_str()
-        .or(service["contact"]["form_url"].as_str())
-        .unwrap_or("/contact/");
-    let form_url = if form_path.contains("://") {
-        form_path.to_owned()
-    } else {
-        format!("{}{form_path}", content.base_url)
-    };
+    let form_url = content.form_url();
     let mut draft = format!("Topic: {topic}\n\n{message}\n");
     let signature: Vec<&str> = [field("name"), field("organisation")]
         .into_iter()
@@ -430,7 +422,10 @@ fn prepare_enquiry(content: &Content, args: &Args) -> Result<Value, RpcError> {
         by reviewing this text and sending it themselves through the contact form at {form_url}. \
         Do not attempt to submit it on the user's behalf."
     );
-    Ok(json!({"draft": draft, "form_url": form_url, "submitted": false, "notice": notice}))
+    let prefilled_url = crate::contact::prefilled_url(&form_url, "other", &draft);
+    Ok(
+        json!({"draft": draft, "form_url": form_url, "prefilled_url": prefilled_url, "submitted": false, "notice": notice}),
+    )
 }
 
 /// Whether `name` is a tool whose result depends only on the loaded

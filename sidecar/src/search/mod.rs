@@ -19,15 +19,19 @@ use std::collections::{BTreeMap, HashMap};
 
 use contract::search::{Passage, PassageIndex};
 
-/// BM25 parameters (the usual ones).
+/// BM25 parameters of the body text.
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
-/// How much a word in the page title and in the heading counts against one
-/// in the body.
-const TITLE_WEIGHT: f32 = 1.5;
+/// What a word in the passage's heading, and in the page's title, adds
+/// (times its rarity): short fields, so not weighed against their length,
+/// and one occurrence is the whole signal (BM25F-like).
 const HEADING_WEIGHT: f32 = 2.0;
+const TITLE_WEIGHT: f32 = 1.5;
 pub const SYNONYM_WEIGHT: f32 = 0.7;
 pub const PREFIX_WEIGHT: f32 = 0.5;
+/// A question word stands for the longer words it begins from this many
+/// characters on ("measur" → "measurement"; "appl" would match too much).
+const PREFIX_MIN: usize = 5;
 /// At most this many longer words a prefix stands for.
 const PREFIX_FANOUT: usize = 16;
 
@@ -35,15 +39,28 @@ const PREFIX_FANOUT: usize = 16;
 #[derive(Debug, Default)]
 pub struct Index {
     passages: Vec<Passage>,
-    /// Weighted length of each passage.
+    /// Length of each passage's body, in terms.
     lens: Vec<f32>,
+    /// Per passage: 1, or [`BOILERPLATE`] when the same text stands on
+    /// several pages.
+    prior: Vec<f32>,
     avg_len: f32,
     /// Sorted terms; a term's position is its id.
     vocab: Vec<String>,
-    /// Per term: (passage, weighted term frequency), by passage.
-    postings: Vec<Vec<(u32, f32)>>,
+    /// Per term: its occurrences, by passage.
+    postings: Vec<Vec<Posting>>,
     /// Per term: the other terms of its synonym groups.
     synonyms: HashMap<String, Vec<String>>,
+}
+
+/// A term in one passage: how often in the body, whether in the heading
+/// and in the page title.
+#[derive(Debug, Clone, Copy)]
+struct Posting {
+    passage: u32,
+    body: f32,
+    heading: bool,
+    title: bool,
 }
 
 /// A ranked passage.
@@ -60,20 +77,21 @@ pub struct Hit<'a> {
 
 impl Index {
     pub fn new(file: PassageIndex) -> Index {
-        let mut counts: Vec<BTreeMap<String, f32>> = Vec::with_capacity(file.passages.len());
+        let mut counts: Vec<BTreeMap<String, (f32, bool, bool)>> =
+            Vec::with_capacity(file.passages.len());
         let mut lens = Vec::with_capacity(file.passages.len());
         for p in &file.passages {
-            let mut tf: BTreeMap<String, f32> = BTreeMap::new();
+            let mut tf: BTreeMap<String, (f32, bool, bool)> = BTreeMap::new();
             let mut len = 0.0;
-            for (field, weight) in [
-                (p.text.as_str(), 1.0),
-                (p.title.as_str(), TITLE_WEIGHT),
-                (p.heading.as_str(), HEADING_WEIGHT),
-            ] {
-                for term in text::terms(field) {
-                    *tf.entry(term).or_insert(0.0) += weight;
-                    len += weight;
-                }
+            for term in text::terms(&p.text) {
+                tf.entry(term).or_default().0 += 1.0;
+                len += 1.0;
+            }
+            for term in text::terms(&p.heading) {
+                tf.entry(term).or_default().1 = true;
+            }
+            for term in text::terms(&p.title) {
+                tf.entry(term).or_default().2 = true;
             }
             counts.push(tf);
             lens.push(len);
@@ -83,11 +101,33 @@ impl Index {
         vocab.dedup();
         let mut postings = vec![Vec::new(); vocab.len()];
         for (i, tf) in counts.into_iter().enumerate() {
-            for (term, f) in tf {
+            for (term, (body, heading, title)) in tf {
                 let id = vocab.binary_search(&term).expect("collected above");
-                postings[id].push((i as u32, f));
+                postings[id].push(Posting {
+                    passage: i as u32,
+                    body,
+                    heading,
+                    title,
+                });
             }
         }
+        let mut copies: HashMap<&str, usize> = HashMap::new();
+        for p in &file.passages {
+            *copies.entry(p.text.as_str()).or_insert(0) += 1;
+        }
+        let prior = file
+            .passages
+            .iter()
+            .map(|p| {
+                let boilerplate = if copies[p.text.as_str()] > 1 {
+                    BOILERPLATE
+                } else {
+                    1.0
+                };
+                let reference = if p.reference { REFERENCE } else { 1.0 };
+                boilerplate * reference
+            })
+            .collect();
         let avg_len = if lens.is_empty() {
             1.0
         } else {
@@ -106,6 +146,7 @@ impl Index {
         Index {
             passages: file.passages,
             lens,
+            prior,
             avg_len,
             vocab,
             postings,
@@ -141,7 +182,7 @@ impl Index {
                 add(id, SYNONYM_WEIGHT);
             }
         }
-        if stem.chars().count() >= 4 {
+        if stem.chars().count() >= PREFIX_MIN {
             let start = self.vocab.partition_point(|t| t.as_str() < stem);
             for (id, t) in self.vocab[start..].iter().enumerate().take(PREFIX_FANOUT) {
                 if !t.starts_with(stem) {
@@ -153,35 +194,50 @@ impl Index {
         out
     }
 
-    /// The best passages for `query`, best first (ties by URL, then by
-    /// place on the page).
-    pub fn rank(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
+    /// Each stem of `query` with its weight: its rarity; a word the site
+    /// never uses counts as a rare one (it may be off topic, or a
+    /// paraphrase of something the site says otherwise).
+    fn weights(&self, query: &str) -> Vec<(String, f32)> {
         let mut stems: Vec<String> = text::terms(query).collect();
         stems.sort();
         stems.dedup();
-        if stems.is_empty() || self.passages.is_empty() {
+        let unknown = self.idf(1);
+        stems
+            .into_iter()
+            .map(|stem| {
+                let w = self
+                    .vocab
+                    .binary_search(&stem)
+                    .map_or(unknown, |id| self.idf(self.postings[id].len()));
+                (stem, w)
+            })
+            .collect()
+    }
+
+    /// The best passages for `query`, best first (ties by URL, then by
+    /// place on the page).
+    pub fn rank(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
+        let weights = self.weights(query);
+        if weights.is_empty() || self.passages.is_empty() {
             return Vec::new();
         }
-        let max_idf = self.idf(0);
+        let total_weight: f32 = weights.iter().map(|(_, w)| w).sum();
         // Per passage: (score, covered weight, matched stems).
         let mut acc: HashMap<u32, (f32, f32, Vec<usize>)> = HashMap::new();
-        let mut total_weight = 0.0;
-        for (q, stem) in stems.iter().enumerate() {
+        for (q, (stem, own_idf)) in weights.iter().enumerate() {
+            let own_idf = *own_idf;
             let expansions = self.expand(stem);
-            let own_idf = expansions
-                .iter()
-                .find(|(_, w)| *w == 1.0)
-                .map_or(max_idf, |(id, _)| self.idf(self.postings[*id].len()));
-            total_weight += own_idf;
             let mut best: HashMap<u32, (f32, f32)> = HashMap::new();
             for (id, weight) in expansions {
                 let postings = &self.postings[id];
                 let idf = self.idf(postings.len());
-                for &(p, tf) in postings {
-                    let len = self.lens[p as usize];
-                    let bm25 =
-                        idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / self.avg_len));
-                    let value = weight * bm25;
+                for posting in postings {
+                    let p = posting.passage;
+                    let (tf, len) = (posting.body, self.lens[p as usize]);
+                    let body = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / self.avg_len));
+                    let fields = f32::from(u8::from(posting.heading)) * HEADING_WEIGHT
+                        + f32::from(u8::from(posting.title)) * TITLE_WEIGHT;
+                    let value = weight * idf * (body + fields) * self.prior[p as usize];
                     let e = best.entry(p).or_insert((0.0, 0.0));
                     if value > e.0 {
                         *e = (value, weight * own_idf);
@@ -205,7 +261,7 @@ impl Index {
                 } else {
                     0.0
                 },
-                matched: matched.into_iter().map(|q| stems[q].clone()).collect(),
+                matched: matched.into_iter().map(|q| weights[q].0.clone()).collect(),
             })
             .collect();
         hits.sort_by(|a, b| {
@@ -218,14 +274,77 @@ impl Index {
         hits
     }
 
-    /// The best pages for `query`: each page scored by its best passage.
-    pub fn rank_pages(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
-        let mut seen = std::collections::HashSet::new();
-        self.rank(query, usize::MAX)
-            .into_iter()
-            .filter(|h| seen.insert(h.passage.url.clone()))
-            .take(limit)
-            .collect()
+    /// The best pages for `query`, each with its matching passages (best
+    /// first). A page scores its best passages with decreasing weight, so
+    /// a page about the subject outranks one that mentions it once, and
+    /// more the more of the question its passages cover together, so a
+    /// page that answers all of it outranks one that answers a part well.
+    pub fn rank_pages(&self, query: &str, limit: usize) -> Vec<Page<'_>> {
+        let weights = self.weights(query);
+        let total: f32 = weights.iter().map(|(_, w)| w).sum();
+        let mut pages: Vec<Page<'_>> = Vec::new();
+        let mut at: HashMap<&str, usize> = HashMap::new();
+        for hit in self.rank(query, usize::MAX) {
+            match at.get(hit.passage.url.as_str()) {
+                Some(&i) => pages[i].hits.push(hit),
+                None => {
+                    at.insert(&hit.passage.url, pages.len());
+                    pages.push(Page {
+                        url: &hit.passage.url,
+                        score: 0.0,
+                        coverage: 0.0,
+                        hits: vec![hit],
+                    });
+                }
+            }
+        }
+        for page in &mut pages {
+            let covered: f32 = weights
+                .iter()
+                .filter(|(stem, _)| page.hits.iter().any(|h| h.matched.contains(stem)))
+                .map(|(_, w)| w)
+                .sum();
+            page.coverage = if total > 0.0 { covered / total } else { 0.0 };
+            let mut weight = 1.0;
+            let mut agg = 0.0;
+            for hit in page.hits.iter().take(PAGE_PASSAGES) {
+                agg += weight * hit.score;
+                weight *= PAGE_DECAY;
+            }
+            page.score = agg * (0.5 + 0.5 * page.coverage);
+        }
+        pages.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.url.cmp(b.url)));
+        pages.truncate(limit);
+        pages
+    }
+}
+
+/// The weight of a passage whose text stands verbatim on several pages (a
+/// template's notice rather than what a page is about).
+const BOILERPLATE: f32 = 0.5;
+
+/// The weight of generated reference material against prose.
+const REFERENCE: f32 = 0.5;
+
+/// A page scores its best [`PAGE_PASSAGES`] passages, each further one
+/// counting [`PAGE_DECAY`] of the one before.
+pub const PAGE_PASSAGES: usize = 3;
+pub const PAGE_DECAY: f32 = 0.5;
+
+/// A ranked page and its matching passages, best first.
+#[derive(Debug, Clone)]
+pub struct Page<'a> {
+    pub url: &'a str,
+    pub score: f32,
+    /// The share of the question's weight its passages match together.
+    pub coverage: f32,
+    pub hits: Vec<Hit<'a>>,
+}
+
+impl<'a> Page<'a> {
+    /// Its best passage.
+    pub fn best(&self) -> &Hit<'a> {
+        &self.hits[0]
     }
 }
 
@@ -313,6 +432,7 @@ mod tests {
             historical: false,
             licence: None,
             attribution: None,
+            reference: false,
             text: text.into(),
         }
     }
@@ -346,7 +466,7 @@ mod tests {
         let best = &i.rank("nitrate", 1)[0];
         assert!(best.coverage > 0.99);
         let partial = &i.rank("nitrate zeppelin", 1)[0];
-        assert!(partial.coverage < 0.5, "{}", partial.coverage);
+        assert!(partial.coverage <= 0.5, "{}", partial.coverage);
         assert!(i.rank("zeppelin", 3).is_empty());
         assert!(i.rank("the of", 3).is_empty());
     }

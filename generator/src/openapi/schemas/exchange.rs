@@ -301,3 +301,84 @@ pub(super) fn openapi_document() -> Value {
         "required": ["openapi", "info", "paths"]
     })
 }
+
+pub(super) fn chat_request() -> Value {
+    json!({
+        "type": "object",
+        "description": "A visitor's question, with the last turns of the conversation so the service stays stateless.",
+        "properties": {
+            "message": { "type": "string", "minLength": 1, "maxLength": 1000, "description": "The question, in the visitor's own words (1–1,000 characters after trimming)." },
+            "history": {
+                "type": "array",
+                "maxItems": 10,
+                "description": "Earlier turns, oldest first; a short follow-up question is read together with the previous one.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "role": { "enum": ["user", "assistant"] },
+                        "text": { "type": "string", "maxLength": 1000 }
+                    },
+                    "required": ["role", "text"],
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["message"],
+        "additionalProperties": false,
+        "examples": [{ "message": "How do I measure nitrate?" }]
+    })
+}
+
+pub(super) fn chat_answer() -> Value {
+    let link = json!({
+        "type": "object",
+        "properties": { "title": { "type": "string" }, "url": { "type": "string", "format": "uri" } },
+        "required": ["title", "url"]
+    });
+    json!({
+        "type": "object",
+        "description": "An extractive answer: passages quoted exactly from the published pages, live figures from the platform statistics, or a plain statement that nothing published answers the question. Never generated text, never an action.",
+        "properties": {
+            "kind": { "enum": ["answer", "figures", "no_match", "declined"], "description": "`declined`: the question asks the service to act (send, submit, contact someone), which it never does." },
+            "text": { "type": "string", "description": "One or two sentences the service writes around the quotes: what they are, and that archive material is historical." },
+            "citations": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "quote": { "type": "string", "description": "An exact excerpt of the published text (figures: the values read)." },
+                        "title": { "type": "string" },
+                        "heading": { "type": "string" },
+                        "url": { "type": "string", "format": "uri", "description": "The page with the heading's anchor." },
+                        "historical": { "type": "boolean", "description": "Archive material: it records what was done, not current advice." },
+                        "licence": { "type": "string" },
+                        "attribution": { "type": "string" }
+                    },
+                    "required": ["quote", "title", "url", "historical"]
+                }
+            },
+            "related": { "type": "array", "items": link },
+            "statistics": {
+                "type": "object",
+                "properties": {
+                    "generated_at": { "type": "string", "format": "date-time" },
+                    "stale": { "type": "boolean" },
+                    "values": { "type": "object", "additionalProperties": { "type": ["integer", "string", "null"] } }
+                },
+                "required": ["generated_at", "stale", "values"]
+            },
+            "handoff": {
+                "type": "object",
+                "description": "The contact form, prefilled with the question; only the visitor sends it.",
+                "properties": {
+                    "url": { "type": "string", "format": "uri" },
+                    "suggested": { "type": "boolean" },
+                    "label": { "type": "string" }
+                },
+                "required": ["url", "suggested", "label"]
+            },
+            "notice": { "type": "string" }
+        },
+        "required": ["kind", "text", "citations", "related", "handoff", "notice"]
+    })
+}

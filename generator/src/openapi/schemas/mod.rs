@@ -43,6 +43,8 @@ pub fn all(base_url: &str) -> BTreeMap<String, Value> {
         ("ContactChallenge", exchange::contact_challenge()),
         ("ContactSubmission", exchange::contact_submission()),
         ("ContactReceipt", exchange::contact_receipt()),
+        ("ChatRequest", exchange::chat_request()),
+        ("ChatAnswer", exchange::chat_answer()),
         ("Health", exchange::health()),
         ("Readiness", exchange::readiness()),
         ("AiCatalog", exchange::ai_catalog()),

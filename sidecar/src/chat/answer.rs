@@ -1,0 +1,351 @@
+//! Composing an answer: passages quoted exactly and cited, live figures
+//! with their time, a plain "no good match", or a declined action — each
+//! with the hand-off to the contact form.
+
+use serde::Serialize;
+
+use super::intent::{Figure, Intent, classify};
+use super::request::Question;
+use crate::live::PlatformStats;
+use crate::search::{self, Hit, Index, Page};
+
+/// Below this share of a question's weight, a passage does not answer it.
+pub const MIN_COVERAGE: f32 = 0.5;
+/// At most this many passages are quoted, and this many pages listed.
+const CITATIONS: usize = 3;
+const RELATED: usize = 4;
+/// About how long a quote is, in characters.
+const QUOTE_CHARS: usize = 420;
+/// Questions this short (in meaningful words) may lean on the previous one.
+const FOLLOW_UP_TERMS: usize = 3;
+
+const NOTICE: &str = "Answers quote only what this service has published; nothing you ask is \
+    stored, and the chat never contacts anyone or submits anything for you.";
+const HISTORICAL: &str = "Passages marked historical come from the archive: they record what \
+    was done at the time and are not current advice.";
+
+/// The kind of an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Published passages answer the question.
+    Answer,
+    /// Live figures from the platform statistics answer it.
+    Figures,
+    /// Nothing published answers it well.
+    NoMatch,
+    /// It asks the service to act, which it never does.
+    Declined,
+}
+
+/// A quoted passage.
+#[derive(Debug, Clone, Serialize)]
+pub struct Citation {
+    /// An exact excerpt of the published text.
+    pub quote: String,
+    pub title: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub heading: String,
+    /// The page, with the heading's anchor.
+    pub url: String,
+    pub historical: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub licence: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<String>,
+}
+
+/// A page worth reading.
+#[derive(Debug, Clone, Serialize)]
+pub struct Link {
+    pub title: String,
+    pub url: String,
+}
+
+/// Figures from the platform statistics.
+#[derive(Debug, Clone, Serialize)]
+pub struct Figures {
+    pub generated_at: String,
+    pub stale: bool,
+    /// Each figure asked for, by its name in the statistics document.
+    pub values: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The way to a person: the contact form, prefilled, sent only by the
+/// visitor.
+#[derive(Debug, Clone, Serialize)]
+pub struct Handoff {
+    pub url: String,
+    /// Whether the answer recommends it (no good match, or an action).
+    pub suggested: bool,
+    pub label: &'static str,
+}
+
+/// The answer document.
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    pub kind: Kind,
+    pub text: String,
+    pub citations: Vec<Citation>,
+    pub related: Vec<Link>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub statistics: Option<Figures>,
+    pub handoff: Handoff,
+    pub notice: &'static str,
+}
+
+impl Answer {
+    /// Whether the question was answered (by passages or figures).
+    pub fn matched(&self) -> bool {
+        matches!(self.kind, Kind::Answer | Kind::Figures)
+    }
+}
+
+/// Where the answer's links point.
+pub struct Links<'a> {
+    pub base_url: &'a str,
+    /// The contact form's URL (absolute).
+    pub form_url: &'a str,
+}
+
+/// Composes the answer to `q`.
+pub fn compose(
+    index: &Index,
+    links: &Links<'_>,
+    q: &Question,
+    stats: Option<&PlatformStats>,
+) -> Answer {
+    let handoff = |suggested| Handoff {
+        url: crate::contact::prefilled_url(links.form_url, "other", &q.message),
+        suggested,
+        label: "Ask a person through the contact form (prefilled; you review and send it)",
+    };
+    let intent = classify(&q.message);
+    let pages = rank(index, q);
+    let link = |p: &Page<'_>| Link {
+        title: p.best().passage.title.clone(),
+        url: format!("{}{}", links.base_url, p.url),
+    };
+    match intent {
+        Intent::Action => {
+            return Answer {
+                kind: Kind::Declined,
+                text: "This chat cannot do that: it only answers from what the service has \
+                    published, and it never contacts anyone, sends or submits anything on \
+                    anyone's behalf. A person can help: the contact form below is prefilled \
+                    with your message for you to review and send yourself."
+                    .into(),
+                citations: Vec::new(),
+                related: pages.iter().take(RELATED).map(link).collect(),
+                statistics: None,
+                handoff: handoff(true),
+                notice: NOTICE,
+            };
+        }
+        Intent::Figures(figures) => {
+            if let Some(stats) = stats {
+                let related = pages.iter().take(RELATED).map(link).collect();
+                return figures_answer(&figures, stats, links, related, handoff(false));
+            }
+        }
+        Intent::Lookup => {}
+    }
+    let answers = |p: &&Page<'_>| p.coverage >= MIN_COVERAGE;
+    let Some(best) = pages.iter().find(answers).filter(|p| p.url == pages[0].url) else {
+        return Answer {
+            kind: Kind::NoMatch,
+            text: "I found no good answer to that in what this service has published. The \
+                pages below come closest; for anything else, a person can help through the \
+                contact form."
+                .into(),
+            citations: Vec::new(),
+            related: pages.iter().take(RELATED).map(link).collect(),
+            statistics: None,
+            handoff: handoff(true),
+            notice: NOTICE,
+        };
+    };
+    let floor = best.score * 0.4;
+    let cited: Vec<&Page<'_>> = pages
+        .iter()
+        .filter(|p| p.score >= floor && p.coverage >= MIN_COVERAGE * 0.75)
+        .take(CITATIONS)
+        .collect();
+    let citations: Vec<Citation> = cited
+        .iter()
+        .map(|p| citation(p.best(), links.base_url))
+        .collect();
+    let mut text = String::from("Here is what the published pages say, quoted as written.");
+    if citations.iter().any(|c| c.historical) {
+        text.push(' ');
+        text.push_str(HISTORICAL);
+    }
+    Answer {
+        kind: Kind::Answer,
+        text,
+        citations,
+        related: pages
+            .iter()
+            .filter(|p| !cited.iter().any(|c| c.url == p.url))
+            .take(RELATED)
+            .map(link)
+            .collect(),
+        statistics: None,
+        handoff: handoff(false),
+        notice: NOTICE,
+    }
+}
+
+/// Ranks the question, leaning on the previous one when it is a short
+/// follow-up: one that does not stand on its own, or that opens with "and",
+/// "what about"… ("and the safety rules?").
+fn rank<'a>(index: &'a Index, q: &Question) -> Vec<Page<'a>> {
+    let pages = index.rank_pages(&q.message, PAGES);
+    let weak = pages.first().is_none_or(|p| p.coverage < MIN_COVERAGE);
+    let short = search::text::terms(&q.message).count() <= FOLLOW_UP_TERMS;
+    let lower = q.message.trim_start().to_lowercase();
+    let continues = ["and ", "also ", "but ", "what about ", "how about ", "and?"]
+        .iter()
+        .any(|w| lower.starts_with(w));
+    match q.previous_question() {
+        Some(previous) if short && (weak || continues) => {
+            let joined = index.rank_pages(&format!("{previous} {}", q.message), PAGES);
+            if joined.first().is_some_and(|p| p.coverage >= MIN_COVERAGE) {
+                joined
+            } else {
+                pages
+            }
+        }
+        _ => pages,
+    }
+}
+
+/// Pages ranked per question (cited and related ones come from these).
+const PAGES: usize = 12;
+
+fn citation(h: &Hit<'_>, base_url: &str) -> Citation {
+    let p = h.passage;
+    Citation {
+        quote: search::excerpt(&p.text, &h.matched, QUOTE_CHARS),
+        title: p.title.clone(),
+        heading: p.heading.clone(),
+        url: format!("{base_url}{}", search::passage_path(p)),
+        historical: p.historical,
+        licence: p.licence.clone(),
+        attribution: p.attribution.clone(),
+    }
+}
+
+fn figures_answer(
+    figures: &[Figure],
+    s: &PlatformStats,
+    links: &Links<'_>,
+    related: Vec<Link>,
+    handoff: Handoff,
+) -> Answer {
+    let n = |v: i64| {
+        let digits = v.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let mut parts = Vec::new();
+    let mut values = serde_json::Map::new();
+    for f in figures {
+        let (name, value, phrase) = match f {
+            Figure::Observations => (
+                "observations",
+                s.observations.into(),
+                format!("{} observations", n(s.observations)),
+            ),
+            Figure::ObservationsLast30Days => (
+                "observations_last_30_days",
+                s.observations_last_30_days.into(),
+                format!(
+                    "{} observations in the last 30 days",
+                    n(s.observations_last_30_days)
+                ),
+            ),
+            Figure::Sites => (
+                "sites",
+                s.sites.into(),
+                format!("{} monitoring sites", n(s.sites)),
+            ),
+            Figure::Countries => (
+                "countries",
+                s.countries.into(),
+                format!("{} countries", n(s.countries)),
+            ),
+            Figure::Volunteers => (
+                "volunteers",
+                s.volunteers.into(),
+                format!("{} volunteers", n(s.volunteers)),
+            ),
+            Figure::Projects => (
+                "projects",
+                s.projects.into(),
+                format!("{} projects", n(s.projects)),
+            ),
+            Figure::Classifications => (
+                "classifications",
+                s.classifications.into(),
+                format!(
+                    "{} classifications in {} classification projects",
+                    n(s.classifications),
+                    n(s.classification_projects)
+                ),
+            ),
+            Figure::LatestObservation => match &s.latest_observation_at {
+                Some(at) => (
+                    "latest_observation_at",
+                    at.clone().into(),
+                    format!("the latest observation was made at {at}"),
+                ),
+                None => (
+                    "latest_observation_at",
+                    serde_json::Value::Null,
+                    "no observation yet".to_owned(),
+                ),
+            },
+        };
+        parts.push(phrase);
+        values.insert(name.to_owned(), value);
+    }
+    let mut text = format!(
+        "From the platform statistics, computed at {}: {}.",
+        s.generated_at,
+        parts.join("; ")
+    );
+    if s.stale {
+        text.push_str(
+            " The database could not be read just now, so these are the last figures it gave.",
+        );
+    }
+    let source = contract::routes::PLATFORM_STATS.path;
+    Answer {
+        kind: Kind::Figures,
+        text,
+        citations: vec![Citation {
+            quote: parts.join("; "),
+            title: "Live platform statistics".into(),
+            heading: String::new(),
+            url: format!("{}{source}", links.base_url),
+            historical: false,
+            licence: None,
+            attribution: None,
+        }],
+        related,
+        statistics: Some(Figures {
+            generated_at: s.generated_at.clone(),
+            stale: s.stale,
+            values,
+        }),
+        handoff,
+        notice: NOTICE,
+    }
+}

@@ -1,0 +1,352 @@
+//! The rules of `POST /api/chat.php`, through the real handler over the
+//! built site and a real database (SQLite, then PostgreSQL): own origins
+//! only with exact CORS and `Vary: Origin`, the preflight, the rate limit
+//! shared through the database, body limits and field problems, answers
+//! and refusals valid against the built contract, no trace of a question in
+//! the database, the metrics counters; and one question over a real socket
+//! to the real binary.
+
+mod chat_support;
+mod common;
+mod contact_support;
+mod contract_support;
+mod live_support;
+
+use std::io::Write as _;
+use std::time::Duration;
+
+use bytes::Bytes;
+use chat_support::{PATH, ask, ask_with, built_dist, env};
+use common::client::{Server, read_reply};
+use common::handler::Answer;
+use contact_support::{SITE, send};
+use live_support::Backend;
+use serde_json::{Value, json};
+
+const PEER: &str = "192.0.2.10";
+
+fn check(doc: &Value, a: &Answer) -> Value {
+    contract_support::check(doc, "post", PATH, a.status.as_u16(), &a.headers, &a.body)
+}
+
+fn varies_on_origin(a: &Answer) -> bool {
+    a.headers
+        .get_all("vary")
+        .iter()
+        .any(|v| v.to_str().unwrap().to_ascii_lowercase().contains("origin"))
+}
+
+async fn answers_and_refusals(backend: Backend) {
+    let Some(doc) = contract_support::contract() else {
+        return;
+    };
+    let Some(env) = env(backend, "chat_answers", 1000).await else {
+        return;
+    };
+    let s = &env.state;
+    let passages: contract::search::PassageIndex = serde_json::from_slice(
+        &std::fs::read(built_dist().unwrap().join("search-passages.json")).unwrap(),
+    )
+    .unwrap();
+
+    let a = ask(s, PEER, "How do I measure nitrate?").await;
+    assert_eq!(a.status, 200);
+    assert_eq!(a.header("access-control-allow-origin"), SITE);
+    assert!(varies_on_origin(&a));
+    assert!(!a.has("access-control-allow-credentials"));
+    assert_eq!(a.header("cache-control"), "no-store");
+    let v = check(&doc, &a);
+    assert_eq!(v["kind"], "answer");
+    for c in v["citations"].as_array().unwrap() {
+        let quote = c["quote"].as_str().unwrap();
+        let url = c["url"].as_str().unwrap();
+        assert!(url.starts_with(SITE), "{url}");
+        let (page, anchor) = url[SITE.len()..]
+            .split_once('#')
+            .unwrap_or((&url[SITE.len()..], ""));
+        let source = passages
+            .passages
+            .iter()
+            .find(|p| p.url == page && p.anchor == anchor)
+            .unwrap_or_else(|| panic!("{url} is no passage"));
+        assert!(source.text.contains(quote), "not quoted exactly: {quote}");
+    }
+    assert!(
+        v["handoff"]["url"]
+            .as_str()
+            .unwrap()
+            .contains("message=How%20do%20I%20measure%20nitrate%3F")
+    );
+
+    // Figures come from the live statistics, with their time.
+    let figures = check(
+        &doc,
+        &ask(s, PEER, "How many observations are there?").await,
+    );
+    assert_eq!(figures["kind"], "figures");
+    assert!(
+        figures["statistics"]["values"]["observations"]
+            .as_i64()
+            .unwrap()
+            > 0
+    );
+
+    // Asked to act: declined, with the hand-off, never an action.
+    let declined = check(
+        &doc,
+        &ask(s, PEER, "Please send my readings to the water authority").await,
+    );
+    assert_eq!(declined["kind"], "declined");
+    assert_eq!(declined["handoff"]["suggested"], true);
+
+    // A follow-up leans on the previous question.
+    let follow = ask_with(
+        s,
+        PEER,
+        &json!({"message": "and the safety rules?", "history": [
+            {"role": "user", "text": "How do I measure nitrate?"},
+            {"role": "assistant", "text": "Here is what the published pages say."}
+        ]}),
+    )
+    .await;
+    let follow = check(&doc, &follow);
+    assert_eq!(follow["kind"], "answer", "{follow}");
+    let quote = follow["citations"][0]["quote"]
+        .as_str()
+        .unwrap()
+        .to_lowercase();
+    assert!(
+        quote.contains("nitrate") && quote.contains("safety"),
+        "{follow}"
+    );
+
+    // Refusals: each a problem object the contract declares.
+    let json_type = [("content-type", "application/json"), ("origin", SITE)];
+    type Case<'a> = (&'a [(&'a str, &'a str)], Bytes, u16, &'a str);
+    let cases: [Case<'_>; 5] = [
+        (
+            &json_type,
+            Bytes::from_static(b"{not json"),
+            400,
+            "bad_request",
+        ),
+        (
+            &json_type,
+            Bytes::from_static(b"{\"message\": 3}"),
+            422,
+            "invalid_submission",
+        ),
+        (
+            &json_type,
+            Bytes::from(vec![b' '; 20_000]),
+            413,
+            "payload_too_large",
+        ),
+        (
+            &[("content-type", "text/plain"), ("origin", SITE)],
+            Bytes::from_static(b"hi"),
+            415,
+            "unsupported_media_type",
+        ),
+        (
+            &[
+                ("content-type", "application/json"),
+                ("origin", "https://evil.example"),
+            ],
+            Bytes::from_static(b"{\"message\":\"hi\"}"),
+            403,
+            "forbidden_origin",
+        ),
+    ];
+    for (headers, body, status, code) in cases {
+        let a = send(s, "POST", PATH, PEER, headers, body).await;
+        assert_eq!(a.status, status, "{code}");
+        a.problem(code);
+        assert!(varies_on_origin(&a), "{code}: Vary: Origin");
+        check(&doc, &a);
+    }
+    let bad = send(
+        s,
+        "POST",
+        PATH,
+        PEER,
+        &json_type,
+        Bytes::from_static(b"{\"message\": \"\"}"),
+    )
+    .await
+    .json();
+    assert_eq!(bad["errors"][0]["name"], "message");
+    assert_eq!(bad["errors"][0]["code"], "required");
+
+    // The preflight names the method and headers, for the site only.
+    let pre = send(
+        s,
+        "OPTIONS",
+        PATH,
+        PEER,
+        &[("origin", SITE), ("access-control-request-method", "POST")],
+        Bytes::new(),
+    )
+    .await;
+    assert_eq!(pre.status, 204);
+    assert_eq!(pre.header("access-control-allow-origin"), SITE);
+    assert_eq!(pre.header("access-control-allow-methods"), "POST, OPTIONS");
+    assert_eq!(
+        pre.header("access-control-allow-headers"),
+        "Content-Type, Accept"
+    );
+    assert!(varies_on_origin(&pre));
+    let foreign = send(
+        s,
+        "OPTIONS",
+        PATH,
+        PEER,
+        &[("origin", "https://evil.example")],
+        Bytes::new(),
+    )
+    .await;
+    assert_eq!(foreign.status, 403);
+    assert!(!foreign.has("access-control-allow-origin"));
+}
+
+async fn rate_limit_is_shared(backend: Backend) {
+    let Some(env) = env(backend, "chat_limit", 3).await else {
+        return;
+    };
+    for _ in 0..3 {
+        assert_eq!(
+            ask(&env.state, PEER, "What is Riverlens?").await.status,
+            200
+        );
+    }
+    let limited = ask(&env.state, PEER, "What is Riverlens?").await;
+    assert_eq!(limited.status, 429);
+    limited.problem("too_many_requests");
+    assert!(limited.header("retry-after").parse::<u32>().unwrap() >= 1);
+    assert_eq!(
+        ask(&env.state, "192.0.2.99", "What is Riverlens?")
+            .await
+            .status,
+        200
+    );
+    // A second replica on the same database counts the same client.
+    let dist = built_dist().unwrap();
+    let mut replica = sidecar::AppState::new(
+        sidecar::config::Config::defaults(&dist),
+        sidecar::http::site::Site::load(&dist).unwrap(),
+        "127.0.0.1:8080".parse().unwrap(),
+    );
+    replica.contact = env.state.contact.clone().map(|c| {
+        std::sync::Arc::new(sidecar::contact::Contact::new(
+            c.store().clone(),
+            contact_support::KEY.to_vec(),
+            c.config().clone(),
+        ))
+    });
+    assert_eq!(ask(&replica, PEER, "What is Riverlens?").await.status, 429);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_answers_and_refusals() {
+    answers_and_refusals(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_answers_and_refusals() {
+    answers_and_refusals(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_rate_limit_is_shared() {
+    rate_limit_is_shared(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_rate_limit_is_shared() {
+    rate_limit_is_shared(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn questions_leave_no_trace_and_are_counted() {
+    let Some(env) = env(Backend::Sqlite, "chat_trace", 1000).await else {
+        return;
+    };
+    let s = &env.state;
+    let marker = "kingfisherzebra7731";
+    let with_history = json!({"message": "How do I measure nitrate?", "history": [
+        {"role": "user", "text": format!("My name is {marker}")}
+    ]});
+    assert_eq!(ask_with(s, PEER, &with_history).await.status, 200);
+    let unanswered = format!("Who won the football match last night, {marker}?");
+    assert_eq!(ask(s, PEER, &unanswered).await.status, 200);
+    assert_eq!(ask_with(s, PEER, &json!({"message": ""})).await.status, 422);
+    // Nothing of the question reached the database file or its journal.
+    let file = env.db.file.clone().unwrap();
+    for f in [file.clone(), file.with_extension("sqlite3-wal")] {
+        if let Ok(bytes) = std::fs::read(&f) {
+            assert!(
+                !bytes.windows(marker.len()).any(|w| w == marker.as_bytes()),
+                "{}",
+                f.display()
+            );
+        }
+    }
+    let metrics = send(s, "GET", "/metrics", PEER, &[], Bytes::new()).await;
+    let text = String::from_utf8(metrics.body.to_vec()).unwrap();
+    for line in [
+        "sidecar_chat_questions_total 2",
+        "sidecar_chat_answered_total 1",
+        "sidecar_chat_handoffs_total 1",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
+    }
+}
+
+#[test]
+fn a_question_over_a_real_socket() {
+    let Some(dist) = built_dist() else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let server = Server::start(
+        &dist,
+        &[
+            "--data-dir",
+            data.path().to_str().unwrap(),
+            "--sample",
+            "default",
+        ],
+    );
+    let origin = format!("http://{}", server.addr);
+    let body = br#"{"message":"What is a calibration day?"}"#;
+    let mut s = server.connect();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    write!(
+        s,
+        "POST {PATH} HTTP/1.1\r\nHost: {}\r\nOrigin: {origin}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        server.addr,
+        body.len()
+    )
+    .unwrap();
+    s.write_all(body).unwrap();
+    let reply = read_reply(&mut s, false);
+    assert_eq!(
+        reply.status,
+        200,
+        "{:?}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    assert_eq!(
+        reply.header("access-control-allow-origin"),
+        Some(origin.as_str())
+    );
+    let v: Value = serde_json::from_slice(&reply.body).unwrap();
+    assert_eq!(v["kind"], "answer");
+    assert!(
+        v["citations"][0]["url"]
+            .as_str()
+            .unwrap()
+            .starts_with(&origin),
+        "{v}"
+    );
+}

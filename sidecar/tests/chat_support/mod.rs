@@ -1,0 +1,74 @@
+//! Shared by the `chat_*` tests: the real request handler over the built
+//! sample site (the directory of `CONTRACT_OPENAPI`, whose passages the
+//! chat ranks), with live data and contact state over a real database.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use sidecar::AppState;
+use sidecar::config::Config;
+use sidecar::contact::{Contact, ContactConfig};
+use sidecar::http::site::Site;
+use sidecar::live::{Live, LiveConfig};
+use sidecar::store::SampleSize;
+
+use crate::common::handler::Answer;
+use crate::contact_support::{KEY, SITE, send};
+use crate::live_support::{Backend, TestDb, open};
+
+pub const PATH: &str = "/api/chat.php";
+
+/// The built sample site, or `None` when the contract tests are skipped.
+pub fn built_dist() -> Option<PathBuf> {
+    let doc = crate::contract_support::contract()?;
+    drop(doc);
+    let path = std::env::var("CONTRACT_OPENAPI").ok()?;
+    Some(PathBuf::from(path).parent()?.to_path_buf())
+}
+
+pub struct Env {
+    pub state: AppState,
+    pub db: TestDb,
+}
+
+/// The handler over the built site, with sample live data and the chat's
+/// rate limit set to `limit`.
+pub async fn env(backend: Backend, name: &str, limit: u32) -> Option<Env> {
+    let dist = built_dist()?;
+    let db = open(backend, name, SampleSize::Default).await?;
+    let mut config = Config::defaults(&dist);
+    config.max_body_bytes = 16 * 1024;
+    let site = Site::load(&dist).expect("the built site loads");
+    let mut state = AppState::new(config, site, "127.0.0.1:8080".parse().unwrap());
+    let cfg = ContactConfig {
+        chat_limit: limit,
+        ..ContactConfig::default()
+    };
+    state.contact = Some(Arc::new(Contact::new(db.store.clone(), KEY.to_vec(), cfg)));
+    let live = LiveConfig {
+        problem_base: SITE.into(),
+        ..LiveConfig::default()
+    };
+    state.live = Some(Arc::new(Live::new(db.store.clone(), live)));
+    Some(Env { state, db })
+}
+
+/// Asks `message` as the client at `peer`, from the site's origin.
+pub async fn ask(state: &AppState, peer: &str, message: &str) -> Answer {
+    ask_with(state, peer, &json!({ "message": message })).await
+}
+
+pub async fn ask_with(state: &AppState, peer: &str, body: &Value) -> Answer {
+    send(
+        state,
+        "POST",
+        PATH,
+        peer,
+        &[("content-type", "application/json"), ("origin", SITE)],
+        body.to_string(),
+    )
+    .await
+}
