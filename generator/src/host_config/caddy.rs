@@ -77,6 +77,10 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
     let _ = writeln!(
         o,
         "\t@pis_sidecar path {}\n\thandle @pis_sidecar {{\n\
+         \t\t# A declared length past the limit is refused before proxying; a\n\
+         \t\t# chunked body is cut at it.\n\
+         \t\t@pis_too_large expression `{{http.request.header.Content-Length}} != \"\" && int({{http.request.header.Content-Length}}) > {MAX_BODY_BYTES}`\n\
+         \t\terror @pis_too_large 413\n\
          \t\trequest_body {{\n\t\t\tmax_size {MAX_BODY_BYTES}\n\t\t}}\n\
          \t\treverse_proxy {} {{",
         plan.sidecar_paths().join(" "),
