@@ -12,11 +12,15 @@
 //! - [`vocabulary`]: parameters, units, quality flags and water-body types
 //!   of the live observation data;
 //! - [`media`]: media-type constants;
+//! - [`headers`]: response header values of the files of `dist/`
+//!   (security headers, `Link`, preflight), for the sidecar and the
+//!   generated front-server configurations;
 //! - [`search`]: the shape of `dist/search-index.json`;
 //! - [`mcp`]: the MCP protocol versions the endpoint negotiates.
 
 #![forbid(unsafe_code)]
 
+pub mod headers;
 pub mod manifest;
 pub mod mcp;
 pub mod media;

@@ -12,6 +12,7 @@ pub mod build;
 pub mod check;
 pub mod content;
 pub mod discovery;
+pub mod host_config;
 pub mod manifest;
 pub mod markdown;
 pub mod model;

@@ -50,6 +50,35 @@ enum Command {
         #[arg(long, env = "GENERATE_OUT", default_value = "dist")]
         out: PathBuf,
     },
+    /// Write a front server's configuration (nginx, Caddy, Netlify or
+    /// Cloudflare Pages) from a built site's manifest and the route table:
+    /// the sidecar's headers, types and cache policies on every file of
+    /// dist/, the sidecar's routes proxied to --sidecar-url, other /api/ and
+    /// /mcp/ paths answered with a 404 problem object. Regenerate it with
+    /// every build.
+    HostConfig {
+        /// The host to write for: nginx (OUT/nginx.conf, to include in
+        /// `http {}`), caddy (OUT/Caddyfile), netlify (OUT/_headers,
+        /// OUT/_redirects) or cloudflare (OUT/_headers, OUT/_redirects,
+        /// OUT/_routes.json, OUT/functions/); copy the Netlify and Cloudflare
+        /// files into the published copy of dist/.
+        #[arg(long = "for", env = "GENERATE_HOST", value_enum)]
+        host: generator::host_config::Host,
+        /// The built site (its manifest.json is read; nginx and Caddy serve
+        /// it from this absolute path).
+        #[arg(long, env = "GENERATE_DIST", default_value = "dist")]
+        dist: PathBuf,
+        /// Origin of the running sidecar, e.g. http://127.0.0.1:8081 or
+        /// https://api.example.org (no path, query or credentials).
+        #[arg(long, env = "GENERATE_SIDECAR_URL")]
+        sidecar_url: generator::host_config::SidecarUrl,
+        /// Address the front listens on (nginx and Caddy): IP:PORT or a port.
+        #[arg(long, env = "GENERATE_LISTEN", default_value = "80")]
+        listen: generator::host_config::Listen,
+        /// Folder the files are written into (created; outside --dist).
+        #[arg(long, env = "GENERATE_HOST_OUT")]
+        out: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -79,6 +108,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 progress: !quiet,
             })?;
             println!("{}", summary.line());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::HostConfig {
+            host,
+            dist,
+            sidecar_url,
+            listen,
+            out,
+        } => {
+            let written = generator::host_config::write(&generator::host_config::Options {
+                host,
+                dist,
+                sidecar: sidecar_url,
+                listen,
+                out,
+            })?;
+            for path in written {
+                println!("wrote {}", path.display());
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Check { content, out } => {

@@ -17,7 +17,7 @@ use crate::Body;
 const ANY: HeaderValue = HeaderValue::from_static("*");
 const EXPOSE: HeaderValue = HeaderValue::from_static(contract::routes::EXPOSE_HEADERS);
 /// Chromium caps the preflight cache at two hours; more would be ignored.
-const MAX_AGE: HeaderValue = HeaderValue::from_static("7200");
+const MAX_AGE: HeaderValue = HeaderValue::from_static(contract::headers::PREFLIGHT_MAX_AGE);
 const ORIGIN: HeaderValue = HeaderValue::from_static("origin");
 
 /// How a response is decorated for cross-origin readers.

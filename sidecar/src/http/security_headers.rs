@@ -1,22 +1,18 @@
 //! Security headers. Every response gets `X-Content-Type-Options: nosniff`;
 //! HTML (pages and the 404 page) also gets a Content-Security-Policy that
 //! names no third-party origin, and the framing, referrer and permissions
-//! policies. Values are static, so applying them only clones.
+//! policies. Values are static (`contract::headers`, shared with the
+//! generated front-server configurations), so applying them only clones.
 
+use contract::headers;
 use http::HeaderMap;
 use http::header::{self, HeaderName, HeaderValue};
 
-const CSP: HeaderValue = HeaderValue::from_static(
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
-     connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'self'; \
-     form-action 'self'; frame-ancestors 'none'",
-);
-const NOSNIFF: HeaderValue = HeaderValue::from_static("nosniff");
-const REFERRER: HeaderValue = HeaderValue::from_static("strict-origin-when-cross-origin");
-const PERMISSIONS: HeaderValue = HeaderValue::from_static(
-    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()",
-);
-const DENY: HeaderValue = HeaderValue::from_static("DENY");
+const CSP: HeaderValue = HeaderValue::from_static(headers::CONTENT_SECURITY_POLICY);
+const NOSNIFF: HeaderValue = HeaderValue::from_static(headers::NOSNIFF);
+const REFERRER: HeaderValue = HeaderValue::from_static(headers::REFERRER_POLICY);
+const PERMISSIONS: HeaderValue = HeaderValue::from_static(headers::PERMISSIONS_POLICY);
+const DENY: HeaderValue = HeaderValue::from_static(headers::FRAME_OPTIONS);
 const PERMISSIONS_POLICY: HeaderName = HeaderName::from_static("permissions-policy");
 
 /// For every response.

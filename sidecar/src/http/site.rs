@@ -20,10 +20,7 @@ use http::HeaderValue;
 
 use crate::http::negotiate::Coding;
 
-use contract::manifest::{API_CATALOG, FORMAT, FileEntry, MANIFEST_FILE, Manifest, NOT_FOUND_PAGE};
-
-const API_CATALOG_LINK: HeaderValue =
-    HeaderValue::from_static("</.well-known/api-catalog>; rel=\"api-catalog\"");
+use contract::manifest::{FORMAT, FileEntry, MANIFEST_FILE, Manifest, NOT_FOUND_PAGE};
 
 /// One representation's bytes and pre-rendered headers.
 #[derive(Debug, Clone)]
@@ -191,11 +188,8 @@ fn load_entry(root: &Path, key: &str, file: FileEntry) -> anyhow::Result<Entry> 
         .with_context(|| format!("content_type {:?}", file.content_type))?;
     let cache_control = HeaderValue::try_from(file.cache_control.as_str())
         .with_context(|| format!("cache_control {:?}", file.cache_control))?;
-    let is_html = file
-        .content_type
-        .to_ascii_lowercase()
-        .starts_with("text/html");
-    let link = matches!(key, API_CATALOG | "index.html").then_some(API_CATALOG_LINK);
+    let is_html = contract::headers::is_html(&file.content_type);
+    let link = contract::headers::link(key).map(HeaderValue::from_static);
     Ok(Entry {
         key: key.to_owned(),
         content_type,

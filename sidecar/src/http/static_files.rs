@@ -15,7 +15,7 @@ use crate::http::range::{self, RangeRequest};
 use crate::http::security_headers;
 use crate::http::site::Entry;
 
-const VARY_ENCODING: HeaderValue = HeaderValue::from_static("accept-encoding");
+const VARY_ENCODING: HeaderValue = HeaderValue::from_static(contract::headers::VARY_ENCODING);
 const BYTES: HeaderValue = HeaderValue::from_static("bytes");
 const BR: HeaderValue = HeaderValue::from_static("br");
 const GZIP: HeaderValue = HeaderValue::from_static("gzip");
@@ -24,7 +24,7 @@ const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
 pub const ALLOW: HeaderValue = HeaderValue::from_static(contract::routes::Method::Get.allow());
 /// Request headers a static GET may carry cross-origin.
 pub const REQUEST_HEADERS: HeaderValue =
-    HeaderValue::from_static("Accept, Accept-Encoding, If-None-Match, If-Range, Range");
+    HeaderValue::from_static(contract::headers::FILE_REQUEST_HEADERS);
 
 /// The answer to GET (or HEAD, `head` set) for a file: 200, 206 or 304, or
 /// a 416 problem.
@@ -155,7 +155,7 @@ pub fn redirect(location: &HeaderValue, query: Option<&str>) -> Response<Body> {
     h.insert(header::CONTENT_LENGTH, HeaderValue::from(0));
     h.insert(
         header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=3600"),
+        HeaderValue::from_static(contract::headers::REDIRECT_CACHE),
     );
     response
 }

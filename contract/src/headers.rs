@@ -1,0 +1,69 @@
+//! Response header values of the files of `dist/`, written once: the sidecar
+//! sends them, and the generated front-server configurations
+//! (`generate host-config`) make nginx, Caddy, Netlify and Cloudflare send
+//! the same, so a site answers alike whichever of them serves it.
+
+use crate::manifest;
+
+/// `X-Content-Type-Options`, on every response.
+pub const NOSNIFF: &str = "nosniff";
+
+/// The Content-Security-Policy of HTML documents: the site's own origin
+/// only, no inline script, never framed.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
+     connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'self'; \
+     form-action 'self'; frame-ancestors 'none'";
+pub const REFERRER_POLICY: &str = "strict-origin-when-cross-origin";
+pub const PERMISSIONS_POLICY: &str = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()";
+/// Older browsers ignore `frame-ancestors`; this says the same to them.
+pub const FRAME_OPTIONS: &str = "DENY";
+
+/// The headers every HTML document carries besides [`NOSNIFF`].
+pub const HTML: [(&str, &str); 4] = [
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("Referrer-Policy", REFERRER_POLICY),
+    ("Permissions-Policy", PERMISSIONS_POLICY),
+    ("X-Frame-Options", FRAME_OPTIONS),
+];
+
+/// Whether a file of this media type gets the [`HTML`] headers.
+pub fn is_html(content_type: &str) -> bool {
+    content_type.to_ascii_lowercase().starts_with("text/html")
+}
+
+/// RFC 9727's relation, sent with the catalog itself and the home page.
+pub const API_CATALOG_LINK: &str = "</.well-known/api-catalog>; rel=\"api-catalog\"";
+
+/// The `Link` header of a file of `dist/` (by its manifest key).
+pub fn link(key: &str) -> Option<&'static str> {
+    matches!(key, manifest::API_CATALOG | "index.html").then_some(API_CATALOG_LINK)
+}
+
+/// `Vary` of a file that has precompressed twins.
+pub const VARY_ENCODING: &str = "accept-encoding";
+
+/// Request headers a cross-origin GET of a file may carry (its preflight's
+/// `Access-Control-Allow-Headers`).
+pub const FILE_REQUEST_HEADERS: &str = "Accept, Accept-Encoding, If-None-Match, If-Range, Range";
+
+/// `Access-Control-Max-Age` of every preflight: Chromium caps the preflight
+/// cache at two hours; more would be ignored.
+pub const PREFLIGHT_MAX_AGE: &str = "7200";
+
+/// `Cache-Control` of the 308 from a directory URL without its slash.
+pub const REDIRECT_CACHE: &str = "public, max-age=3600";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csp_names_no_other_origin() {
+        assert!(CONTENT_SECURITY_POLICY.contains("frame-ancestors 'none'"));
+        assert!(!CONTENT_SECURITY_POLICY.contains("http"));
+        assert!(is_html("text/html; charset=utf-8"));
+        assert!(!is_html("text/markdown; charset=utf-8"));
+        assert_eq!(link("index.html"), Some(API_CATALOG_LINK));
+        assert_eq!(link("docs/index.html"), None);
+    }
+}

@@ -1,0 +1,69 @@
+//! A small manifest with one file of every kind the writers treat apart:
+//! the home page (with `Link`), a page under a directory, its Markdown twin,
+//! a hashed asset, the 404 page, the service information inside the API
+//! space, the extensionless api-catalog and the AI catalog (custom types)
+//! and a download without twins.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use contract::manifest::{self, Encoded, FileEntry, Manifest};
+
+use super::{Listen, Plan, SidecarUrl};
+
+fn entry(key: &str, twins: bool) -> (String, FileEntry) {
+    let mut encodings = BTreeMap::new();
+    if twins {
+        for (coding, ext) in [("br", "br"), ("gzip", "gz")] {
+            encodings.insert(
+                coding.to_owned(),
+                Encoded {
+                    path: format!("{key}.{ext}"),
+                    size: 10,
+                    etag: format!("\"{coding}\""),
+                },
+            );
+        }
+    }
+    (
+        key.to_owned(),
+        FileEntry {
+            size: 100,
+            sha256: "0".repeat(64),
+            etag: format!("\"{}\"", "0".repeat(32)),
+            content_type: contract::media::for_path(key).to_owned(),
+            cache_control: manifest::cache_policy(key).to_owned(),
+            encodings,
+        },
+    )
+}
+
+pub fn manifest() -> Manifest {
+    Manifest {
+        format: manifest::FORMAT,
+        files: [
+            entry("index.html", true),
+            entry("404.html", true),
+            entry("docs/about/index.html", true),
+            entry("docs/about/index.md", true),
+            entry("assets/site.0123456789abcdef.css", true),
+            entry("api/service.json", true),
+            entry(".well-known/api-catalog", true),
+            entry(".well-known/ai-catalog.json", true),
+            entry("files/data.csv", false),
+        ]
+        .into_iter()
+        .collect(),
+    }
+}
+
+pub fn plan() -> Plan {
+    Plan::new(
+        PathBuf::from("/srv/site/dist"),
+        &manifest(),
+        "http://127.0.0.1:8081".parse::<SidecarUrl>().unwrap(),
+        "127.0.0.1:8080".parse::<Listen>().unwrap(),
+        "https://example.org".to_owned(),
+    )
+    .unwrap()
+}

@@ -1,0 +1,314 @@
+//! `generate host-config`: front-server configurations built from a built
+//! site's `manifest.json` and the contract's route table, so nginx, Caddy,
+//! Netlify and Cloudflare Pages send the same headers, types and cache
+//! policies as the sidecar does when it serves `dist/` itself, and hand the
+//! sidecar's routes to it.
+//!
+//! This module turns the two inputs into one host-neutral [`Plan`] (what
+//! each published URL answers with, which paths go to the sidecar, the
+//! problem object for unknown API paths); one module per host writes it in
+//! that host's syntax. Nothing per file is written by hand: a new file, type
+//! or route reaches every host through the plan.
+
+mod caddy;
+mod cloudflare;
+mod netlify;
+mod nginx;
+mod origin;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail, ensure};
+use contract::headers;
+use contract::manifest::{FORMAT, MANIFEST_FILE, Manifest, NOT_FOUND_PAGE};
+use contract::routes::{self, Endpoint, Route};
+use contract::{ProblemCode, media};
+
+pub use origin::{Listen, SidecarUrl};
+
+/// The hosts a configuration can be written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Host {
+    /// `nginx.conf`: an upstream and one `server {}` to include in `http {}`.
+    Nginx,
+    /// A complete `Caddyfile` (Caddy 2.6 or later).
+    Caddy,
+    /// `_headers` and `_redirects` for the publish root.
+    Netlify,
+    /// `_headers`, `_redirects`, `_routes.json` and a Pages Function.
+    Cloudflare,
+}
+
+/// What `generate host-config` was asked for, validated.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub host: Host,
+    pub dist: PathBuf,
+    pub sidecar: SidecarUrl,
+    pub listen: Listen,
+    pub out: PathBuf,
+}
+
+/// Reads the built site at `opts.dist`, writes the host's files into
+/// `opts.out` and returns their paths.
+pub fn write(opts: &Options) -> anyhow::Result<Vec<PathBuf>> {
+    let plan = Plan::load(&opts.dist, opts.sidecar.clone(), opts.listen.clone())?;
+    let files = render(opts.host, &plan)?;
+    let out = &opts.out;
+    if out.exists() {
+        let dist = opts.dist.canonicalize()?;
+        ensure!(
+            out.canonicalize()? != dist,
+            "--out {}: write the host files outside --dist (copy them into the publish root when deploying), so the sidecar serving the same dist/ never has them",
+            out.display()
+        );
+    }
+    let mut written = Vec::new();
+    for (name, text) in files {
+        let path = out.join(&name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// The files of one host: relative path and text.
+pub fn render(host: Host, plan: &Plan) -> anyhow::Result<Vec<(String, String)>> {
+    match host {
+        Host::Nginx => Ok(vec![("nginx.conf".into(), nginx::render(plan)?)]),
+        Host::Caddy => Ok(vec![("Caddyfile".into(), caddy::render(plan)?)]),
+        Host::Netlify => netlify::render(plan),
+        Host::Cloudflare => cloudflare::render(plan),
+    }
+}
+
+/// A published file and what every answer for it carries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct File {
+    /// Manifest key (path relative to `dist/`).
+    pub key: String,
+    /// The URL paths it answers at: `/<key>`, and for `…/index.html` its
+    /// directory URL first.
+    pub urls: Vec<String>,
+    pub content_type: String,
+    pub cache_control: String,
+    /// Whether it has precompressed twins (then `Vary: accept-encoding`).
+    pub twins: bool,
+    pub link: Option<&'static str>,
+}
+
+impl File {
+    pub fn is_html(&self) -> bool {
+        headers::is_html(&self.content_type)
+    }
+
+    /// Whether it lies where unknown paths are problems, not the 404 page.
+    pub fn in_api_space(&self) -> bool {
+        self.urls.iter().any(|u| routes::is_api_space(u))
+    }
+}
+
+/// What every host configuration is written from.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Absolute `dist/`.
+    pub root: PathBuf,
+    pub sidecar: SidecarUrl,
+    pub listen: Listen,
+    /// The site's public origin, the base of problem `type` URLs.
+    pub site_origin: String,
+    /// Every published file, by manifest key.
+    pub files: Vec<File>,
+    /// Directory URLs without their slash → with it (308), pages only.
+    pub redirects: Vec<(String, String)>,
+}
+
+/// The headers every answer for a file carries besides its own
+/// (CORS for public read-only files and `nosniff`), as the sidecar sends them.
+pub const FILE_HEADERS: [(&str, &str); 3] = [
+    ("Access-Control-Allow-Origin", "*"),
+    ("Access-Control-Expose-Headers", routes::EXPOSE_HEADERS),
+    ("X-Content-Type-Options", headers::NOSNIFF),
+];
+
+/// The `Allow` of every file (and its preflight's allowed methods).
+pub const FILE_ALLOW: &str = routes::Method::Get.allow();
+
+impl Plan {
+    /// Reads `dist/manifest.json` (and the site origin from the sitemap).
+    pub fn load(dist: &Path, sidecar: SidecarUrl, listen: Listen) -> anyhow::Result<Plan> {
+        let root = dist
+            .canonicalize()
+            .with_context(|| format!("--dist {}: not found", dist.display()))?;
+        let path = root.join(MANIFEST_FILE);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {} (run `generate build` first)", path.display()))?;
+        let manifest: Manifest =
+            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        ensure!(
+            manifest.format == FORMAT,
+            "{}: format {} is not the supported format {FORMAT}",
+            path.display(),
+            manifest.format
+        );
+        let sitemap = root.join(contract::manifest::SITEMAP);
+        let site_origin = origin::site_origin(
+            &std::fs::read_to_string(&sitemap)
+                .with_context(|| format!("reading {}", sitemap.display()))?,
+        )
+        .with_context(|| {
+            format!(
+                "{}: no page URL to take the site origin from",
+                sitemap.display()
+            )
+        })?;
+        Plan::new(root, &manifest, sidecar, listen, site_origin)
+    }
+
+    pub fn new(
+        root: PathBuf,
+        manifest: &Manifest,
+        sidecar: SidecarUrl,
+        listen: Listen,
+        site_origin: String,
+    ) -> anyhow::Result<Plan> {
+        let mut files = Vec::new();
+        let mut redirects = Vec::new();
+        for (key, entry) in &manifest.files {
+            check_key(key)?;
+            let url = format!("/{key}");
+            let mut urls = Vec::new();
+            if let Some(dir) = url.strip_suffix("index.html").filter(|d| d.ends_with('/')) {
+                let bare = dir.trim_end_matches('/');
+                if !bare.is_empty() && !routes::is_api_space(bare) {
+                    redirects.push((bare.to_owned(), dir.to_owned()));
+                }
+                urls.push(dir.to_owned());
+            }
+            urls.push(url);
+            for u in &urls {
+                ensure!(
+                    Endpoint::lookup(u).is_none(),
+                    "manifest entry {key:?} is at the sidecar route {u}"
+                );
+            }
+            files.push(File {
+                key: key.clone(),
+                urls,
+                content_type: entry.content_type.clone(),
+                cache_control: entry.cache_control.clone(),
+                twins: !entry.encodings.is_empty(),
+                link: headers::link(key),
+            });
+        }
+        ensure!(
+            files.iter().any(|f| f.key == NOT_FOUND_PAGE),
+            "the manifest has no {NOT_FOUND_PAGE}"
+        );
+        // A file's own URL wins over a directory redirect of the same path.
+        redirects.retain(|(from, _)| !files.iter().any(|f| f.urls.contains(from)));
+        Ok(Plan {
+            root,
+            sidecar,
+            listen,
+            site_origin,
+            files,
+            redirects,
+        })
+    }
+
+    /// Every URL path the sidecar answers (canonical paths and aliases).
+    pub fn sidecar_paths(&self) -> Vec<&'static str> {
+        sidecar_routes().flat_map(|r| r.paths()).collect()
+    }
+
+    /// Files grouped by a header value they share, in a stable order.
+    pub fn group_by<K: Ord>(&self, key: impl Fn(&File) -> K) -> BTreeMap<K, Vec<&File>> {
+        let mut groups: BTreeMap<K, Vec<&File>> = BTreeMap::new();
+        for f in &self.files {
+            groups.entry(key(f)).or_default().push(f);
+        }
+        groups
+    }
+
+    /// The 404 page.
+    pub fn not_found_page(&self) -> &File {
+        self.files
+            .iter()
+            .find(|f| f.key == NOT_FOUND_PAGE)
+            .expect("checked in Plan::new")
+    }
+
+    /// The problem object a front answers with itself (`code`), as the
+    /// sidecar writes it, without `instance` (a front cannot JSON-escape the
+    /// request path).
+    pub fn problem(&self, code: ProblemCode, detail: &str) -> String {
+        serde_json::json!({
+            "type": format!("{}/docs/problems/{}/", self.site_origin, code.as_str()),
+            "title": code.title(),
+            "status": code.status(),
+            "detail": detail,
+            "code": code.as_str(),
+        })
+        .to_string()
+    }
+}
+
+/// The sidecar's routes of the table.
+pub fn sidecar_routes() -> impl Iterator<Item = &'static Route> {
+    Endpoint::ALL.into_iter().map(Endpoint::route)
+}
+
+/// Problems a front answers itself, with the sidecar's wording.
+pub mod problems {
+    pub const NOT_FOUND: &str = "No API route exists at this path; /openapi.json lists them.";
+    pub const METHOD_NOT_ALLOWED: &str = "This route takes GET, HEAD, OPTIONS.";
+    /// The sidecar's words for its default body limit.
+    pub fn payload_too_large() -> String {
+        format!(
+            "The request body exceeds this route's limit of {} bytes.",
+            contract::routes::MAX_BODY_BYTES
+        )
+    }
+    pub const UNAVAILABLE: &str =
+        "The service behind this route did not answer; try again shortly.";
+    /// `Retry-After` of the front's own 503, in seconds.
+    pub const RETRY_AFTER: u32 = 5;
+}
+
+/// `application/problem+json`, the type of every front-made problem.
+pub const PROBLEM_JSON: &str = media::PROBLEM_JSON;
+
+/// Manifest keys must be plain relative paths of printable characters, so
+/// they can be written into any host's syntax unquoted or quoted.
+fn check_key(key: &str) -> anyhow::Result<()> {
+    if key.is_empty()
+        || key.starts_with('/')
+        || key.chars().any(|c| {
+            c.is_control()
+                || c.is_whitespace()
+                || matches!(
+                    c,
+                    '"' | '\'' | '\\' | '$' | '{' | '}' | ';' | '#' | '*' | '?'
+                )
+        })
+        || key
+            .split('/')
+            .any(|s| s.is_empty() || s == "." || s == "..")
+    {
+        bail!(
+            "manifest entry {key:?}: host configurations take paths without spaces, quotes, backslashes, `$`, braces, `;`, `#`, `*` or `?`"
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod fixture;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,112 @@
+//! `generate host-config` as deploy scripts call it: bad input fails with
+//! the flag named, good input writes the files outside the built site.
+
+use std::process::Command;
+
+fn generate(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_generate"))
+        .args(args)
+        .env_remove("GENERATE_SIDECAR_URL")
+        .output()
+        .expect("running generate")
+}
+
+#[test]
+fn a_sidecar_url_with_a_path_query_or_credentials_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for (url, why) in [
+        ("http://127.0.0.1:8081/api", "a path is not allowed"),
+        ("http://127.0.0.1:8081?a=1", "a query string is not allowed"),
+        ("http://user:secret@127.0.0.1:8081", "credentials"),
+        ("127.0.0.1:8081", "not an absolute http"),
+        ("ftp://example.org", "not an absolute http"),
+    ] {
+        let o = generate(&[
+            "host-config",
+            "--for",
+            "nginx",
+            "--dist",
+            dir.path().to_str().unwrap(),
+            "--sidecar-url",
+            url,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{url}");
+        assert!(stderr.contains("--sidecar-url"), "{url}: {stderr}");
+        assert!(stderr.contains(why), "{url}: {stderr}");
+        assert!(!out.exists(), "{url}: nothing may be written");
+    }
+}
+
+#[test]
+fn writes_every_host_outside_the_site_and_never_into_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let dist = dir.path().join("dist");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let o = generate(&[
+        "build",
+        "--content",
+        &format!("{root}/../content"),
+        "--templates",
+        &format!("{root}/../templates"),
+        "--out",
+        dist.to_str().unwrap(),
+        "--base-url",
+        "https://example.org",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for (host, files) in [
+        ("nginx", &["nginx.conf"][..]),
+        ("caddy", &["Caddyfile"]),
+        ("netlify", &["_headers", "_redirects"]),
+        (
+            "cloudflare",
+            &["_headers", "_routes.json", "functions/[[path]].js"],
+        ),
+    ] {
+        let out = dir.path().join(host);
+        let o = generate(&[
+            "host-config",
+            "--for",
+            host,
+            "--dist",
+            dist.to_str().unwrap(),
+            "--sidecar-url",
+            "https://api.example.org",
+            "--listen",
+            "127.0.0.1:8080",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            o.status.success(),
+            "{host}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        for f in files {
+            let text = std::fs::read_to_string(out.join(f)).unwrap();
+            assert!(!text.is_empty(), "{host} {f}");
+        }
+        // Into the site itself: refused, so the sidecar never has them.
+        let o = generate(&[
+            "host-config",
+            "--for",
+            host,
+            "--dist",
+            dist.to_str().unwrap(),
+            "--sidecar-url",
+            "https://api.example.org",
+            "--out",
+            dist.to_str().unwrap(),
+        ]);
+        assert!(!o.status.success(), "{host}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("outside --dist"));
+    }
+    let nginx = std::fs::read_to_string(dir.path().join("nginx/nginx.conf")).unwrap();
+    assert!(nginx.contains("https://example.org/docs/problems/not_found/"));
+    assert!(nginx.contains("proxy_ssl_name \"api.example.org\";"));
+}

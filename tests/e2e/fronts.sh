@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# nginx and Caddy in front of a running sidecar, each configured by
+# `generate host-config`, each on its own loopback port with its own prefix
+# in a temporary directory:
+#   1. header parity with the sidecar alone for every file of the manifest
+#      and every sidecar route (tests/e2e/fronts_parity.py; differences a
+#      host forces are listed there with their reasons);
+#   2. through each front: schemathesis over the whole contract, the
+#      official Python MCP SDK and the MCP conformance suite.
+#
+#   tests/e2e/fronts.sh DIST SIDECAR_BASE
+#
+# DIST is the `generate build` output the sidecar at SIDECAR_BASE serves;
+# the generate binary is ${CARGO_TARGET_DIR:-target}/debug/generate.
+# Installs Debian's nginx, libnginx-mod-http-brotli-static and caddy when
+# missing. Environment: FRONTS_STEP_TIMEOUT (seconds per step, default 600).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source scripts/lib.sh
+
+dist=${1:?usage: tests/e2e/fronts.sh DIST SIDECAR_BASE}
+sidecar=${2:?usage: tests/e2e/fronts.sh DIST SIDECAR_BASE}
+sidecar=${sidecar%/}
+generate="${CARGO_TARGET_DIR:-target}/debug/generate"
+[ -x "$generate" ] || { echo "fronts: $generate is missing; run cargo build -p generator" >&2; exit 1; }
+limit=${FRONTS_STEP_TIMEOUT:-600}
+
+apt_ensure nginx libnginx-mod-http-brotli-static caddy curl python3
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+# nginx's workers drop root for nobody/www-data: they read a world-readable
+# copy of dist/ (mtimes kept) under a traversable directory.
+chmod 755 "$tmp"
+cp -a "$dist" "$tmp/dist"
+chmod -R a+rX "$tmp/dist"
+
+nport=$(free_port)
+cport=$(free_port)
+while [[ $cport == "$nport" ]]; do cport=$(free_port); done
+"$generate" host-config --for nginx --dist "$tmp/dist" --sidecar-url "$sidecar" \
+  --listen "127.0.0.1:$nport" --out "$tmp/nginx" >/dev/null
+"$generate" host-config --for caddy --dist "$tmp/dist" --sidecar-url "$sidecar" \
+  --listen "127.0.0.1:$cport" --out "$tmp/caddy" >/dev/null
+
+# A main nginx.conf around the generated server block, as a deployment
+# writes one.
+mkdir -p "$tmp/nginx/prefix"
+cat >"$tmp/nginx/main.conf" <<CONF
+load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
+worker_processes 2;
+pid $tmp/nginx/prefix/nginx.pid;
+error_log $tmp/nginx/prefix/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $tmp/nginx/prefix/body;
+    proxy_temp_path $tmp/nginx/prefix/proxy;
+    fastcgi_temp_path $tmp/nginx/prefix/fastcgi;
+    uwsgi_temp_path $tmp/nginx/prefix/uwsgi;
+    scgi_temp_path $tmp/nginx/prefix/scgi;
+    include $tmp/nginx/nginx.conf;
+}
+CONF
+nginx -t -q -c "$tmp/nginx/main.conf" -p "$tmp/nginx/prefix"
+nginx -c "$tmp/nginx/main.conf" -p "$tmp/nginx/prefix" -g 'daemon off;' &
+pids+=($!)
+
+# Caddy keeps its state (autosave, certificates) under XDG dirs: the temp dir.
+caddy validate --config "$tmp/caddy/Caddyfile" --adapter caddyfile >"$tmp/caddy/validate.log" 2>&1 \
+  || { cat "$tmp/caddy/validate.log"; exit 1; }
+XDG_CONFIG_HOME="$tmp/caddy" XDG_DATA_HOME="$tmp/caddy" \
+  caddy run --config "$tmp/caddy/Caddyfile" --adapter caddyfile >"$tmp/caddy/caddy.log" 2>&1 &
+pids+=($!)
+
+ngx="http://127.0.0.1:$nport"
+cdy="http://127.0.0.1:$cport"
+wait_http "$ngx/healthz"
+wait_http "$cdy/healthz"
+echo "fronts: $(nginx -v 2>&1 | sed 's/.*: //') at $ngx, caddy $(caddy version | cut -d' ' -f1) at $cdy, both before $sidecar"
+
+step() { printf -- '--- fronts: %s\n' "$*"; }
+step "header parity with the sidecar alone"
+timeout "$limit" python3 tests/e2e/fronts_parity.py "$tmp/dist" "$sidecar" nginx="$ngx" caddy="$cdy"
+
+for front in "nginx|$ngx" "caddy|$cdy"; do
+  IFS='|' read -r name base <<<"$front"
+  step "$name: schemathesis over the whole contract"
+  SCHEMATHESIS_TIMEOUT=$limit tests/e2e/schemathesis.sh "$base"
+  step "$name: the official Python MCP SDK"
+  MCP_PYTHON_TIMEOUT=$limit tests/e2e/mcp-python.sh "$base"
+  step "$name: the MCP conformance suite"
+  MCP_CONFORMANCE_TIMEOUT=$limit tests/e2e/mcp-conformance.sh "$base"
+done
+
+# Both fronts must still be the processes started here (none died quietly).
+for pid in "${pids[@]}"; do
+  kill -0 "$pid" 2>/dev/null || { echo "fronts: a front exited during the run" >&2; tail -20 "$tmp/nginx/prefix/error.log" "$tmp/caddy/caddy.log" >&2; exit 1; }
+done
+echo "fronts: nginx and Caddy agree with the sidecar; the outside suites pass through both"
