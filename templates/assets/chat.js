@@ -166,6 +166,7 @@
         return;
       }
       busy = true;
+      let shown = null;
       form.setAttribute("aria-busy", "true");
       status.classList.remove("chat-error");
       status.textContent = "Looking in the published pages…";
@@ -178,14 +179,16 @@
         remember("assistant", answer.text);
         input.value = "";
         status.textContent = "";
-        turn.scrollIntoView({ block: "nearest" });
+        shown = turn;
       } catch (e) {
         status.classList.add("chat-error");
         status.textContent = e.message;
       } finally {
         busy = false;
         form.removeAttribute("aria-busy");
-        input.focus();
+        // Ready for the next question, with the new answer's start in view.
+        input.focus({ preventScroll: shown !== null });
+        if (shown) shown.scrollIntoView({ block: "start" });
       }
     });
 
