@@ -373,6 +373,12 @@ pub fn llms_txt(
         &form,
         "for people only; agents prepare, people submit",
     );
+    md_item(
+        &mut out,
+        "Chat",
+        &format!("{base_url}/chat/"),
+        "for people: answers quoted from the pages above; agents use the MCP tool search_documentation",
+    );
     out
 }
 

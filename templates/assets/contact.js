@@ -23,6 +23,35 @@
   const CHALLENGE_CODES = ["challenge_missing", "challenge_invalid", "challenge_expired", "challenge_replayed"];
   let solving = null;
 
+  // A prefilled enquiry (the chat's hand-off, the MCP prepare_enquiry
+  // tool): `topic` and `message` from the query or the fragment go into
+  // empty fields; a topic only when it is one of the form's own. Nothing is
+  // sent: the visitor reviews the form and presses send.
+  (function prefill() {
+    const params = new URLSearchParams(location.search);
+    const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
+    const get = (name) => params.get(name) || fragment.get(name) || "";
+    const topic = get("topic");
+    const message = get("message").trim();
+    const select = form.elements.topic;
+    const box = form.elements.message;
+    let filled = false;
+    if (topic && !select.value && Array.from(select.options).some((o) => o.value && o.value === topic)) {
+      select.value = topic;
+      filled = true;
+    }
+    if (message && !box.value) {
+      box.value = message.slice(0, box.maxLength > 0 ? box.maxLength : 5000);
+      filled = true;
+    }
+    if (!filled) return;
+    const note = document.createElement("p");
+    note.id = "contact-prefilled";
+    note.className = "notice contact-prefilled";
+    note.textContent = "This form was prefilled with your question, from the chat or the link you followed. Check it, add your name and email address, and press “Send enquiry” when you are ready: nothing has been sent yet.";
+    form.parentNode.insertBefore(note, form);
+  })();
+
   function solve() {
     if (solving) return solving;
     solving = fetch(form.dataset.challenge, { headers: { Accept: "application/json" }, cache: "no-store" })

@@ -63,6 +63,7 @@ const required = [
   "/docs/data/globe/",
   "/docs/data/statistics/",
   "/contact/",
+  "/chat/",
 ];
 for (const r of required) check(pages.includes(r), "dist", `the page ${r} was not built`);
 const missingUrl = "/no-such-page-e2e/";

@@ -1,6 +1,6 @@
 //! The pages and files that are not documents: the home page, the 404
-//! page, the contact pages, the problem pages, and the JSON and discovery
-//! documents.
+//! page, the contact pages, the chat page, the problem pages, and the JSON
+//! and discovery documents.
 
 use anyhow::{Context, Result};
 use minijinja::Value;
@@ -61,8 +61,8 @@ pub(super) fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result
             .render("404.html", &site.ctx(&missing, None))?
             .into_bytes(),
     });
-    // The human contact form and its thank-you page; the form's topics come
-    // from `service` in the shared context.
+    // The human contact form and its thank-you page (the form's topics come
+    // from `service` in the shared context), and the chat page.
     for (template, title, summary, url) in [
         (
             "contact.html",
@@ -75,6 +75,14 @@ pub(super) fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result
             "Thank you",
             "Your enquiry has been received.",
             "/contact/thanks/",
+        ),
+        // The chat page; the same chat opens as a panel from every page's
+        // header (templates/assets/chat.js).
+        (
+            "chat.html",
+            "Ask a question",
+            "Ask in your own words: the answers quote the published pages and link to them.",
+            "/chat/",
         ),
     ] {
         let page = simple(site, title, summary, url);
