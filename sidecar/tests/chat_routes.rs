@@ -120,6 +120,17 @@ async fn answers_and_refusals(backend: Backend) {
         "{follow}"
     );
 
+    // An off-topic question after a real one stays off topic.
+    let off = ask_with(
+        s,
+        PEER,
+        &json!({"message": "Can I adopt a cat from you?", "history": [
+            {"role": "user", "text": "How do I measure nitrate?"}
+        ]}),
+    )
+    .await;
+    assert_eq!(check(&doc, &off)["kind"], "no_match");
+
     // Refusals: each a problem object the contract declares.
     let json_type = [("content-type", "application/json"), ("origin", SITE)];
     type Case<'a> = (&'a [(&'a str, &'a str)], Bytes, u16, &'a str);

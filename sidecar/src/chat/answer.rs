@@ -208,7 +208,9 @@ fn rank<'a>(index: &'a Index, q: &Question) -> Vec<Page<'a>> {
         .iter()
         .any(|w| lower.starts_with(w));
     match q.previous_question() {
-        Some(previous) if short && (weak || continues) => {
+        // A follow-up must be about the site: an off-topic question after
+        // a real one ("can I adopt a cat?") stays off topic.
+        Some(previous) if short && (weak || continues) && index.knows_all(&q.message) => {
             let joined = index.rank_pages(&format!("{previous} {}", q.message), PAGES);
             if joined.first().is_some_and(|p| p.coverage >= MIN_COVERAGE) {
                 joined

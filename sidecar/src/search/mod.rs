@@ -154,6 +154,12 @@ impl Index {
         }
     }
 
+    /// Whether every meaningful word of `text` is one the published text
+    /// uses (itself, a synonym or a longer word it begins).
+    pub fn knows_all(&self, text: &str) -> bool {
+        text::terms(text).all(|stem| !self.expand(&stem).is_empty())
+    }
+
     pub fn passages(&self) -> &[Passage] {
         &self.passages
     }
