@@ -224,60 +224,89 @@ impl Index {
     /// place on the page).
     pub fn rank(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
         let weights = self.weights(query);
+        let total: f32 = weights.iter().map(|(_, w)| w).sum();
+        self.scored(&weights)
+            .into_iter()
+            .take(limit)
+            .map(|s| self.hit(&s, &weights, total))
+            .collect()
+    }
+
+    /// Every passage matching one of `weights`' stems, best first: dense
+    /// accumulators over the passages, so a common word costs one pass over
+    /// its postings and no allocation per passage.
+    fn scored(&self, weights: &[(String, f32)]) -> Vec<Scored> {
         if weights.is_empty() || self.passages.is_empty() {
             return Vec::new();
         }
-        let total_weight: f32 = weights.iter().map(|(_, w)| w).sum();
-        // Per passage: (score, covered weight, matched stems).
-        let mut acc: HashMap<u32, (f32, f32, Vec<usize>)> = HashMap::new();
-        for (q, (stem, own_idf)) in weights.iter().enumerate() {
-            let own_idf = *own_idf;
-            let expansions = self.expand(stem);
-            let mut best: HashMap<u32, (f32, f32)> = HashMap::new();
-            for (id, weight) in expansions {
+        let n = self.passages.len();
+        let mut acc = vec![Scored::default(); n];
+        let mut touched: Vec<u32> = Vec::new();
+        let mut best = vec![(0.0f32, 0.0f32); n];
+        let mut term_touched: Vec<u32> = Vec::new();
+        // At most 64 question words are told apart (a mask per passage).
+        for (q, (stem, own_idf)) in weights.iter().enumerate().take(64) {
+            for (id, weight) in self.expand(stem) {
                 let postings = &self.postings[id];
                 let idf = self.idf(postings.len());
                 for posting in postings {
-                    let p = posting.passage;
-                    let (tf, len) = (posting.body, self.lens[p as usize]);
+                    let p = posting.passage as usize;
+                    let (tf, len) = (posting.body, self.lens[p]);
                     let body = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / self.avg_len));
                     let fields = f32::from(u8::from(posting.heading)) * HEADING_WEIGHT
                         + f32::from(u8::from(posting.title)) * TITLE_WEIGHT;
-                    let value = weight * idf * (body + fields) * self.prior[p as usize];
-                    let e = best.entry(p).or_insert((0.0, 0.0));
-                    if value > e.0 {
-                        *e = (value, weight * own_idf);
+                    let value = weight * idf * (body + fields) * self.prior[p];
+                    if best[p].0 == 0.0 {
+                        term_touched.push(p as u32);
+                    }
+                    if value > best[p].0 {
+                        best[p] = (value, weight * own_idf);
                     }
                 }
             }
-            for (p, (value, covered)) in best {
-                let e = acc.entry(p).or_insert((0.0, 0.0, Vec::new()));
-                e.0 += value;
-                e.1 += covered;
-                e.2.push(q);
+            for &p in &term_touched {
+                let (value, covered) = std::mem::take(&mut best[p as usize]);
+                let e = &mut acc[p as usize];
+                if e.mask == 0 {
+                    touched.push(p);
+                }
+                e.passage = p;
+                e.score += value;
+                e.covered += covered;
+                e.mask |= 1 << q;
             }
+            term_touched.clear();
         }
-        let mut hits: Vec<Hit<'_>> = acc
-            .into_iter()
-            .map(|(p, (score, covered, matched))| Hit {
-                passage: &self.passages[p as usize],
-                score,
-                coverage: if total_weight > 0.0 {
-                    (covered / total_weight).min(1.0)
-                } else {
-                    0.0
-                },
-                matched: matched.into_iter().map(|q| weights[q].0.clone()).collect(),
-            })
-            .collect();
-        hits.sort_by(|a, b| {
+        let mut out: Vec<Scored> = touched.into_iter().map(|p| acc[p as usize]).collect();
+        out.sort_by(|a, b| {
+            let (pa, pb) = (
+                &self.passages[a.passage as usize],
+                &self.passages[b.passage as usize],
+            );
             b.score
                 .total_cmp(&a.score)
-                .then_with(|| a.passage.url.cmp(&b.passage.url))
-                .then_with(|| a.passage.anchor.cmp(&b.passage.anchor))
+                .then_with(|| pa.url.cmp(&pb.url))
+                .then_with(|| pa.anchor.cmp(&pb.anchor))
         });
-        hits.truncate(limit);
-        hits
+        out
+    }
+
+    fn hit(&self, s: &Scored, weights: &[(String, f32)], total: f32) -> Hit<'_> {
+        Hit {
+            passage: &self.passages[s.passage as usize],
+            score: s.score,
+            coverage: if total > 0.0 {
+                (s.covered / total).min(1.0)
+            } else {
+                0.0
+            },
+            matched: weights
+                .iter()
+                .enumerate()
+                .filter(|(q, _)| *q < 64 && s.mask & (1 << q) != 0)
+                .map(|(_, (stem, _))| stem.clone())
+                .collect(),
+        }
     }
 
     /// The best pages for `query`, each with its matching passages (best
@@ -288,41 +317,72 @@ impl Index {
     pub fn rank_pages(&self, query: &str, limit: usize) -> Vec<Page<'_>> {
         let weights = self.weights(query);
         let total: f32 = weights.iter().map(|(_, w)| w).sum();
-        let mut pages: Vec<Page<'_>> = Vec::new();
+        // Per page: its passages (best first), score and the words matched.
+        let mut pages: Vec<(&str, Vec<Scored>, f32, u64)> = Vec::new();
         let mut at: HashMap<&str, usize> = HashMap::new();
-        for hit in self.rank(query, usize::MAX) {
-            match at.get(hit.passage.url.as_str()) {
-                Some(&i) => pages[i].hits.push(hit),
-                None => {
-                    at.insert(&hit.passage.url, pages.len());
-                    pages.push(Page {
-                        url: &hit.passage.url,
-                        score: 0.0,
-                        coverage: 0.0,
-                        hits: vec![hit],
-                    });
-                }
+        for s in self.scored(&weights) {
+            let url = self.passages[s.passage as usize].url.as_str();
+            let i = *at.entry(url).or_insert_with(|| {
+                pages.push((url, Vec::new(), 0.0, 0));
+                pages.len() - 1
+            });
+            let page = &mut pages[i];
+            page.3 |= s.mask;
+            if page.1.len() < PAGE_PASSAGES {
+                page.1.push(s);
             }
         }
-        for page in &mut pages {
-            let covered: f32 = weights
+        let covered = |mask: u64| -> f32 {
+            weights
                 .iter()
-                .filter(|(stem, _)| page.hits.iter().any(|h| h.matched.contains(stem)))
-                .map(|(_, w)| w)
-                .sum();
-            page.coverage = if total > 0.0 { covered / total } else { 0.0 };
+                .enumerate()
+                .filter(|(q, _)| *q < 64 && mask & (1 << q) != 0)
+                .map(|(_, (_, w))| w)
+                .sum()
+        };
+        for page in &mut pages {
             let mut weight = 1.0;
             let mut agg = 0.0;
-            for hit in page.hits.iter().take(PAGE_PASSAGES) {
-                agg += weight * hit.score;
+            for s in &page.1 {
+                agg += weight * s.score;
                 weight *= PAGE_DECAY;
             }
-            page.score = agg * (0.5 + 0.5 * page.coverage);
+            let coverage = if total > 0.0 {
+                covered(page.3) / total
+            } else {
+                0.0
+            };
+            page.2 = agg * (0.5 + 0.5 * coverage);
         }
-        pages.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.url.cmp(b.url)));
+        pages.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.0.cmp(b.0)));
         pages.truncate(limit);
         pages
+            .into_iter()
+            .map(|(url, scored, score, mask)| Page {
+                url,
+                score,
+                coverage: if total > 0.0 {
+                    covered(mask) / total
+                } else {
+                    0.0
+                },
+                hits: scored
+                    .iter()
+                    .map(|s| self.hit(s, &weights, total))
+                    .collect(),
+            })
+            .collect()
     }
+}
+
+/// A passage's running score for one question.
+#[derive(Debug, Clone, Copy, Default)]
+struct Scored {
+    passage: u32,
+    score: f32,
+    covered: f32,
+    /// Which of the question's words it matches (bit q = word q).
+    mask: u64,
 }
 
 /// The weight of a passage whose text stands verbatim on several pages (a
