@@ -278,7 +278,7 @@ await phase("search: type a word, see the page, open it with Enter and with a cl
   const typed = word.slice(0, Math.max(4, word.length - 2)).replace(/e/, "é");
   await input.pressSequentially(typed, { delay: 20 });
   const option = page.getByRole("option").filter({ hasText: target.title }).first();
-  await option.waitFor();
+  await option.waitFor({ timeout: 30000 });
   check((await input.getAttribute("aria-expanded")) === "true", "search", "aria-expanded is not true with results shown");
   const status = await page.locator("#search-status").innerText();
   check(/\d+ pages? found|1 page found/.test(status), "search", `status line “${status}”`);
