@@ -256,43 +256,23 @@ fn figures_answer(
         }
         out
     };
+    let count = |name: &'static str, value: i64, noun: &str| {
+        (name, value.into(), format!("{} {noun}", n(value)))
+    };
     let mut parts = Vec::new();
     let mut values = serde_json::Map::new();
     for f in figures {
         let (name, value, phrase) = match f {
-            Figure::Observations => (
-                "observations",
-                s.observations.into(),
-                format!("{} observations", n(s.observations)),
-            ),
-            Figure::ObservationsLast30Days => (
+            Figure::Observations => count("observations", s.observations, "observations"),
+            Figure::ObservationsLast30Days => count(
                 "observations_last_30_days",
-                s.observations_last_30_days.into(),
-                format!(
-                    "{} observations in the last 30 days",
-                    n(s.observations_last_30_days)
-                ),
+                s.observations_last_30_days,
+                "observations in the last 30 days",
             ),
-            Figure::Sites => (
-                "sites",
-                s.sites.into(),
-                format!("{} monitoring sites", n(s.sites)),
-            ),
-            Figure::Countries => (
-                "countries",
-                s.countries.into(),
-                format!("{} countries", n(s.countries)),
-            ),
-            Figure::Volunteers => (
-                "volunteers",
-                s.volunteers.into(),
-                format!("{} volunteers", n(s.volunteers)),
-            ),
-            Figure::Projects => (
-                "projects",
-                s.projects.into(),
-                format!("{} projects", n(s.projects)),
-            ),
+            Figure::Sites => count("sites", s.sites, "monitoring sites"),
+            Figure::Countries => count("countries", s.countries, "countries"),
+            Figure::Volunteers => count("volunteers", s.volunteers, "volunteers"),
+            Figure::Projects => count("projects", s.projects, "projects"),
             Figure::Classifications => (
                 "classifications",
                 s.classifications.into(),
