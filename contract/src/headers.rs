@@ -5,6 +5,19 @@
 
 use crate::manifest;
 
+/// The policy of [`content_security_policy`] less what a `<meta
+/// http-equiv>` element cannot carry (`frame-ancestors`, which only the
+/// header and [`FRAME_OPTIONS`] can say). Every page carries it in its head,
+/// so the policy holds where a host cannot send headers (a plain bucket,
+/// GitHub Pages); where the header is sent too, both apply and agree.
+pub fn meta_content_security_policy(api_origin: Option<&str>) -> String {
+    content_security_policy(api_origin)
+        .split("; ")
+        .filter(|directive| !directive.starts_with("frame-ancestors"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// `X-Content-Type-Options`, on every response.
 pub const NOSNIFF: &str = "nosniff";
 
@@ -13,6 +26,21 @@ pub const NOSNIFF: &str = "nosniff";
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
      connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'self'; \
      form-action 'self'; frame-ancestors 'none'";
+
+/// The Content-Security-Policy of a site whose sidecar answers on
+/// `api_origin` (a build with a separate API origin, see
+/// [`crate::manifest::Manifest::api_origin`]): [`CONTENT_SECURITY_POLICY`]
+/// with that one origin added where pages reach the sidecar, `connect-src`
+/// (the scripts' requests) and `form-action` (the contact form).
+pub fn content_security_policy(api_origin: Option<&str>) -> std::borrow::Cow<'static, str> {
+    match api_origin {
+        None => CONTENT_SECURITY_POLICY.into(),
+        Some(api) => CONTENT_SECURITY_POLICY
+            .replace("connect-src 'self'", &format!("connect-src 'self' {api}"))
+            .replace("form-action 'self'", &format!("form-action 'self' {api}"))
+            .into(),
+    }
+}
 pub const REFERRER_POLICY: &str = "strict-origin-when-cross-origin";
 pub const PERMISSIONS_POLICY: &str = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()";
 /// Older browsers ignore `frame-ancestors`; this says the same to them.
@@ -65,5 +93,18 @@ mod tests {
         assert!(!is_html("text/markdown; charset=utf-8"));
         assert_eq!(link("index.html"), Some(API_CATALOG_LINK));
         assert_eq!(link("docs/index.html"), None);
+    }
+
+    #[test]
+    fn a_separate_api_origin_is_named_where_pages_reach_it() {
+        assert_eq!(content_security_policy(None), CONTENT_SECURITY_POLICY);
+        let csp = content_security_policy(Some("https://api.example.org"));
+        assert!(csp.contains("connect-src 'self' https://api.example.org;"));
+        assert!(csp.contains("form-action 'self' https://api.example.org;"));
+        assert!(csp.contains("script-src 'self';"), "{csp}");
+        assert_eq!(csp.matches("api.example.org").count(), 2);
+        let meta = meta_content_security_policy(Some("https://api.example.org"));
+        assert!(!meta.contains("frame-ancestors"), "{meta}");
+        assert_eq!(meta, csp.replace("; frame-ancestors 'none'", ""));
     }
 }

@@ -36,6 +36,12 @@ pub const ASSETS: &str = "assets/";
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
     pub format: u32,
+    /// The sidecar's origin when the site was built for a separate API
+    /// origin (`generate build --api-origin`); absent when the sidecar's
+    /// routes share the site's origin. Whoever serves the HTML sends
+    /// [`crate::headers::content_security_policy`] of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_origin: Option<String>,
     /// Keyed by path relative to the output directory, `/`-separated.
     pub files: BTreeMap<String, FileEntry>,
 }

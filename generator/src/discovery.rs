@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use crate::model::{Date, ServiceInformation, Site};
+use crate::origin::Origins;
 use contract::routes;
 
 use crate::openapi::{CONTRACT_VERSION, MCP_PROTOCOL_VERSIONS};
@@ -157,7 +158,8 @@ pub fn ai_catalog(base_url: &str, site: &Site, service: &ServiceInformation) -> 
 /// URL, so clients need not guess it. What the draft schema has no member for
 /// (capabilities, the read-only promise) goes in `_meta` under our own
 /// reverse-DNS prefix, which keeps the card valid against that schema.
-pub fn mcp_server_card(base_url: &str, site: &Site, service: &ServiceInformation) -> Value {
+pub fn mcp_server_card(origins: &Origins, site: &Site, service: &ServiceInformation) -> Value {
+    let base_url = origins.site.as_str();
     let ns = reverse_dns(&host(base_url));
     json!({
         "$schema": MCP_SERVER_CARD_SCHEMA,
@@ -171,7 +173,7 @@ pub fn mcp_server_card(base_url: &str, site: &Site, service: &ServiceInformation
         "websiteUrl": format!("{base_url}/docs/"),
         "remotes": [{
             "type": "streamable-http",
-            "url": format!("{base_url}{}", routes::MCP.path),
+            "url": origins.url(routes::MCP.path),
             "supportedProtocolVersions": MCP_PROTOCOL_VERSIONS,
         }],
         "_meta": {
@@ -193,7 +195,8 @@ pub fn mcp_server_card(base_url: &str, site: &Site, service: &ServiceInformation
 
 /// The RFC 9727 API catalog (`/.well-known/api-catalog`) as an RFC 9264 JSON
 /// linkset with one context: the API at the site's root.
-pub fn api_catalog(base_url: &str, service: &ServiceInformation) -> Value {
+pub fn api_catalog(origins: &Origins, service: &ServiceInformation) -> Value {
+    let base_url = origins.site.as_str();
     json!({
         "linkset": [{
             "anchor": format!("{base_url}/"),
@@ -213,7 +216,7 @@ pub fn api_catalog(base_url: &str, service: &ServiceInformation) -> Value {
                 "title": format!("{} service information", service.name),
             }],
             "status": [{
-                "href": format!("{base_url}{}", routes::READYZ.path),
+                "href": origins.url(routes::READYZ.path),
                 "type": "application/json",
             }],
         }],
@@ -254,11 +257,12 @@ fn md_item(out: &mut String, title: &str, url: &str, notes: &str) {
 /// `/llms.txt` (llmstxt.org): H1, blockquote summary, guardrails, then link
 /// lists under `API`, `Documentation` and `Optional`.
 pub fn llms_txt(
-    base_url: &str,
+    origins: &Origins,
     site: &Site,
     service: &ServiceInformation,
     docs: &[DocLink],
 ) -> String {
+    let base_url = origins.site.as_str();
     let g = &service.guardrails;
     let form = g.enquiries.form_url.absolute(base_url);
     let mut out = String::new();
@@ -307,7 +311,7 @@ pub fn llms_txt(
         ("Globe data", routes::GLOBE_DATA.path.to_owned(), "GeoJSON points of public monitoring sites, with coarsened coordinates".to_owned()),
     ];
     for (title, path, notes) in api {
-        md_item(&mut out, title, &format!("{base_url}{path}"), &notes);
+        md_item(&mut out, title, &origins.url(&path), &notes);
     }
 
     out.push_str("\n## Documentation\n\n");

@@ -17,6 +17,7 @@ pub mod manifest;
 pub mod markdown;
 pub mod model;
 pub mod openapi;
+pub mod origin;
 pub mod output;
 pub mod render;
 pub mod search;

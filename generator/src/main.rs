@@ -37,6 +37,13 @@ enum Command {
         /// Public origin of the site, e.g. https://example.org (default: site.toml's base_url).
         #[arg(long, env = "GENERATE_BASE_URL")]
         base_url: Option<String>,
+        /// Origin of the sidecar when it is not the site's, e.g.
+        /// https://api.example.org (the separate-origin layout, for static
+        /// hosts that cannot proxy): pages, their scripts, the CSP and the
+        /// discovery documents then name it for the live, MCP, contact and
+        /// chat routes; run the sidecar with --site-origin set to the site.
+        #[arg(long, env = "GENERATE_API_ORIGIN")]
+        api_origin: Option<String>,
         /// Never draw a progress bar.
         #[arg(long, env = "GENERATE_QUIET")]
         quiet: bool,
@@ -70,7 +77,7 @@ enum Command {
         dist: PathBuf,
         /// Origin of the running sidecar, e.g. http://127.0.0.1:8081 or
         /// https://api.example.org (no path, query or credentials).
-        #[arg(long, env = "GENERATE_SIDECAR_URL")]
+        #[arg(long, env = "GENERATE_SIDECAR_URL", value_parser = generator::origin::sidecar_url)]
         sidecar_url: generator::host_config::SidecarUrl,
         /// Address the front listens on (nginx and Caddy): IP:PORT or a port.
         #[arg(long, env = "GENERATE_LISTEN", default_value = "80")]
@@ -98,6 +105,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             templates,
             out,
             base_url,
+            api_origin,
             quiet,
         } => {
             let summary = generator::build(&generator::BuildOptions {
@@ -105,6 +113,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 templates,
                 out,
                 base_url,
+                api_origin,
                 progress: !quiet,
             })?;
             println!("{}", summary.line());

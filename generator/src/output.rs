@@ -106,8 +106,13 @@ fn validate_path(path: &str) -> Result<()> {
 /// Writes `files` into `out`, replacing a previous build there.
 ///
 /// Refuses to touch a non-empty directory that holds no manifest, so a
-/// mistaken `--out` cannot delete someone's files.
-pub fn write_tree(out: &Path, mut files: Vec<OutFile>) -> Result<(Manifest, WriteStats)> {
+/// mistaken `--out` cannot delete someone's files. `api_origin` is recorded
+/// in the manifest (see [`Manifest::api_origin`]).
+pub fn write_tree(
+    out: &Path,
+    mut files: Vec<OutFile>,
+    api_origin: Option<String>,
+) -> Result<(Manifest, WriteStats)> {
     files.sort_by(|a, b| a.path.cmp(&b.path));
     for pair in files.windows(2) {
         if pair[0].path == pair[1].path {
@@ -141,6 +146,7 @@ pub fn write_tree(out: &Path, mut files: Vec<OutFile>) -> Result<(Manifest, Writ
 
     let mut manifest = Manifest {
         format: manifest::FORMAT,
+        api_origin,
         files: BTreeMap::new(),
     };
     let mut stats = WriteStats::default();
@@ -306,7 +312,7 @@ mod tests {
             file("logo.png", &[0u8; 400]),
             file("tiny.txt", b"hi"),
         ];
-        let (m, stats) = write_tree(&out, files.clone()).unwrap();
+        let (m, stats) = write_tree(&out, files.clone(), None).unwrap();
         assert_eq!(stats.written, 3);
         let e = &m.files["index.html"];
         assert_eq!(e.content_type, "text/html; charset=utf-8");
@@ -325,11 +331,11 @@ mod tests {
         assert!(m.files["logo.png"].encodings.is_empty());
         assert!(m.files["tiny.txt"].encodings.is_empty());
 
-        let (m2, stats2) = write_tree(&out, files).unwrap();
+        let (m2, stats2) = write_tree(&out, files, None).unwrap();
         assert_eq!(m, m2);
         assert_eq!(stats2.written, 0);
 
-        let (_, stats3) = write_tree(&out, vec![file("index.html", b"changed")]).unwrap();
+        let (_, stats3) = write_tree(&out, vec![file("index.html", b"changed")], None).unwrap();
         assert_eq!(stats3.written, 1);
         assert!(stats3.removed >= 3, "{stats3:?}");
         assert!(!out.join("logo.png").exists());
@@ -343,7 +349,7 @@ mod tests {
     fn refuses_foreign_non_empty_directory() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("precious.txt"), b"x").unwrap();
-        let err = write_tree(dir.path(), vec![file("a.txt", b"a")]).unwrap_err();
+        let err = write_tree(dir.path(), vec![file("a.txt", b"a")], None).unwrap_err();
         assert!(err.to_string().contains("refusing"));
         assert!(dir.path().join("precious.txt").exists());
     }
@@ -353,7 +359,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for bad in ["../x", "/abs", "a//b", "a\\b", "manifest.json"] {
             assert!(
-                write_tree(dir.path(), vec![file(bad, b"x")]).is_err(),
+                write_tree(dir.path(), vec![file(bad, b"x")], None).is_err(),
                 "{bad}"
             );
         }

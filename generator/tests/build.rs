@@ -24,6 +24,7 @@ fn opts(content: &Path, out: &Path) -> BuildOptions {
         templates: repo().join("templates"),
         out: out.to_path_buf(),
         base_url: Some("https://water.example.org".into()),
+        api_origin: None,
         progress: false,
     }
 }

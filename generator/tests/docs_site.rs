@@ -32,6 +32,7 @@ fn dist() -> &'static Path {
                 templates: repo().join("templates"),
                 out: out.clone(),
                 base_url: Some("https://water.example.org".into()),
+                api_origin: None,
                 progress: false,
             })
             .unwrap();
@@ -254,6 +255,7 @@ fn check_reports_a_search_index_that_misses_a_page() {
         templates: repo().join("templates"),
         out: out.clone(),
         base_url: None,
+        api_origin: None,
         progress: false,
     })
     .unwrap();
@@ -301,6 +303,7 @@ fn an_archive_page_may_not_name_another_licence() {
         templates: repo().join("templates"),
         out: tmp.path().join("dist"),
         base_url: None,
+        api_origin: None,
         progress: false,
     })
     .unwrap_err();
@@ -310,4 +313,102 @@ fn an_archive_page_may_not_name_another_licence() {
         err.contains("expected the archive's licence `CC-BY-NC-ND-4.0`"),
         "{err}"
     );
+}
+
+/// The separate-origin layout: the sidecar's routes on `--api-origin`, the
+/// files on the site's origin, in pages, scripts' attributes, the CSP, the
+/// contract, the discovery documents and the Markdown of the documents.
+#[test]
+fn a_separate_api_origin_reaches_every_output_that_names_a_sidecar_route() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("dist");
+    let site = "https://www.example.net";
+    let api = "https://api.example.net";
+    let opts = |api_origin: &str| BuildOptions {
+        content: repo().join("content"),
+        templates: repo().join("templates"),
+        out: out.clone(),
+        base_url: Some(site.into()),
+        api_origin: Some(api_origin.into()),
+        progress: false,
+    };
+    for bad in [
+        "api.example.net",
+        "https://api.example.net/v1",
+        "https://u:p@api.example.net",
+    ] {
+        let err = format!("{:#}", build(&opts(bad)).unwrap_err());
+        assert!(err.starts_with("--api-origin "), "{bad}: {err}");
+    }
+    build(&opts(&format!("{api}/"))).unwrap();
+    assert!(generator::check::check_links(&out).unwrap().is_empty());
+    let read = |p: &str| std::fs::read_to_string(out.join(p)).unwrap();
+
+    let manifest: serde_json::Value = serde_json::from_str(&read("manifest.json")).unwrap();
+    assert_eq!(manifest["api_origin"], api);
+    let csp = contract::headers::meta_content_security_policy(Some(api));
+    let escaped = csp.replace('\'', "&#39;");
+    for page in [
+        "index.html",
+        "contact/index.html",
+        "docs/data/statistics/index.html",
+    ] {
+        assert!(
+            read(page).contains(&escaped),
+            "{page} carries the CSP naming {api}"
+        );
+    }
+    let contact = read("contact/index.html");
+    assert!(contact.contains(&format!("action=\"{api}/api/contact.php\"")));
+    assert!(contact.contains(&format!("data-challenge=\"{api}/api/contact-challenge\"")));
+    assert!(read("chat/index.html").contains(&format!("data-src=\"{api}/api/chat.php\"")));
+    assert!(
+        read("docs/data/globe/index.html")
+            .contains(&format!("data-src=\"{api}/api/globe-data.php\""))
+    );
+    assert!(
+        read("docs/data/statistics/index.html")
+            .contains(&format!("data-src=\"{api}/api/platform-stats.php\""))
+    );
+
+    let openapi: serde_json::Value = serde_json::from_str(&read("openapi.json")).unwrap();
+    assert_eq!(openapi["servers"][0]["url"], site);
+    assert_eq!(openapi["paths"]["/mcp/"]["servers"][0]["url"], api);
+    assert!(openapi["paths"]["/openapi.json"].get("servers").is_none());
+    let card: serde_json::Value =
+        serde_json::from_str(&read(".well-known/mcp/server-card.json")).unwrap();
+    assert_eq!(card["remotes"][0]["url"], format!("{api}/mcp/"));
+    let llms = read("llms.txt");
+    assert!(
+        llms.contains(&format!("({api}/mcp/)")) && llms.contains(&format!("({site}/openapi.json)"))
+    );
+    let guide = read("docs/developers/mcp/index.md");
+    assert!(
+        guide.contains(&format!("{api}/mcp/")),
+        "the MCP guide names the API origin"
+    );
+    assert!(!guide.contains("water.example.org"));
+    // No token is left anywhere.
+    for entry in walk(&out) {
+        if let Ok(text) = std::fs::read_to_string(&entry) {
+            assert!(
+                !text.contains("{{ site_origin }}") && !text.contains("{{ api_origin }}"),
+                "{} keeps an origin token",
+                entry.display()
+            );
+        }
+    }
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
 }

@@ -125,6 +125,12 @@ pub struct Problem {
     pub url: String,
 }
 
+/// The operation members of an OpenAPI path item (its other members, such
+/// as `servers`, are not operations).
+const HTTP_METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
 /// Flattens the OpenAPI document `doc` for the reference template.
 pub fn reference(doc: &Value, base_url: &str) -> Reference {
     let mut tags: Vec<Tag> = doc["tags"]
@@ -139,7 +145,11 @@ pub fn reference(doc: &Value, base_url: &str) -> Reference {
         })
         .collect();
     for (path, item) in doc["paths"].as_object().into_iter().flatten() {
-        for (method, op) in item.as_object().into_iter().flatten() {
+        // A path's own server (the sidecar's, when it has a separate origin)
+        // is where its examples are sent.
+        let server = item["servers"][0]["url"].as_str().unwrap_or(base_url);
+        let operations = item.as_object().into_iter().flatten();
+        for (method, op) in operations.filter(|(key, _)| HTTP_METHODS.contains(&key.as_str())) {
             let method = method.to_ascii_uppercase();
             let parameters: Vec<Field> = op["parameters"]
                 .as_array()
@@ -203,7 +213,7 @@ pub fn reference(doc: &Value, base_url: &str) -> Reference {
             let id = text(&op["operationId"]);
             let operation = Operation {
                 anchor: operation_anchor(&id),
-                curl: curl(base_url, &method, path, &example_query, body_example),
+                curl: curl(server, &method, path, &example_query, body_example),
                 id,
                 method,
                 path: path.clone(),

@@ -182,15 +182,15 @@ pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
         },
         OutFile {
             path: manifest::MCP_SERVER_CARD.into(),
-            bytes: pretty(&discovery::mcp_server_card(base, cs, service))?,
+            bytes: pretty(&discovery::mcp_server_card(&site.origins, cs, service))?,
         },
         OutFile {
             path: manifest::API_CATALOG.into(),
-            bytes: pretty(&discovery::api_catalog(base, service))?,
+            bytes: pretty(&discovery::api_catalog(&site.origins, service))?,
         },
         text(
             manifest::LLMS_TXT,
-            discovery::llms_txt(base, cs, service, &docs),
+            discovery::llms_txt(&site.origins, cs, service, &docs),
         ),
         text(manifest::ROBOTS_TXT, discovery::robots_txt(base)),
         text(manifest::SITEMAP, discovery::sitemap_xml(base, &pages)),

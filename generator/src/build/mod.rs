@@ -21,6 +21,7 @@ use crate::manifest::Manifest;
 use crate::markdown::{self, Heading};
 use crate::model::{Date, Licence, LicenceGrant, LicenceId, Material};
 use crate::openapi;
+use crate::origin::{self, Origins};
 use crate::output::{self, OutFile, WriteStats};
 use crate::render::Renderer;
 use crate::search::{self, Passage, SearchDocument};
@@ -40,6 +41,10 @@ pub struct BuildOptions {
     pub out: PathBuf,
     /// Overrides `site.toml`'s `base_url`.
     pub base_url: Option<String>,
+    /// The sidecar's origin when it is not the site's (the separate-origin
+    /// layout): pages, scripts, the CSP and every discovery document then
+    /// name it for the sidecar's routes.
+    pub api_origin: Option<String>,
     /// Show a progress bar on long builds (only drawn on a terminal).
     pub progress: bool,
 }
@@ -85,7 +90,22 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
         Some(url) => validate_base_url(url)?,
         None => content.site.base_url.clone(),
     };
-    let openapi_doc = openapi::document(&base_url, &content.site, &content.service);
+    let origins = Origins {
+        separate_api: match &opts.api_origin {
+            Some(raw) => Some(
+                origin::api_origin(raw)
+                    .map_err(anyhow::Error::msg)?
+                    .origin(),
+            )
+            .filter(|api| *api != base_url),
+            None => None,
+        },
+        site: base_url.clone(),
+    };
+    for d in &mut content.documents {
+        substitute_origins(&mut d.body, &origins);
+    }
+    let openapi_doc = openapi::document(&origins, &content.site, &content.service);
     let downloads: Vec<(String, Vec<u8>)> = content
         .files
         .iter()
@@ -107,7 +127,7 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
             .map(|(k, v)| (k.clone(), v.url.clone()))
             .collect(),
     )?;
-    let mut site = Site::new(&content, &base_url, openapi_doc);
+    let mut site = Site::new(&content, &origins, openapi_doc);
     site.template_extra
         .insert(apiref::TEMPLATE, ("api", Value::from(Serde(&api))));
     if let Some(listing) = &listing {
@@ -160,13 +180,27 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
         });
     }
 
-    let (manifest, stats) = output::write_tree(&opts.out, files)?;
+    let (manifest, stats) = output::write_tree(&opts.out, files, origins.separate_api.clone())?;
     Ok(Summary {
         pages: page_count,
         stats,
         seconds: started.elapsed().as_secs_f64(),
         manifest,
     })
+}
+
+/// The tokens a document's Markdown may use for the origins of this build,
+/// so no page hard-codes a host: `{{ site_origin }}` and `{{ api_origin }}`
+/// (the same origin unless the build has `--api-origin`).
+pub const SITE_ORIGIN_TOKEN: &str = "{{ site_origin }}";
+pub const API_ORIGIN_TOKEN: &str = "{{ api_origin }}";
+
+fn substitute_origins(body: &mut String, origins: &Origins) {
+    if body.contains("{{ ") {
+        *body = body
+            .replace(SITE_ORIGIN_TOKEN, &origins.site)
+            .replace(API_ORIGIN_TOKEN, origins.api());
+    }
 }
 
 fn validate_base_url(url: &str) -> Result<String> {

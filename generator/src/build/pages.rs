@@ -6,7 +6,11 @@ use super::*;
 /// Everything the renderers share.
 pub(super) struct Site<'a> {
     pub(super) content: &'a Content,
+    /// The site's origin (`origins.site`), the base of its absolute URLs.
     pub(super) base_url: String,
+    pub(super) origins: Origins,
+    /// The Content-Security-Policy every page repeats in a `<meta>`.
+    pub(super) csp_meta: Value,
     pub(super) site_value: Value,
     pub(super) service_value: Value,
     pub(super) by_url: HashMap<&'a str, &'a Document>,
@@ -22,14 +26,18 @@ pub(super) struct Site<'a> {
 }
 
 impl<'a> Site<'a> {
-    pub(super) fn new(content: &'a Content, base_url: &str, openapi: serde_json::Value) -> Self {
+    pub(super) fn new(content: &'a Content, origins: &Origins, openapi: serde_json::Value) -> Self {
         Self {
             content,
             openapi,
             archive_grant: grant(content, Material::Archive),
             template_extra: HashMap::new(),
             twin_extra: HashMap::new(),
-            base_url: base_url.to_owned(),
+            base_url: origins.site.clone(),
+            origins: origins.clone(),
+            csp_meta: Value::from(contract::headers::meta_content_security_policy(
+                origins.separate_api.as_deref(),
+            )),
             site_value: Value::from(Serde(&content.site)),
             service_value: Value::from(Serde(&content.service)),
             by_url: content
@@ -69,6 +77,10 @@ impl<'a> Site<'a> {
             ("site", self.site_value.clone()),
             ("service", self.service_value.clone()),
             ("base_url", Value::from(self.base_url.as_str())),
+            // Before a sidecar route in page markup: empty (relative URLs)
+            // or the separate API origin.
+            ("api_prefix", Value::from(self.origins.script_prefix())),
+            ("csp", self.csp_meta.clone()),
             ("page", Value::from(Serde(page))),
         ];
         Value::from_pairs(base.into_iter().chain(extra))

@@ -104,7 +104,11 @@ fn ai_catalog_is_bounded_and_same_origin() {
 
 #[test]
 fn server_card_follows_the_draft_shape() {
-    let card = mcp_server_card(BASE_URL, &fixture::site(), &fixture::service());
+    let card = mcp_server_card(
+        &Origins::same(BASE_URL),
+        &fixture::site(),
+        &fixture::service(),
+    );
     let name = card["name"].as_str().unwrap();
     assert_eq!(name, "org.example.waterwatch/public-information");
     let (ns, local) = name.split_once('/').unwrap();
@@ -135,7 +139,7 @@ fn clip_bounds_length_on_char_boundaries() {
 
 #[test]
 fn api_catalog_is_a_linkset() {
-    let catalog = api_catalog(BASE_URL, &fixture::service());
+    let catalog = api_catalog(&Origins::same(BASE_URL), &fixture::service());
     let linkset = catalog["linkset"].as_array().unwrap();
     assert_eq!(linkset.len(), 1);
     let context = linkset[0].as_object().unwrap();
@@ -155,7 +159,12 @@ fn api_catalog_is_a_linkset() {
 
 #[test]
 fn llms_txt_has_the_expected_structure() {
-    let text = llms_txt(BASE_URL, &fixture::site(), &fixture::service(), &docs());
+    let text = llms_txt(
+        &Origins::same(BASE_URL),
+        &fixture::site(),
+        &fixture::service(),
+        &docs(),
+    );
     assert!(text.starts_with("# Water Watch\n"));
     let quote = text.lines().find(|l| l.starts_with("> ")).expect("summary");
     assert!(quote.contains("lakes & ponds"), "{quote}");
@@ -186,7 +195,12 @@ fn llms_txt_has_the_expected_structure() {
 
 #[test]
 fn llms_txt_without_docs_still_has_every_section() {
-    let text = llms_txt(BASE_URL, &fixture::site(), &fixture::service(), &[]);
+    let text = llms_txt(
+        &Origins::same(BASE_URL),
+        &fixture::site(),
+        &fixture::service(),
+        &[],
+    );
     assert!(text.contains("## Documentation\n\n\n## Optional"));
 }
 
@@ -304,4 +318,42 @@ fn security_txt_has_the_required_fields() {
         assert!(line.starts_with('#') || line.contains(": "), "{line}");
     }
     snapshot_text("security_txt", &text);
+}
+
+#[test]
+fn a_separate_api_origin_is_named_for_the_sidecar_routes_only() {
+    let api = "https://api.example.net";
+    let origins = Origins {
+        site: BASE_URL.to_owned(),
+        separate_api: Some(api.to_owned()),
+    };
+    let card = mcp_server_card(&origins, &fixture::site(), &fixture::service());
+    assert_eq!(card["remotes"][0]["url"], format!("{api}/mcp/"));
+    assert_eq!(card["websiteUrl"], format!("{BASE_URL}/docs/"));
+    let catalog = api_catalog(&origins, &fixture::service());
+    let links = &catalog["linkset"][0];
+    assert_eq!(links["status"][0]["href"], format!("{api}/readyz"));
+    assert_eq!(
+        links["service-desc"][0]["href"],
+        format!("{BASE_URL}/openapi.json")
+    );
+    let text = llms_txt(&origins, &fixture::site(), &fixture::service(), &docs());
+    for path in ["/mcp/", "/api/platform-stats.php", "/api/globe-data.php"] {
+        assert!(text.contains(&format!("]({api}{path})")), "{path}: {text}");
+    }
+    for path in ["/openapi.json", "/api/service.json", "/sitemap.xml"] {
+        assert!(
+            text.contains(&format!("]({BASE_URL}{path})")),
+            "{path}: {text}"
+        );
+    }
+    // The same origin twice is the same-origin layout.
+    assert_eq!(
+        mcp_server_card(
+            &Origins::same(BASE_URL),
+            &fixture::site(),
+            &fixture::service()
+        )["remotes"][0]["url"],
+        format!("{BASE_URL}/mcp/")
+    );
 }

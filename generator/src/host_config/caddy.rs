@@ -231,7 +231,7 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
     }
     let html: Vec<&File> = plan.files.iter().filter(|f| f.is_html()).collect();
     if !html.is_empty() {
-        group(&mut o, "HTML documents", &html, &headers::HTML);
+        group(&mut o, "HTML documents", &html, &plan.html_headers());
     }
     for (link, files) in plan.group_by(|f| f.link) {
         if let Some(link) = link {
@@ -259,7 +259,7 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
         let _ = writeln!(o, "\t\t\t\t{name} {}", q(value));
     }
     if page.is_html() {
-        for (name, value) in headers::HTML {
+        for (name, value) in plan.html_headers() {
             let _ = writeln!(o, "\t\t\t\t{name} {}", q(value));
         }
     }

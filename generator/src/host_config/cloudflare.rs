@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use anyhow::ensure;
-use contract::{headers, routes};
+use contract::routes;
 
 use super::{FILE_HEADERS, Plan};
 
@@ -49,8 +49,8 @@ pub fn render(plan: &Plan) -> anyhow::Result<Vec<(String, String)>> {
 fn header_rules(plan: &Plan) -> BTreeMap<String, Vec<(String, String)>> {
     let mut rules: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
     let all = rules.entry("/*".into()).or_default();
-    for (name, value) in FILE_HEADERS.iter().chain(headers::HTML.iter()) {
-        all.push(((*name).into(), (*value).into()));
+    for (name, value) in FILE_HEADERS.into_iter().chain(plan.html_headers()) {
+        all.push((name.into(), value.into()));
     }
     for (pattern, cache) in cache_rules(plan) {
         rules

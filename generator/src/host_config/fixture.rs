@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use contract::manifest::{self, Encoded, FileEntry, Manifest};
 
-use super::{Listen, Plan, SidecarUrl};
+use super::{Listen, Plan};
 
 fn entry(key: &str, twins: bool) -> (String, FileEntry) {
     let mut encodings = BTreeMap::new();
@@ -41,6 +41,7 @@ fn entry(key: &str, twins: bool) -> (String, FileEntry) {
 pub fn manifest() -> Manifest {
     Manifest {
         format: manifest::FORMAT,
+        api_origin: None,
         files: [
             entry("index.html", true),
             entry("404.html", true),
@@ -61,7 +62,7 @@ pub fn plan() -> Plan {
     Plan::new(
         PathBuf::from("/srv/site/dist"),
         &manifest(),
-        "http://127.0.0.1:8081".parse::<SidecarUrl>().unwrap(),
+        crate::origin::sidecar_url("http://127.0.0.1:8081").unwrap(),
         "127.0.0.1:8080".parse::<Listen>().unwrap(),
         "https://example.org".to_owned(),
     )

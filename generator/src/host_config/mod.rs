@@ -14,7 +14,6 @@ mod caddy;
 mod cloudflare;
 mod netlify;
 mod nginx;
-mod origin;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -25,7 +24,8 @@ use contract::manifest::{FORMAT, MANIFEST_FILE, Manifest, NOT_FOUND_PAGE};
 use contract::routes::{self, Endpoint, Route};
 use contract::{ProblemCode, media};
 
-pub use origin::{Listen, SidecarUrl};
+use crate::origin;
+pub use crate::origin::{HttpOrigin as SidecarUrl, Listen};
 
 /// The hosts a configuration can be written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -126,6 +126,9 @@ pub struct Plan {
     pub files: Vec<File>,
     /// Directory URLs without their slash → with it (308), pages only.
     pub redirects: Vec<(String, String)>,
+    /// The Content-Security-Policy of HTML documents (naming the build's
+    /// separate API origin, if it has one).
+    pub csp: String,
 }
 
 /// The headers every answer for a file carries besides its own
@@ -140,6 +143,17 @@ pub const FILE_HEADERS: [(&str, &str); 3] = [
 pub const FILE_ALLOW: &str = routes::Method::Get.allow();
 
 impl Plan {
+    /// The security headers of HTML documents, as the sidecar sends them.
+    pub fn html_headers(&self) -> [(&'static str, &str); 4] {
+        headers::HTML.map(|(name, value)| {
+            if name == "Content-Security-Policy" {
+                (name, self.csp.as_str())
+            } else {
+                (name, value)
+            }
+        })
+    }
+
     /// Reads `dist/manifest.json` (and the site origin from the sitemap).
     pub fn load(dist: &Path, sidecar: SidecarUrl, listen: Listen) -> anyhow::Result<Plan> {
         let root = dist
@@ -219,6 +233,7 @@ impl Plan {
             site_origin,
             files,
             redirects,
+            csp: headers::content_security_policy(manifest.api_origin.as_deref()).into_owned(),
         })
     }
 

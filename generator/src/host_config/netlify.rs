@@ -12,8 +12,6 @@
 
 use std::fmt::Write;
 
-use contract::headers;
-
 use super::{FILE_HEADERS, Plan};
 
 pub fn render(plan: &Plan) -> anyhow::Result<Vec<(String, String)>> {
@@ -36,7 +34,7 @@ pub fn render(plan: &Plan) -> anyhow::Result<Vec<(String, String)>> {
                 f.cache_control, f.content_type
             );
             if f.is_html() {
-                for (name, value) in headers::HTML {
+                for (name, value) in plan.html_headers() {
                     let _ = writeln!(h, "  {name}: {value}");
                 }
             }

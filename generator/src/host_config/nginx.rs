@@ -170,7 +170,7 @@ fn maps(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
     o.push_str("}\n\n");
 
     o.push_str("# The security headers of HTML documents, with a body.\n");
-    for (var, (_, value)) in html_vars().iter().zip(headers::HTML) {
+    for (var, (_, value)) in html_vars().iter().zip(plan.html_headers()) {
         let _ = writeln!(
             o,
             "map \"$status $sent_http_content_type\" ${var} {{\n    default \"\";\n    \"~*^(200|206|404) text/html\" {};\n}}",

@@ -21,6 +21,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::model::{ServiceInformation, Site};
+use crate::origin::Origins;
 use contract::ProblemCode;
 
 pub use schemas::{MCP_PROTOCOL_VERSIONS, OBSERVATION_PARAMETERS, QUALITY_FLAGS, WATER_BODY_TYPES};
@@ -70,7 +71,7 @@ struct License {
     identifier: String,
 }
 
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 struct Server {
     url: String,
     description: &'static str,
@@ -90,6 +91,9 @@ struct ExternalDocs {
 
 #[derive(Default, Serialize)]
 struct PathItem {
+    /// Only on the sidecar's paths of a site with a separate API origin.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    servers: Option<Vec<Server>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     get: Option<Operation>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -205,9 +209,12 @@ impl Response {
     }
 }
 
-/// Builds the OpenAPI document for a site served at `base_url` (no trailing
-/// slash). Deterministic: the same input gives the same value.
-pub fn document(base_url: &str, site: &Site, service: &ServiceInformation) -> Value {
+/// Builds the OpenAPI document for a site served at `origins` (the site's
+/// files at `origins.site`, the sidecar's routes at `origins.api()`, each
+/// of those paths then naming its server). Deterministic: the same input
+/// gives the same value.
+pub fn document(origins: &Origins, site: &Site, service: &ServiceInformation) -> Value {
+    let base_url = origins.site.as_str();
     let licence_name = site
         .licences
         .iter()
@@ -222,7 +229,7 @@ pub fn document(base_url: &str, site: &Site, service: &ServiceInformation) -> Va
                 "Read-only public information and open data of {}, for people, developers and AI agents.",
                 service.name
             ),
-            description: info_description(base_url, site, service),
+            description: info_description(origins, site, service),
             version: CONTRACT_VERSION,
             contact: Contact {
                 name: service.name.clone(),
@@ -253,7 +260,7 @@ pub fn document(base_url: &str, site: &Site, service: &ServiceInformation) -> Va
             ),
             tag("operations", "Health, readiness and metrics of a replica."),
         ],
-        paths: paths::all(),
+        paths: paths::all(origins.separate_api.as_deref()),
         components: Components {
             schemas: schemas::all(base_url),
             responses: error_responses(base_url),
@@ -282,11 +289,19 @@ fn tag(name: &'static str, description: &'static str) -> Tag {
     Tag { name, description }
 }
 
-fn info_description(base_url: &str, site: &Site, service: &ServiceInformation) -> String {
+fn info_description(origins: &Origins, site: &Site, service: &ServiceInformation) -> String {
+    let base_url = origins.site.as_str();
     let form = service.contact.form_url.absolute(base_url);
+    let at = match &origins.separate_api {
+        None => format!("at {base_url}"),
+        Some(api) => format!(
+            "at {base_url}, whose live routes, MCP endpoint, contact and chat routes are \
+            served from {api} (each of those paths names its server)"
+        ),
+    };
     format!(
         "{description}\n\n\
-        This contract lists every machine-readable route of {title} at {base_url}. \
+        This contract lists every machine-readable route of {title} {at}. \
         Pages are not operations: the home page, `/docs/…` and the other HTML pages (each with \
         a Markdown twin, `index.md` beside `index.html`, for agents) and the content-hashed \
         files under `/assets/` are listed in `/sitemap.xml` and `/llms.txt` instead.\n\n\

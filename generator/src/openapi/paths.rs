@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::{
-    MediaType, Operation, Parameter, PathItem, RefOr, RequestBody, Response, media, reference,
-    schemas, text,
+    MediaType, Operation, Parameter, PathItem, RefOr, RequestBody, Response, Server, media,
+    reference, schemas, text,
 };
 use crate::manifest;
 use contract::routes::{self, Endpoint, Method, Route, RouteId, StaticFile};
@@ -105,24 +105,29 @@ fn live_get(op: Operation, response: Response) -> Operation {
 }
 
 /// One path item per path of the route table (an alias gets its own
-/// operation id).
-pub(super) fn all() -> BTreeMap<&'static str, PathItem> {
+/// operation id). With a separate API origin, the sidecar's paths name it.
+pub(super) fn all(api_origin: Option<&str>) -> BTreeMap<&'static str, PathItem> {
+    let api_servers = api_origin.map(|url| {
+        vec![Server {
+            url: url.to_owned(),
+            description: "The sidecar's origin, which answers this route.",
+        }]
+    });
     let mut paths = BTreeMap::new();
     for route in routes::ROUTES {
         let named = std::iter::once((route.path, route.operation_id, route.summary))
             .chain(route.alias.map(|a| (a.path, a.operation_id, a.summary)));
         for (path, id, summary) in named {
             let op = operation(route, Operation::new(id, route.tag, summary));
-            let item = match route.method {
-                Method::Get => PathItem {
-                    get: Some(op),
-                    post: None,
-                },
-                Method::Post => PathItem {
-                    get: None,
-                    post: Some(op),
-                },
+            let (get, post) = match route.method {
+                Method::Get => (Some(op), None),
+                Method::Post => (None, Some(op)),
             };
+            let servers = match route.id {
+                RouteId::Sidecar(_) => api_servers.clone(),
+                RouteId::Static(_) => None,
+            };
+            let item = PathItem { servers, get, post };
             paths.insert(path, item);
         }
     }

@@ -114,10 +114,13 @@ fn discovery_documents_match_their_schemas() {
             "AiCatalog",
             discovery::ai_catalog(BASE_URL, &site, &service),
         ),
-        ("ApiCatalog", discovery::api_catalog(BASE_URL, &service)),
+        (
+            "ApiCatalog",
+            discovery::api_catalog(&Origins::same(BASE_URL), &service),
+        ),
         (
             "McpServerCard",
-            discovery::mcp_server_card(BASE_URL, &site, &service),
+            discovery::mcp_server_card(&Origins::same(BASE_URL), &site, &service),
         ),
         ("OpenApiDocument", d.clone()),
     ];

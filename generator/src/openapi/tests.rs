@@ -29,7 +29,46 @@ const REQUIRED_IDS: [&str; 18] = [
 ];
 
 pub(super) fn doc() -> Value {
-    document(BASE_URL, &fixture::site(), &fixture::service())
+    document(
+        &crate::origin::Origins::same(BASE_URL),
+        &fixture::site(),
+        &fixture::service(),
+    )
+}
+
+#[test]
+fn a_separate_api_origin_is_the_server_of_the_sidecar_paths_only() {
+    let api = "https://api.example.net";
+    let origins = crate::origin::Origins {
+        site: BASE_URL.to_owned(),
+        separate_api: Some(api.to_owned()),
+    };
+    let split = document(&origins, &fixture::site(), &fixture::service());
+    assert_eq!(split["servers"][0]["url"], BASE_URL);
+    let mut sidecar = 0;
+    for (path, item) in split["paths"].as_object().unwrap() {
+        let on_api = contract::routes::Endpoint::lookup(path).is_some();
+        sidecar += usize::from(on_api);
+        match item.get("servers") {
+            Some(servers) => {
+                assert!(on_api, "{path} is a file of the site");
+                assert_eq!(servers[0]["url"], api, "{path}");
+                assert_eq!(servers.as_array().unwrap().len(), 1);
+            }
+            None => assert!(!on_api, "{path} is the sidecar's and names no server"),
+        }
+    }
+    assert!(sidecar >= 8, "{sidecar}");
+    assert!(split["info"]["description"].as_str().unwrap().contains(api));
+    // Without one, the document is what it always was.
+    let same = doc();
+    assert!(
+        same["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .all(|item| item.get("servers").is_none())
+    );
 }
 
 /// Every operation as (path, method, operation).

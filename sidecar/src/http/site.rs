@@ -37,7 +37,9 @@ pub struct Entry {
     pub key: String,
     pub content_type: HeaderValue,
     pub cache_control: HeaderValue,
-    pub is_html: bool,
+    /// The Content-Security-Policy of an HTML document (with the security
+    /// headers that go with it); `None` for other files.
+    pub csp: Option<HeaderValue>,
     /// A `Link` header to send with this file: the RFC 9727 api-catalog
     /// relation on the catalog itself and on the home page.
     pub link: Option<HeaderValue>,
@@ -100,10 +102,14 @@ impl Site {
             .canonicalize()
             .with_context(|| format!("resolving {}", dist.display()))?;
         let mut site = Site::default();
+        let csp = HeaderValue::try_from(
+            contract::headers::content_security_policy(manifest.api_origin.as_deref()).as_ref(),
+        )
+        .with_context(|| format!("api_origin {:?}", manifest.api_origin))?;
         let mut entries = Vec::with_capacity(manifest.files.len());
         for (key, file) in manifest.files {
-            let entry =
-                load_entry(&root, &key, file).with_context(|| format!("manifest entry {key:?}"))?;
+            let entry = load_entry(&root, &key, file, &csp)
+                .with_context(|| format!("manifest entry {key:?}"))?;
             site.files += 1;
             site.bytes += entry.identity.bytes.len() as u64
                 + entry.br.as_ref().map_or(0, |v| v.bytes.len() as u64)
@@ -163,7 +169,7 @@ impl Site {
     }
 }
 
-fn load_entry(root: &Path, key: &str, file: FileEntry) -> anyhow::Result<Entry> {
+fn load_entry(root: &Path, key: &str, file: FileEntry, csp: &HeaderValue) -> anyhow::Result<Entry> {
     let identity = load_variant(root, key, file.size, &file.etag)?;
     let mut br = None;
     let mut gzip = None;
@@ -188,13 +194,13 @@ fn load_entry(root: &Path, key: &str, file: FileEntry) -> anyhow::Result<Entry> 
         .with_context(|| format!("content_type {:?}", file.content_type))?;
     let cache_control = HeaderValue::try_from(file.cache_control.as_str())
         .with_context(|| format!("cache_control {:?}", file.cache_control))?;
-    let is_html = contract::headers::is_html(&file.content_type);
+    let csp = contract::headers::is_html(&file.content_type).then(|| csp.clone());
     let link = contract::headers::link(key).map(HeaderValue::from_static);
     Ok(Entry {
         key: key.to_owned(),
         content_type,
         cache_control,
-        is_html,
+        csp,
         link,
         identity,
         br,
@@ -287,6 +293,47 @@ mod tests {
     fn location_encoding() {
         assert_eq!(encode_location("/docs/a b/"), "/docs/a%20b/");
         assert_eq!(encode_location("/docs/é/"), "/docs/%C3%A9/");
+    }
+
+    /// A site built with a separate API origin names it in its pages' CSP;
+    /// files other than HTML carry none.
+    #[test]
+    fn html_carries_the_policy_of_the_manifests_api_origin() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |size: usize, content_type: &str| {
+            serde_json::json!({"size": size, "sha256": "00", "etag": "\"e\"",
+                "content_type": content_type, "cache_control": "no-cache"})
+        };
+        std::fs::write(dir.path().join("index.html"), "<p>").unwrap();
+        std::fs::write(dir.path().join("a.txt"), "a").unwrap();
+        let manifest = |api: Option<&str>| {
+            let mut m = serde_json::json!({"format": FORMAT, "files": {
+                "index.html": entry(3, "text/html; charset=utf-8"),
+                "a.txt": entry(1, "text/plain")}});
+            if let Some(api) = api {
+                m["api_origin"] = api.into();
+            }
+            std::fs::write(dir.path().join(MANIFEST_FILE), m.to_string()).unwrap();
+            Site::load(dir.path()).unwrap()
+        };
+        let csp = |site: &Site, path: &str| match site.lookup(path) {
+            Some(Resource::File(e)) => e.csp.clone(),
+            other => panic!("{path}: {other:?}"),
+        };
+        let split = manifest(Some("http://127.0.0.1:9"));
+        let policy = csp(&split, "/").unwrap();
+        assert!(
+            policy
+                .to_str()
+                .unwrap()
+                .contains("connect-src 'self' http://127.0.0.1:9;")
+        );
+        assert!(csp(&split, "/a.txt").is_none());
+        let same = manifest(None);
+        assert_eq!(
+            csp(&same, "/index.html").unwrap(),
+            contract::headers::CONTENT_SECURITY_POLICY
+        );
     }
 
     #[test]

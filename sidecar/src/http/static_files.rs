@@ -103,8 +103,8 @@ pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<
     if let Some(link) = &entry.link {
         h.insert(header::LINK, link.clone());
     }
-    if entry.is_html {
-        security_headers::apply_html(h);
+    if let Some(csp) = &entry.csp {
+        security_headers::apply_html(h, csp);
     }
     Ok(response)
 }
@@ -135,8 +135,8 @@ pub fn not_found_page(entry: &Entry, request: &HeaderMap, head: bool) -> Respons
         h.insert(header::VARY, VARY_ENCODING);
     }
     insert_encoding(h, coding, entry);
-    if entry.is_html {
-        security_headers::apply_html(h);
+    if let Some(csp) = &entry.csp {
+        security_headers::apply_html(h, csp);
     }
     response
 }

@@ -1,6 +1,7 @@
-//! The addresses a host configuration names: the sidecar's origin
-//! (`--sidecar-url`), the front's listening address (`--listen`) and the
-//! site's public origin (read from the built sitemap).
+//! The addresses the command line names: the sidecar's origin
+//! (`--sidecar-url`), the separate API origin of a build (`--api-origin`),
+//! a front's listening address (`--listen`) and the site's public origin
+//! (read from the built sitemap).
 
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
@@ -9,14 +10,14 @@ use std::str::FromStr;
 /// An absolute `http(s)` origin: scheme, host and optional port, nothing
 /// else (no path, query, fragment or credentials).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SidecarUrl {
+pub struct HttpOrigin {
     pub https: bool,
     /// Host as written (`[v6]` with brackets), lower-cased.
     pub host: String,
     pub port: Option<u16>,
 }
 
-impl SidecarUrl {
+impl HttpOrigin {
     /// `scheme://host[:port]`, without a trailing slash.
     pub fn origin(&self) -> String {
         let scheme = if self.https { "https" } else { "http" };
@@ -33,20 +34,28 @@ impl SidecarUrl {
     }
 }
 
-impl fmt::Display for SidecarUrl {
+impl fmt::Display for HttpOrigin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.origin())
     }
 }
 
-impl FromStr for SidecarUrl {
-    type Err = String;
+/// Parses `--sidecar-url`.
+pub fn sidecar_url(raw: &str) -> Result<HttpOrigin, String> {
+    HttpOrigin::parse("--sidecar-url", raw)
+}
 
-    /// Parses `--sidecar-url`; every error names the flag.
-    fn from_str(raw: &str) -> Result<Self, String> {
+/// Parses `--api-origin`.
+pub fn api_origin(raw: &str) -> Result<HttpOrigin, String> {
+    HttpOrigin::parse("--api-origin", raw)
+}
+
+impl HttpOrigin {
+    /// Parses the origin given to `flag`; every error names the flag.
+    pub fn parse(flag: &str, raw: &str) -> Result<Self, String> {
         let fail = |why: &str| {
             Err(format!(
-                "--sidecar-url {raw:?}: {why} (expected an origin such as http://127.0.0.1:8081 or https://api.example.org)"
+                "{flag} {raw:?}: {why} (expected an origin such as http://127.0.0.1:8081 or https://api.example.org)"
             ))
         };
         let (https, rest) = if let Some(r) = strip_prefix_ci(raw, "http://") {
@@ -78,11 +87,9 @@ impl FromStr for SidecarUrl {
             return fail("the host is missing");
         }
         let (host, port) = split_host_port(authority).map_err(|why| {
-            format!(
-                "--sidecar-url {raw:?}: {why} (expected an origin such as http://127.0.0.1:8081)"
-            )
+            format!("{flag} {raw:?}: {why} (expected an origin such as http://127.0.0.1:8081)")
         })?;
-        Ok(SidecarUrl {
+        Ok(HttpOrigin {
             https,
             host: host.to_ascii_lowercase(),
             port,
@@ -206,7 +213,50 @@ pub fn site_origin(sitemap: &str) -> Option<String> {
         .map_or(url.len(), |i| scheme_end + i);
     let origin = &url[..host_end];
     // Checked like --sidecar-url: an origin, nothing a config could trip on.
-    origin.parse::<SidecarUrl>().ok().map(|o| o.origin())
+    sidecar_url(origin).ok().map(|o| o.origin())
+}
+
+/// Where the URLs of a built site point: its files on the site's origin,
+/// the sidecar's routes on the API origin. The two are one origin unless
+/// the build was given `--api-origin` (the separate-origin layout, for hosts
+/// that cannot proxy).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origins {
+    /// The site's public origin, without a trailing slash.
+    pub site: String,
+    /// The sidecar's origin when it is not the site's.
+    pub separate_api: Option<String>,
+}
+
+impl Origins {
+    pub fn same(site: &str) -> Origins {
+        Origins {
+            site: site.to_owned(),
+            separate_api: None,
+        }
+    }
+
+    /// The origin of the sidecar's routes.
+    pub fn api(&self) -> &str {
+        self.separate_api.as_deref().unwrap_or(&self.site)
+    }
+
+    /// The absolute URL of a site path, on the origin that answers it (the
+    /// route table decides).
+    pub fn url(&self, path: &str) -> String {
+        let origin = if contract::routes::Endpoint::lookup(path).is_some() {
+            self.api()
+        } else {
+            &self.site
+        };
+        format!("{origin}{path}")
+    }
+
+    /// What page scripts put before a sidecar route: nothing (relative URLs
+    /// work on any host) or the separate API origin.
+    pub fn script_prefix(&self) -> &str {
+        self.separate_api.as_deref().unwrap_or("")
+    }
 }
 
 #[cfg(test)]
@@ -215,12 +265,12 @@ mod tests {
 
     #[test]
     fn sidecar_urls() {
-        let u: SidecarUrl = "http://127.0.0.1:8081".parse().unwrap();
+        let u = sidecar_url("http://127.0.0.1:8081").unwrap();
         assert_eq!(
             (u.origin(), u.authority()),
             ("http://127.0.0.1:8081".into(), "127.0.0.1:8081".into())
         );
-        let u: SidecarUrl = "HTTPS://API.Example.org/".parse().unwrap();
+        let u = api_origin("HTTPS://API.Example.org/").unwrap();
         assert_eq!(
             (u.origin(), u.authority()),
             (
@@ -228,7 +278,7 @@ mod tests {
                 "api.example.org:443".into()
             )
         );
-        let u: SidecarUrl = "http://[::1]:9".parse().unwrap();
+        let u = sidecar_url("http://[::1]:9").unwrap();
         assert_eq!(u.origin(), "http://[::1]:9");
     }
 
@@ -253,8 +303,11 @@ mod tests {
             ("http://[::1", "closing"),
             ("http://[zz]:1", "not an IPv6 address"),
         ] {
-            let e = raw.parse::<SidecarUrl>().unwrap_err();
+            let e = sidecar_url(raw).unwrap_err();
             assert!(e.starts_with("--sidecar-url "), "{raw}: {e}");
+            assert!(e.contains(why), "{raw}: {e}");
+            let e = api_origin(raw).unwrap_err();
+            assert!(e.starts_with("--api-origin "), "{raw}: {e}");
             assert!(e.contains(why), "{raw}: {e}");
         }
     }
@@ -269,6 +322,29 @@ mod tests {
         assert_eq!("[::1]:80".parse::<Listen>().unwrap().port(), 80);
         let e = "localhost:80".parse::<Listen>().unwrap_err();
         assert!(e.starts_with("--listen"), "{e}");
+    }
+
+    #[test]
+    fn origins_follow_the_route_table() {
+        let same = Origins::same("https://example.org");
+        assert_eq!(same.url("/mcp/"), "https://example.org/mcp/");
+        assert_eq!(same.script_prefix(), "");
+        let split = Origins {
+            site: "https://example.org".into(),
+            separate_api: Some("https://api.example.org".into()),
+        };
+        assert_eq!(split.url("/mcp/"), "https://api.example.org/mcp/");
+        assert_eq!(split.url("/mcp"), "https://api.example.org/mcp");
+        assert_eq!(
+            split.url("/api/platform-stats.php"),
+            "https://api.example.org/api/platform-stats.php"
+        );
+        assert_eq!(
+            split.url("/api/service.json"),
+            "https://example.org/api/service.json"
+        );
+        assert_eq!(split.url("/docs/"), "https://example.org/docs/");
+        assert_eq!(split.script_prefix(), "https://api.example.org");
     }
 
     #[test]
