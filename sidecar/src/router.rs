@@ -16,6 +16,7 @@ use std::time::Instant;
 use bytes::Bytes;
 use contract::routes::{self, Cors as CorsClass, Endpoint};
 use http::header::{self, HeaderValue};
+use http::request::Parts;
 use http::{HeaderMap, Method, Request, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper::body::Body as HttpBody;
@@ -88,71 +89,79 @@ where
     B: HttpBody<Data = Bytes>,
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
-    let path = match paths::normalise(request.uri().path()) {
+    let (parts, body) = request.into_parts();
+    let path = match paths::normalise(parts.uri.path()) {
         Ok(path) => path,
         Err(e) => {
             let problem = Problem::new(Code::BadRequest, e.detail());
             return (
                 Route::Unmatched,
                 Cors::Public,
-                state.problem(problem, request.uri().path()),
+                state.problem(problem, parts.uri.path()),
             );
         }
     };
     if let Some(endpoint) = Endpoint::lookup(&path) {
-        return live_route(state, endpoint, request).await;
+        return live_route(state, endpoint, parts, body).await;
     }
-    let response = match state.site.lookup(&path) {
-        Some(Resource::File(entry)) => static_file(state, entry, &request),
-        Some(Resource::Redirect(location)) => match *request.method() {
-            Method::GET | Method::HEAD => static_files::redirect(location, request.uri().query()),
-            _ => not_a_file_method(state, &request),
+    // No file takes a body: whatever was sent is read and dropped.
+    let drained = discard(state, body).await;
+    let (route, cors, mut response) = static_route(state, &parts, &path);
+    if !drained {
+        close(&mut response);
+    }
+    (route, cors, response)
+}
+
+fn static_route(state: &AppState, request: &Parts, path: &str) -> (Route, Cors, Response<Body>) {
+    let response = match state.site.lookup(path) {
+        Some(Resource::File(entry)) => static_file(state, entry, request),
+        Some(Resource::Redirect(location)) => match request.method {
+            Method::GET | Method::HEAD => static_files::redirect(location, request.uri.query()),
+            _ => not_a_file_method(state, request),
         },
         None => {
             return (
                 Route::Unmatched,
                 Cors::Public,
-                not_found(state, &request, &path),
+                not_found(state, request, path),
             );
         }
     };
     (Route::Static, Cors::Public, response)
 }
 
-fn static_file<B>(state: &AppState, entry: &Entry, request: &Request<B>) -> Response<Body> {
-    let head = match *request.method() {
+fn static_file(state: &AppState, entry: &Entry, request: &Parts) -> Response<Body> {
+    let head = match request.method {
         Method::GET => false,
         Method::HEAD => true,
         _ => return not_a_file_method(state, request),
     };
-    static_files::serve(entry, request.headers(), head)
-        .unwrap_or_else(|problem| state.problem(problem, request.uri().path()))
+    static_files::serve(entry, &request.headers, head)
+        .unwrap_or_else(|problem| state.problem(problem, request.uri.path()))
 }
 
-fn not_a_file_method<B>(state: &AppState, request: &Request<B>) -> Response<Body> {
-    if request.method() == Method::OPTIONS {
+fn not_a_file_method(state: &AppState, request: &Parts) -> Response<Body> {
+    if request.method == Method::OPTIONS {
         return cors::preflight(&static_files::ALLOW, &static_files::REQUEST_HEADERS);
     }
-    state.problem(
-        method_not_allowed(&static_files::ALLOW),
-        request.uri().path(),
-    )
+    state.problem(method_not_allowed(&static_files::ALLOW), request.uri.path())
 }
 
-fn not_found<B>(state: &AppState, request: &Request<B>, path: &str) -> Response<Body> {
-    let head = request.method() == Method::HEAD;
-    if (head || request.method() == Method::GET)
+fn not_found(state: &AppState, request: &Parts, path: &str) -> Response<Body> {
+    let head = request.method == Method::HEAD;
+    if (head || request.method == Method::GET)
         && !routes::is_api_space(path)
         && let Some(page) = state.site.not_found_page()
     {
-        return static_files::not_found_page(page, request.headers(), head);
+        return static_files::not_found_page(page, &request.headers, head);
     }
     let detail = if routes::is_api_space(path) {
         "No API route exists at this path; /openapi.json lists them."
     } else {
         "No page or file exists at this path."
     };
-    state.problem(Problem::new(Code::NotFound, detail), request.uri().path())
+    state.problem(Problem::new(Code::NotFound, detail), request.uri.path())
 }
 
 fn method_not_allowed(allow: &HeaderValue) -> Problem {
@@ -163,7 +172,30 @@ fn method_not_allowed(allow: &HeaderValue) -> Problem {
 async fn live_route<B>(
     state: &AppState,
     endpoint: Endpoint,
-    request: Request<B>,
+    parts: Parts,
+    body: B,
+) -> (Route, Cors, Response<Body>)
+where
+    B: HttpBody<Data = Bytes>,
+    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+{
+    let mut body = Some(body);
+    let (route, cors, mut response) = live_answer(state, endpoint, parts, &mut body).await;
+    if let Some(unread) = body
+        && !discard(state, unread).await
+    {
+        close(&mut response);
+    }
+    (route, cors, response)
+}
+
+/// The answer of a sidecar route; `body` is taken when the route reads it
+/// and left in place when the request is refused before that.
+async fn live_answer<B>(
+    state: &AppState,
+    endpoint: Endpoint,
+    parts: Parts,
+    body: &mut Option<B>,
 ) -> (Route, Cors, Response<Body>)
 where
     B: HttpBody<Data = Bytes>,
@@ -172,7 +204,6 @@ where
     let spec = endpoint.route();
     let metric = Route::Endpoint(endpoint);
     let allow = HeaderValue::from_static(spec.method.allow());
-    let (parts, body) = request.into_parts();
     let path = parts.uri.path();
     let cors = match spec.cors {
         CorsClass::SiteOrigins => match parts.headers.get(header::ORIGIN) {
@@ -230,13 +261,15 @@ where
             Some(contact) => contact.challenge(&parts).await,
             None => Err(not_enabled()),
         },
-        Endpoint::Contact => match read_body(state, spec.body_types, &parts.headers, body).await {
-            Ok(body) => match &state.contact {
-                Some(contact) => contact.submit(&parts, body).await,
-                None => Err(not_enabled()),
-            },
-            Err(problem) => Err(problem),
-        },
+        Endpoint::Contact => {
+            match read_body(state, spec.body_types, &parts.headers, take(body)).await {
+                Ok(body) => match &state.contact {
+                    Some(contact) => contact.submit(&parts, body).await,
+                    None => Err(not_enabled()),
+                },
+                Err(problem) => Err(problem),
+            }
+        }
         Endpoint::Chat => {
             let Some(contact) = &state.contact else {
                 return (metric, cors, state.problem(not_enabled(), path));
@@ -245,7 +278,8 @@ where
                 .limit("chat", contact.config().chat_limit, &parts)
                 .await
             {
-                Ok(()) => match read_body(state, spec.body_types, &parts.headers, body).await {
+                Ok(()) => match read_body(state, spec.body_types, &parts.headers, take(body)).await
+                {
                     Ok(body) => {
                         // Links go to the site the visitor is on (its origin),
                         // not to the organisation's address.
@@ -267,27 +301,32 @@ where
                 Err(problem) => Err(problem),
             }
         }
-        Endpoint::Mcp => match read_body(state, spec.body_types, &parts.headers, body).await {
-            Ok(body) => {
-                let response = crate::mcp::answer(&state.mcp, &parts.headers, &body).await;
-                return (metric, cors, response);
-            }
-            // MCP clients read JSON-RPC errors, not problem objects, for
-            // transport faults in the body.
-            Err(problem)
-                if matches!(problem.code, Code::UnsupportedMediaType | Code::BadRequest) =>
-            {
-                let mut response =
-                    problem::jsonrpc_error(problem::status(problem.code), -32600, &problem.detail);
-                if problem.close {
-                    response
-                        .headers_mut()
-                        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        Endpoint::Mcp => {
+            match read_body(state, spec.body_types, &parts.headers, take(body)).await {
+                Ok(body) => {
+                    let response = crate::mcp::answer(&state.mcp, &parts.headers, &body).await;
+                    return (metric, cors, response);
                 }
-                return (metric, cors, response);
+                // MCP clients read JSON-RPC errors, not problem objects, for
+                // transport faults in the body.
+                Err(problem)
+                    if matches!(problem.code, Code::UnsupportedMediaType | Code::BadRequest) =>
+                {
+                    let mut response = problem::jsonrpc_error(
+                        problem::status(problem.code),
+                        -32600,
+                        &problem.detail,
+                    );
+                    if problem.close {
+                        response
+                            .headers_mut()
+                            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                    }
+                    return (metric, cors, response);
+                }
+                Err(problem) => Err(problem),
             }
-            Err(problem) => Err(problem),
-        },
+        }
     };
     let response = result.unwrap_or_else(|problem| state.problem(problem, path));
     (metric, cors, response)
@@ -308,6 +347,37 @@ fn not_enabled() -> Problem {
         "This feature is not enabled in this build of the service.",
     )
     .retry_after(3600)
+}
+
+fn take<B>(body: &mut Option<B>) -> B {
+    body.take().expect("a request body is read once")
+}
+
+/// Reads and drops what is left of a request body answered without being
+/// read (a refusal), within the body limit and the request timeout. Closing
+/// a connection with unread bytes sends the peer a reset, which can destroy
+/// the answer before the peer reads it; a proxy in front then reports its
+/// own 502 instead. False when the body was too large or too slow: the
+/// answer then closes the connection.
+async fn discard<B>(state: &AppState, body: B) -> bool
+where
+    B: HttpBody<Data = Bytes>,
+    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+{
+    if body.is_end_stream() {
+        return true;
+    }
+    let limited = Limited::new(body, state.config.max_body_bytes).collect();
+    matches!(
+        tokio::time::timeout(state.config.request_timeout, limited).await,
+        Ok(Ok(_))
+    )
+}
+
+fn close(response: &mut Response<Body>) {
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
 }
 
 /// Checks and reads a request body of one of `types` within the size limit

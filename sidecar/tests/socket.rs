@@ -53,6 +53,57 @@ fn etag_304_round_trip_and_keep_alive() {
     );
 }
 
+/// A refusal answered before its body is read (a method no route takes, a
+/// foreign origin): the body is read and dropped, so the connection stays
+/// usable and the peer never gets a reset in place of the answer (a proxy in
+/// front would report that reset as its own 502).
+#[test]
+fn refused_bodies_are_drained_and_the_connection_kept() {
+    let f = Fixture::new();
+    let server = Server::start(&f.dist, &[]);
+    let body = "x".repeat(8 * 1024);
+    let mut s = server.connect();
+    for (method, path, extra) in [
+        ("PUT", "/", ""),
+        ("PATCH", "/mcp", ""),
+        ("DELETE", "/api/contact.php", ""),
+        (
+            "POST",
+            "/api/contact.php",
+            "Origin: http://elsewhere.example\r\n",
+        ),
+    ] {
+        // The head first and the body a moment later, as a proxy writes
+        // them: the refusal is ready before the body has arrived.
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: x\r\n{extra}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+        s.write_all(body.as_bytes()).unwrap();
+        let refused = read_reply(&mut s, false);
+        assert!(
+            matches!(refused.status, 403 | 405),
+            "{method} {path}: {}",
+            refused.status
+        );
+        assert_ne!(
+            refused.header("connection"),
+            Some("close"),
+            "{method} {path}"
+        );
+        // The next request on the same connection is answered.
+        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            .unwrap();
+        assert_eq!(
+            read_reply(&mut s, false).status,
+            200,
+            "after {method} {path}"
+        );
+    }
+}
+
 #[test]
 fn gzip_and_brotli_negotiation() {
     let f = Fixture::new();

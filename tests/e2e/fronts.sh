@@ -1,31 +1,37 @@
 #!/usr/bin/env bash
-# nginx and Caddy in front of a running sidecar, each configured by
-# `generate host-config`, each on its own loopback port with its own prefix
-# in a temporary directory:
+# nginx and Caddy in front of a sidecar this script starts (SQLite in a
+# temporary directory, the sample data, the fronts' origins accepted as the
+# site's), each front configured by `generate host-config`, each on its own
+# loopback port with its own prefix in a temporary directory:
 #   1. header parity with the sidecar alone for every file of the manifest
 #      and every sidecar route (tests/e2e/fronts_parity.py; differences a
 #      host forces are listed there with their reasons);
-#   2. through each front: schemathesis over the whole contract, the
+#   2. through each front, in headless Chromium: the statistics, the globe,
+#      the chat and a contact enquiry stored once, no console error or CSP
+#      violation, a third origin refused (tests/e2e/live_pages.mjs);
+#   3. through each front: schemathesis over the whole contract, the
 #      official Python MCP SDK and the MCP conformance suite.
 #
-#   tests/e2e/fronts.sh DIST SIDECAR_BASE
+#   tests/e2e/fronts.sh DIST
 #
-# DIST is the `generate build` output the sidecar at SIDECAR_BASE serves;
-# the generate binary is ${CARGO_TARGET_DIR:-target}/debug/generate.
+# DIST is a `generate build` output; the binaries are
+# ${CARGO_TARGET_DIR:-target}/debug/{generate,sidecar}.
 # Installs Debian's nginx, libnginx-mod-http-brotli-static and caddy when
 # missing. Environment: FRONTS_STEP_TIMEOUT (seconds per step, default 600).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 source scripts/lib.sh
 
-dist=${1:?usage: tests/e2e/fronts.sh DIST SIDECAR_BASE}
-sidecar=${2:?usage: tests/e2e/fronts.sh DIST SIDECAR_BASE}
-sidecar=${sidecar%/}
-generate="${CARGO_TARGET_DIR:-target}/debug/generate"
-[ -x "$generate" ] || { echo "fronts: $generate is missing; run cargo build -p generator" >&2; exit 1; }
+dist=${1:?usage: tests/e2e/fronts.sh DIST}
+bin="${CARGO_TARGET_DIR:-target}/debug"
+generate="$bin/generate"
+for b in generate sidecar; do
+  [ -x "$bin/$b" ] || { echo "fronts: $bin/$b is missing; run cargo build" >&2; exit 1; }
+done
 limit=${FRONTS_STEP_TIMEOUT:-600}
 
-apt_ensure nginx libnginx-mod-http-brotli-static caddy curl python3
+apt_ensure nginx libnginx-mod-http-brotli-static caddy curl python3 chromium
+node=$(npm_e2e_ensure)
 
 tmp=$(mktemp -d)
 pids=()
@@ -44,6 +50,30 @@ chmod -R a+rX "$tmp/dist"
 nport=$(free_port)
 cport=$(free_port)
 while [[ $cport == "$nport" ]]; do cport=$(free_port); done
+sport=$(free_port)
+while [[ $sport == "$nport" || $sport == "$cport" ]]; do sport=$(free_port); done
+tport=$(free_port)
+while [[ $tport == "$nport" || $tport == "$cport" || $tport == "$sport" ]]; do tport=$(free_port); done
+ngx="http://127.0.0.1:$nport"
+cdy="http://127.0.0.1:$cport"
+sidecar="http://127.0.0.1:$sport"
+third="http://127.0.0.1:$tport"
+
+# The sidecar: the site's own origin first (the base of problem `type` URLs,
+# as the built pages and the fronts' own problems have it), then the fronts'
+# origins, which a browser sends as Origin when it uses the site through
+# them. Cheap challenges, so the browser's worker solves them quickly.
+site_origin=$(python3 -c 'import re,sys; m=re.search(r"<loc>(https?://[^/<]+)", open(sys.argv[1]).read()); print(m.group(1))' "$dist/sitemap.xml")
+"$bin/sidecar" serve --listen "127.0.0.1:$sport" --dist "$dist" --data-dir "$tmp/data" --sample default \
+  --site-origin "$site_origin,$ngx,$cdy" --challenge-cost 1000 --challenge-counter-min 20 \
+  --challenge-counter-max 60 --contact-min-fill-ms 500 >"$tmp/sidecar.log" 2>&1 &
+pids+=($!)
+wait_http "$sidecar/readyz"
+# The third origin: an empty folder the browser script fills with a page.
+mkdir -p "$tmp/third"
+python3 -m http.server "$tport" --bind 127.0.0.1 --directory "$tmp/third" >"$tmp/third.log" 2>&1 &
+pids+=($!)
+wait_http "$third/"
 "$generate" host-config --for nginx --dist "$tmp/dist" --sidecar-url "$sidecar" \
   --listen "127.0.0.1:$nport" --out "$tmp/nginx" >/dev/null
 "$generate" host-config --for caddy --dist "$tmp/dist" --sidecar-url "$sidecar" \
@@ -79,8 +109,6 @@ XDG_CONFIG_HOME="$tmp/caddy" XDG_DATA_HOME="$tmp/caddy" \
   caddy run --config "$tmp/caddy/Caddyfile" --adapter caddyfile >"$tmp/caddy/caddy.log" 2>&1 &
 pids+=($!)
 
-ngx="http://127.0.0.1:$nport"
-cdy="http://127.0.0.1:$cport"
 wait_http "$ngx/healthz"
 wait_http "$cdy/healthz"
 echo "fronts: $(nginx -v 2>&1 | sed 's/.*: //') at $ngx, caddy $(caddy version | cut -d' ' -f1) at $cdy, both before $sidecar"
@@ -88,6 +116,21 @@ echo "fronts: $(nginx -v 2>&1 | sed 's/.*: //') at $ngx, caddy $(caddy version |
 step() { printf -- '--- fronts: %s\n' "$*"; }
 step "header parity with the sidecar alone"
 timeout "$limit" python3 tests/e2e/fronts_parity.py "$tmp/dist" "$sidecar" nginx="$ngx" caddy="$cdy"
+
+enquiries() {
+  python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from enquiries").fetchone()[0])' \
+    "$tmp/data/service.sqlite3"
+}
+# Before the suites, whose requests spend the per-client rate limits.
+for front in "nginx|$ngx" "caddy|$cdy"; do
+  IFS='|' read -r name base <<<"$front"
+  step "$name: statistics, globe, chat and a contact enquiry in headless Chromium; a third origin refused"
+  before=$(enquiries)
+  LIVE_THIRD_DIR="$tmp/third" timeout "$limit" "$node" tests/e2e/live_pages.mjs "$base" "$base" "$third" \
+    || { echo "fronts: the browser test through $name failed; sidecar log:"; tail -30 "$tmp/sidecar.log"; exit 1; }
+  after=$(enquiries)
+  [[ $after == $((before + 1)) ]] || { echo "fronts: $((after - before)) enquiries stored through $name, want 1" >&2; exit 1; }
+done
 
 for front in "nginx|$ngx" "caddy|$cdy"; do
   IFS='|' read -r name base <<<"$front"

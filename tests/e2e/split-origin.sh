@@ -8,7 +8,8 @@
 # a contact enquiry sent end to end, with no CSP violation, no console error
 # and no request to any other origin; then the third origin's cross-origin
 # posts are refused with 403 forbidden_origin while its reads of public data
-# are allowed.
+# are allowed (tests/e2e/live_pages.mjs, which fronts.sh runs through nginx
+# and Caddy too).
 #
 #   tests/e2e/split-origin.sh
 #
@@ -91,7 +92,7 @@ sqlite_count() {
     "$tmp/data/service.sqlite3"
 }
 before=$(sqlite_count)
-SPLIT_THIRD_DIR="$tmp/third" timeout "${SPLIT_ORIGIN_TIMEOUT:-240}" "$node" tests/e2e/split_origin.mjs "$site" "$api" "$third" \
+LIVE_THIRD_DIR="$tmp/third" timeout "${SPLIT_ORIGIN_TIMEOUT:-240}" "$node" tests/e2e/live_pages.mjs "$site" "$api" "$third" \
   || { echo "split origin browser test failed; sidecar log:"; tail -50 "$tmp/sidecar.log"; exit 1; }
 after=$(sqlite_count)
 [ "$after" = $((before + 1)) ] || { echo "split origin: $((after - before)) enquiries stored, want exactly 1" >&2; exit 1; }
