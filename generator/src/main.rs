@@ -76,9 +76,12 @@ enum Command {
         #[arg(long, env = "GENERATE_DIST", default_value = "dist")]
         dist: PathBuf,
         /// Origin of the running sidecar, e.g. http://127.0.0.1:8081 or
-        /// https://api.example.org (no path, query or credentials).
-        #[arg(long, env = "GENERATE_SIDECAR_URL", value_parser = generator::origin::sidecar_url)]
-        sidecar_url: generator::host_config::SidecarUrl,
+        /// https://api.example.org (no path, query or credentials). nginx
+        /// and Caddy take several replicas (repeat the flag, or separate
+        /// them with commas) and balance them.
+        #[arg(long, env = "GENERATE_SIDECAR_URL", required = true, value_delimiter = ',',
+              value_parser = generator::origin::sidecar_url)]
+        sidecar_url: Vec<generator::host_config::SidecarUrl>,
         /// Address the front listens on (nginx and Caddy): IP:PORT or a port.
         #[arg(long, env = "GENERATE_LISTEN", default_value = "80")]
         listen: generator::host_config::Listen,
@@ -129,7 +132,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let written = generator::host_config::write(&generator::host_config::Options {
                 host,
                 dist,
-                sidecar: sidecar_url,
+                sidecars: sidecar_url,
                 listen,
                 out,
             })?;

@@ -2,7 +2,7 @@
 cluster of its own, two sidecar processes started at the same moment, nginx
 in front balancing both, wrk for load, aiosmtpd for mail.
 
-Usage: topology.py --sidecar BIN --dist DIR --pg-bin DIR --workdir DIR
+Usage: topology.py --sidecar BIN --generate BIN --dist DIR --pg-bin DIR --workdir DIR
 
 Shows, in order (each step bounded in time):
  1. both replicas start together; migrations ran once (the migration
@@ -20,9 +20,9 @@ Shows, in order (each step bounded in time):
     observations 503 with Retry-After, /readyz 503, static files still
     served; then full recovery without restarting anything.
 
-The nginx configuration is written here at run time, minimal and
-TEMPORARY: it is to be replaced by `generate host-config --for nginx` once
-that command exists.
+nginx serves dist/ and balances the two replicas with the configuration
+`generate host-config --for nginx --sidecar-url A,B` writes, as a
+deployment would use it.
 """
 
 import argparse
@@ -147,17 +147,25 @@ class Sidecar:
 
 
 class Nginx:
-    """TEMPORARY configuration until `generate host-config --for nginx`."""
+    """nginx as `generate host-config --for nginx` configures it, both
+    replicas as its upstream, inside a main nginx.conf of its own."""
 
-    def __init__(self, workdir, port, upstreams):
+    def __init__(self, workdir, port, upstreams, generate, dist):
         self.dir = os.path.join(workdir, "nginx")
         self.port = port
         self.base = f"http://127.0.0.1:{self.port}"
         os.makedirs(os.path.join(self.dir, "tmp"))
         os.chmod(os.path.join(self.dir, "tmp"), 0o1777)
-        servers = "\n".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;"
-                            for p in upstreams)
+        # nginx's workers drop root: they read a world-readable copy of dist/.
+        site = os.path.join(self.dir, "dist")
+        shutil.copytree(dist, site)
+        subprocess.run(["chmod", "-R", "a+rX", site], check=True)
+        subprocess.run([generate, "host-config", "--for", "nginx", "--dist", site,
+                        "--sidecar-url", ",".join(f"http://127.0.0.1:{p}" for p in upstreams),
+                        "--listen", f"127.0.0.1:{port}", "--out", os.path.join(self.dir, "generated")],
+                       check=True, stdout=subprocess.DEVNULL)
         conf = f"""
+load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
 worker_processes 1;
 daemon off;
 pid {self.dir}/nginx.pid;
@@ -170,26 +178,7 @@ http {{
   fastcgi_temp_path {self.dir}/tmp/fastcgi;
   uwsgi_temp_path {self.dir}/tmp/uwsgi;
   scgi_temp_path {self.dir}/tmp/scgi;
-  upstream sidecars {{
-{servers}
-    keepalive 32;
-  }}
-  server {{
-    listen 127.0.0.1:{self.port};
-    location / {{
-      proxy_pass http://sidecars;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      # GET and HEAD are retried on the other replica when one dies
-      # (nginx never retries POST unless told to).
-      proxy_next_upstream error timeout http_502 http_504;
-      proxy_next_upstream_tries 2;
-      proxy_connect_timeout 1s;
-    }}
-  }}
+  include {self.dir}/generated/nginx.conf;
 }}
 """
         self.conf = os.path.join(self.dir, "nginx.conf")
@@ -422,6 +411,7 @@ def step_outage(pg, front, a, b, workdir, quiet_since):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sidecar", required=True)
+    ap.add_argument("--generate", required=True)
     ap.add_argument("--dist", required=True)
     ap.add_argument("--pg-bin", required=True)
     ap.add_argument("--workdir", required=True)
@@ -434,7 +424,7 @@ def main():
     origin = f"http://127.0.0.1:{front_port}"
     a = Sidecar("A", args.sidecar, args.dist, args.workdir, pg.url, origin, smtp.port)
     b = Sidecar("B", args.sidecar, args.dist, args.workdir, pg.url, origin, smtp.port)
-    front = Nginx(args.workdir, front_port, [a.port, b.port])
+    front = Nginx(args.workdir, front_port, [a.port, b.port], args.generate, args.dist)
     try:
         pg.init()
         pg.start()

@@ -84,8 +84,18 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
          \t\trequest_body {{\n\t\t\tmax_size {MAX_BODY_BYTES}\n\t\t}}\n\
          \t\treverse_proxy {} {{",
         plan.sidecar_paths().join(" "),
-        plan.sidecar.authority()
+        plan.upstreams()
+            .map(|u| u.authority())
+            .collect::<Vec<_>>()
+            .join(" ")
     );
+    if !plan.replicas.is_empty() {
+        o.push_str(
+            "\t\t\t# Replicas in turn; one that fails is skipped for 2 s.\n\
+             \t\t\tlb_policy round_robin\n\
+             \t\t\tfail_duration 2s\n",
+        );
+    }
     let _ = writeln!(
         o,
         "\t\t\t# A restarting sidecar costs a wait, not an error.\n\

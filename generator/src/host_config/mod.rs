@@ -45,7 +45,8 @@ pub enum Host {
 pub struct Options {
     pub host: Host,
     pub dist: PathBuf,
-    pub sidecar: SidecarUrl,
+    /// One sidecar, or several replicas (nginx and Caddy balance them).
+    pub sidecars: Vec<SidecarUrl>,
     pub listen: Listen,
     pub out: PathBuf,
 }
@@ -53,7 +54,12 @@ pub struct Options {
 /// Reads the built site at `opts.dist`, writes the host's files into
 /// `opts.out` and returns their paths.
 pub fn write(opts: &Options) -> anyhow::Result<Vec<PathBuf>> {
-    let plan = Plan::load(&opts.dist, opts.sidecar.clone(), opts.listen.clone())?;
+    let (first, more) = opts
+        .sidecars
+        .split_first()
+        .context("--sidecar-url: give the sidecar's origin")?;
+    let mut plan = Plan::load(&opts.dist, first.clone(), opts.listen.clone())?;
+    plan.set_replicas(opts.host, more)?;
     let files = render(opts.host, &plan)?;
     let out = &opts.out;
     if out.exists() {
@@ -119,6 +125,9 @@ pub struct Plan {
     /// Absolute `dist/`.
     pub root: PathBuf,
     pub sidecar: SidecarUrl,
+    /// Further replicas of the sidecar beside [`Plan::sidecar`], balanced by
+    /// the front (nginx and Caddy only).
+    pub replicas: Vec<SidecarUrl>,
     pub listen: Listen,
     /// The site's public origin, the base of problem `type` URLs.
     pub site_origin: String,
@@ -229,12 +238,44 @@ impl Plan {
         Ok(Plan {
             root,
             sidecar,
+            replicas: Vec::new(),
             listen,
             site_origin,
             files,
             redirects,
             csp: headers::content_security_policy(manifest.api_origin.as_deref()).into_owned(),
         })
+    }
+
+    /// Adds replicas beside the first sidecar: the same scheme (and, over
+    /// TLS, the same host name, which the front verifies), for a host that
+    /// can balance them.
+    pub fn set_replicas(&mut self, host: Host, more: &[SidecarUrl]) -> anyhow::Result<()> {
+        if more.is_empty() {
+            return Ok(());
+        }
+        ensure!(
+            matches!(host, Host::Nginx | Host::Caddy),
+            "--sidecar-url: {host:?} proxies to one origin; give it the load balancer's URL in front of the replicas"
+        );
+        for r in more {
+            ensure!(
+                r.https == self.sidecar.https && (!r.https || r.host == self.sidecar.host),
+                "--sidecar-url {r}: every replica needs the scheme of {} (and, over https, its host name)",
+                self.sidecar
+            );
+            ensure!(
+                *r != self.sidecar && !self.replicas.contains(r),
+                "--sidecar-url {r}: given twice"
+            );
+            self.replicas.push(r.clone());
+        }
+        Ok(())
+    }
+
+    /// The sidecar and its replicas.
+    pub fn upstreams(&self) -> impl Iterator<Item = &SidecarUrl> {
+        std::iter::once(&self.sidecar).chain(&self.replicas)
     }
 
     /// Every URL path the sidecar answers (canonical paths and aliases).

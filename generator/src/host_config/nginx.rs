@@ -57,18 +57,36 @@ fn header(o: &mut String, plan: &Plan) {
 }
 
 fn upstream(o: &mut String, plan: &Plan) {
+    let servers = if plan.replicas.is_empty() {
+        format!(
+            "# One sidecar address: never marked down (a load balancer behind it\n    \
+             # decides), so a restart costs a retry, not ten seconds of 502s.\n    \
+             server {} max_fails=0;",
+            plan.sidecar.authority()
+        )
+    } else {
+        let mut s = String::from(
+            "# Replicas, taken in turn; one that fails is skipped for 2 s and an\n    \
+             # idempotent request is retried on the next (proxy_next_upstream).",
+        );
+        for r in plan.upstreams() {
+            let _ = write!(
+                s,
+                "\n    server {} max_fails=1 fail_timeout=2s;",
+                r.authority()
+            );
+        }
+        s
+    };
     let _ = writeln!(
         o,
         "upstream {UPSTREAM} {{\n    \
-             # One sidecar address: never marked down (a load balancer behind it\n    \
-             # decides), so a restart costs a retry, not ten seconds of 502s.\n    \
-             server {} max_fails=0;\n    \
+             {servers}\n    \
              keepalive 32;\n    \
              # Idle upstream connections close before the sidecar's header-read\n    \
              # timeout (10 s) would close them under a request.\n    \
              keepalive_timeout 5s;\n\
-         }}\n",
-        plan.sidecar.authority()
+         }}\n"
     );
 }
 

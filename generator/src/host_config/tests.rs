@@ -57,3 +57,38 @@ fn every_host_sends_the_csp_of_a_separate_api_origin() {
         assert!(!text.contains(headers::CONTENT_SECURITY_POLICY), "{host:?}");
     }
 }
+
+/// Several replicas: nginx and Caddy balance them; Netlify and Cloudflare
+/// proxy to one origin and say so; a replica of another scheme is refused.
+#[test]
+fn replicas_are_balanced_where_the_host_can() {
+    let url = |u: &str| crate::origin::sidecar_url(u).unwrap();
+    let more = [url("http://127.0.0.1:8082"), url("http://127.0.0.1:8083")];
+    let mut plan = fixture::plan();
+    plan.set_replicas(Host::Nginx, &more).unwrap();
+    let nginx = nginx::render(&plan).unwrap();
+    for port in [8081, 8082, 8083] {
+        assert!(
+            nginx.contains(&format!(
+                "server 127.0.0.1:{port} max_fails=1 fail_timeout=2s;"
+            )),
+            "{port}"
+        );
+    }
+    assert!(!nginx.contains("max_fails=0"));
+    let caddy = caddy::render(&plan).unwrap();
+    assert!(caddy.contains("reverse_proxy 127.0.0.1:8081 127.0.0.1:8082 127.0.0.1:8083 {"));
+    assert!(caddy.contains("lb_policy round_robin"));
+    for host in [Host::Netlify, Host::Cloudflare] {
+        let e = fixture::plan().set_replicas(host, &more).unwrap_err();
+        assert!(e.to_string().contains("load balancer"), "{e}");
+    }
+    let e = fixture::plan()
+        .set_replicas(Host::Nginx, &[url("https://127.0.0.1:8082")])
+        .unwrap_err();
+    assert!(e.to_string().contains("scheme"), "{e}");
+    let e = fixture::plan()
+        .set_replicas(Host::Nginx, &[url("http://127.0.0.1:8081")])
+        .unwrap_err();
+    assert!(e.to_string().contains("twice"), "{e}");
+}

@@ -6,7 +6,10 @@
 //! - `Message-ID` is derived from the reference (`<ENQ-…@domain>`), and
 //!   `Date` is the time the enquiry was received, so a resent copy is the
 //!   same message and recognisable as a duplicate.
-//! - Rows are claimed with a lease; a temporary failure (no connection, a
+//! - Rows are claimed with a lease, only as many as can be sent within it
+//!   (each may take the whole SMTP timeout), and no send starts that could
+//!   outlast it: another replica claims a row only after its lease, so it
+//!   never sends one that is still being sent. A temporary failure (no connection, a
 //!   timeout, a 4xx answer) is retried with exponential backoff and jitter,
 //!   a permanent one (5xx) parks the row for a person to look at.
 //! - Delivery is marked right after the SMTP server accepts the message. A
@@ -30,8 +33,20 @@ use super::now_ms;
 use crate::store::Store;
 use crate::store::contact::{NewEnquiry, OutboxItem, Settle};
 
-/// Rows claimed per round.
+/// Rows claimed per round at most (fewer when the lease cannot cover them:
+/// [`batch`]).
 const BATCH: i64 = 32;
+/// Time kept at the end of a lease for settling the last row sent.
+const SETTLE_MARGIN: Duration = Duration::from_millis(500);
+
+/// How many rows one claim takes: only as many as can each take the whole
+/// SMTP timeout and still be settled before the lease ends, at least one.
+/// A row whose lease ends while it is being sent is claimed again by
+/// another replica and sent twice; this keeps every send inside its lease.
+fn batch(cfg: &MailConfig) -> i64 {
+    let usable = cfg.lease.saturating_sub(SETTLE_MARGIN).as_millis();
+    (usable / cfg.timeout.as_millis().max(1)).clamp(1, BATCH as u128) as i64
+}
 /// How often expired challenges and rate-limit windows are deleted.
 const CLEANUP_EVERY: Duration = Duration::from_secs(60);
 
@@ -135,8 +150,14 @@ pub async fn run(store: Store, cfg: MailConfig, stop: Arc<AtomicBool>) {
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
+        let lease_ends = now + cfg.lease.as_millis() as i64;
         let items = match store
-            .claim_outbox(now, cfg.lease.as_millis() as i64, BATCH, token.clone())
+            .claim_outbox(
+                now,
+                cfg.lease.as_millis() as i64,
+                batch(&cfg),
+                token.clone(),
+            )
             .await
         {
             Ok(items) => items,
@@ -151,8 +172,24 @@ pub async fn run(store: Store, cfg: MailConfig, stop: Arc<AtomicBool>) {
             continue;
         }
         for item in items {
-            let outcome = send(&transport, &cfg, &item).await;
             let reference = item.enquiry.reference.clone();
+            // A send that could outlast the lease is not started: the row
+            // goes back, due now, for the next claim.
+            let latest_start = lease_ends - (cfg.timeout + SETTLE_MARGIN).as_millis() as i64;
+            if now_ms() > latest_start {
+                let back = Settle::Retry {
+                    after: now_ms(),
+                    error: "not sent: the claim's lease was ending".into(),
+                };
+                if let Err(e) = store
+                    .settle_outbox(reference.clone(), token.clone(), back)
+                    .await
+                {
+                    tracing::warn!(reference, error = %format!("{e:#}"), "returning an outbox row failed");
+                }
+                continue;
+            }
+            let outcome = send(&transport, &cfg, &item).await;
             match &outcome {
                 Settle::Sent { .. } => tracing::info!(reference, "enquiry mailed"),
                 Settle::Retry { error, .. } => {
@@ -201,6 +238,24 @@ async fn send(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_claim_takes_only_what_its_lease_can_send() {
+        let cfg = |lease_ms, timeout_ms| MailConfig {
+            smtp_url: "smtp://127.0.0.1:25".into(),
+            to: "to@example.org".parse().unwrap(),
+            from: "from@example.org".parse().unwrap(),
+            timeout: Duration::from_millis(timeout_ms),
+            lease: Duration::from_millis(lease_ms),
+            poll: Duration::from_millis(100),
+            retry_base: Duration::from_millis(100),
+            retry_max: Duration::from_millis(1000),
+        };
+        assert_eq!(batch(&cfg(3_000, 2_000)), 1);
+        assert_eq!(batch(&cfg(30_000, 10_000)), 2);
+        assert_eq!(batch(&cfg(300_000, 1_000)), BATCH);
+        assert_eq!(batch(&cfg(2_100, 2_000)), 1);
+    }
 
     #[test]
     fn backoff_grows_with_jitter_and_a_cap() {
