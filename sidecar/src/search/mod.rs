@@ -269,9 +269,28 @@ impl Index {
     fn score(&self, weights: &[(String, f32)], s: &mut Scratch) {
         s.fit(self.passages.len(), self.page_passage.len());
         for (q, (stem, own_idf)) in weights.iter().enumerate().take(MAX_WORDS) {
-            // A passage counts its best match per question word: the
-            // highest of the word itself, a synonym and a longer word.
-            for (id, weight) in self.expand(stem) {
+            let bit = 1 << q;
+            let terms = self.expand(stem);
+            // A word that stands for one term (the common case) goes
+            // straight into the accumulators.
+            if let [(id, weight)] = terms[..] {
+                let postings = &self.postings[id];
+                let factor = weight * self.idf(postings.len());
+                let covered = weight * own_idf;
+                for posting in postings {
+                    let e = &mut s.acc[posting.passage as usize];
+                    if e.mask == 0 {
+                        s.touched.push(posting.passage);
+                    }
+                    e.score += factor * posting.weight;
+                    e.covered += covered;
+                    e.mask |= bit;
+                }
+                continue;
+            }
+            // Otherwise a passage counts its best match: the highest of the
+            // word itself, a synonym and a longer word.
+            for (id, weight) in terms {
                 let postings = &self.postings[id];
                 let factor = weight * self.idf(postings.len());
                 let covered = weight * own_idf;
@@ -294,7 +313,7 @@ impl Index {
                 }
                 e.score += value;
                 e.covered += covered;
-                e.mask |= 1 << q;
+                e.mask |= bit;
             }
             s.term_touched.clear();
         }
