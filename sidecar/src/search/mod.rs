@@ -12,12 +12,25 @@
 //! score, each hit says which share of the question's meaning it covers
 //! (its words weighted by rarity), which is how the chat tells a good
 //! answer from a coincidental one.
+//!
+//! Cost: the weight of a term in a passage depends on the passage alone, so
+//! it is worked out once at startup and kept in the posting ([`Posting`]);
+//! a question then costs a multiplication per posting of its terms, into
+//! accumulators that live as long as the index ([`scratch`]), and a pass
+//! over the passages it touched, grouped by page through an id (no string
+//! is hashed or compared while ranking).
 
+mod excerpt;
+mod scratch;
 pub mod text;
 
-use std::collections::{BTreeMap, HashMap};
+pub use excerpt::excerpt;
+
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 use contract::search::{Passage, PassageIndex};
+use scratch::{Acc, Scratch};
 
 /// BM25 parameters of the body text.
 const K1: f32 = 1.2;
@@ -34,33 +47,37 @@ pub const PREFIX_WEIGHT: f32 = 0.5;
 const PREFIX_MIN: usize = 5;
 /// At most this many longer words a prefix stands for.
 const PREFIX_FANOUT: usize = 16;
+/// At most this many words of a question are told apart (a bit each in a
+/// passage's mask); further words are ignored.
+const MAX_WORDS: usize = 64;
 
 /// The ranked passages.
 #[derive(Debug, Default)]
 pub struct Index {
     passages: Vec<Passage>,
-    /// Length of each passage's body, in terms.
-    lens: Vec<f32>,
-    /// Per passage: 1, or [`BOILERPLATE`] when the same text stands on
-    /// several pages.
-    prior: Vec<f32>,
-    avg_len: f32,
+    /// Per passage: its page; pages are numbered in URL order, so that
+    /// comparing numbers orders pages as their URLs.
+    page: Vec<u32>,
+    /// Per passage: its place in (URL, anchor) order, for ties.
+    order: Vec<u32>,
+    /// Per page: one of its passages (for its URL).
+    page_passage: Vec<u32>,
     /// Sorted terms; a term's position is its id.
     vocab: Vec<String>,
     /// Per term: its occurrences, by passage.
     postings: Vec<Vec<Posting>>,
     /// Per term: the other terms of its synonym groups.
     synonyms: HashMap<String, Vec<String>>,
+    /// Accumulators for one question at a time each, reused.
+    scratch: Mutex<Vec<Scratch>>,
 }
 
-/// A term in one passage: how often in the body, whether in the heading
-/// and in the page title.
+/// A term in one passage: its BM25F weight there before rarity (body
+/// saturation, heading and title, times the passage's prior).
 #[derive(Debug, Clone, Copy)]
 struct Posting {
     passage: u32,
-    body: f32,
-    heading: bool,
-    title: bool,
+    weight: f32,
 }
 
 /// A ranked passage.
@@ -75,64 +92,69 @@ pub struct Hit<'a> {
     pub matched: Vec<String>,
 }
 
+/// A term's occurrence while indexing: body count, heading, title.
+#[derive(Debug, Clone, Copy)]
+struct Raw {
+    passage: u32,
+    body: u32,
+    heading: bool,
+    title: bool,
+}
+
 impl Index {
     pub fn new(file: PassageIndex) -> Index {
-        let mut counts: Vec<BTreeMap<String, (f32, bool, bool)>> =
-            Vec::with_capacity(file.passages.len());
+        // Terms get ids in order of appearance first, sorted ids at the end;
+        // postings are built per term directly, so nothing holds a term per
+        // passage.
+        let mut ids: HashMap<String, usize> = HashMap::new();
+        let mut raw: Vec<Vec<Raw>> = Vec::new();
         let mut lens = Vec::with_capacity(file.passages.len());
-        for p in &file.passages {
-            let mut tf: BTreeMap<String, (f32, bool, bool)> = BTreeMap::new();
-            let mut len = 0.0;
+        for (i, p) in file.passages.iter().enumerate() {
+            let passage = i as u32;
+            let mut len = 0.0f32;
             for term in text::terms(&p.text) {
-                tf.entry(term).or_default().0 += 1.0;
+                occurrence(&mut ids, &mut raw, term, passage).body += 1;
                 len += 1.0;
             }
             for term in text::terms(&p.heading) {
-                tf.entry(term).or_default().1 = true;
+                occurrence(&mut ids, &mut raw, term, passage).heading = true;
             }
             for term in text::terms(&p.title) {
-                tf.entry(term).or_default().2 = true;
+                occurrence(&mut ids, &mut raw, term, passage).title = true;
             }
-            counts.push(tf);
             lens.push(len);
         }
-        let mut vocab: Vec<String> = counts.iter().flat_map(|c| c.keys().cloned()).collect();
-        vocab.sort();
-        vocab.dedup();
-        let mut postings = vec![Vec::new(); vocab.len()];
-        for (i, tf) in counts.into_iter().enumerate() {
-            for (term, (body, heading, title)) in tf {
-                let id = vocab.binary_search(&term).expect("collected above");
-                postings[id].push(Posting {
-                    passage: i as u32,
-                    body,
-                    heading,
-                    title,
-                });
-            }
-        }
-        let mut copies: HashMap<&str, usize> = HashMap::new();
-        for p in &file.passages {
-            *copies.entry(p.text.as_str()).or_insert(0) += 1;
-        }
-        let prior = file
-            .passages
-            .iter()
-            .map(|p| {
-                let boilerplate = if copies[p.text.as_str()] > 1 {
-                    BOILERPLATE
-                } else {
-                    1.0
-                };
-                let reference = if p.reference { REFERENCE } else { 1.0 };
-                boilerplate * reference
-            })
-            .collect();
         let avg_len = if lens.is_empty() {
             1.0
         } else {
             (lens.iter().sum::<f32>() / lens.len() as f32).max(1.0)
         };
+        let prior = priors(&file.passages);
+        let mut vocab: Vec<(String, usize)> = ids.into_iter().collect();
+        vocab.sort_unstable();
+        let postings = vocab
+            .iter()
+            .map(|(_, id)| {
+                std::mem::take(&mut raw[*id])
+                    .into_iter()
+                    .map(|r| {
+                        let p = r.passage as usize;
+                        let (tf, len) = (r.body as f32, lens[p]);
+                        let body = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
+                        let fields = f32::from(u8::from(r.heading)) * HEADING_WEIGHT
+                            + f32::from(u8::from(r.title)) * TITLE_WEIGHT;
+                        // The priors are powers of two, so multiplying them
+                        // in here rounds as multiplying them in last would.
+                        Posting {
+                            passage: r.passage,
+                            weight: (body + fields) * prior[p],
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let vocab = vocab.into_iter().map(|(term, _)| term).collect();
+        let (page, order, page_passage) = pages(&file.passages);
         let mut synonyms: HashMap<String, Vec<String>> = HashMap::new();
         for group in &file.synonyms {
             let stems: Vec<String> = group.iter().map(|w| text::stem(w)).collect();
@@ -145,12 +167,13 @@ impl Index {
         }
         Index {
             passages: file.passages,
-            lens,
-            prior,
-            avg_len,
+            page,
+            order,
+            page_passage,
             vocab,
             postings,
             synonyms,
+            scratch: Mutex::default(),
         }
     }
 
@@ -225,75 +248,98 @@ impl Index {
     pub fn rank(&self, query: &str, limit: usize) -> Vec<Hit<'_>> {
         let weights = self.weights(query);
         let total: f32 = weights.iter().map(|(_, w)| w).sum();
-        self.scored(&weights)
-            .into_iter()
-            .take(limit)
-            .map(|s| self.hit(&s, &weights, total))
-            .collect()
+        self.with_scratch(|s| {
+            self.score(&weights, s);
+            let mut best: Vec<(Acc, u32)> =
+                s.touched.iter().map(|&p| (s.acc[p as usize], p)).collect();
+            let by_rank = |a: &(Acc, u32), b: &(Acc, u32)| {
+                b.0.score
+                    .total_cmp(&a.0.score)
+                    .then_with(|| self.order[a.1 as usize].cmp(&self.order[b.1 as usize]))
+            };
+            top(&mut best, limit, by_rank);
+            best.iter()
+                .map(|(acc, p)| self.hit(*p, acc, &weights, total))
+                .collect()
+        })
     }
 
-    /// Every passage matching one of `weights`' stems, best first: dense
-    /// accumulators over the passages, so a common word costs one pass over
-    /// its postings and no allocation per passage.
-    fn scored(&self, weights: &[(String, f32)]) -> Vec<Scored> {
-        if weights.is_empty() || self.passages.is_empty() {
-            return Vec::new();
-        }
-        let n = self.passages.len();
-        let mut acc = vec![Scored::default(); n];
-        let mut touched: Vec<u32> = Vec::new();
-        let mut best = vec![(0.0f32, 0.0f32); n];
-        let mut term_touched: Vec<u32> = Vec::new();
-        // At most 64 question words are told apart (a mask per passage).
-        for (q, (stem, own_idf)) in weights.iter().enumerate().take(64) {
-            for (id, weight) in self.expand(stem) {
+    /// Adds up the score of every passage matching one of `weights`'
+    /// stems into `s` (its `touched` lists them, first touch first).
+    fn score(&self, weights: &[(String, f32)], s: &mut Scratch) {
+        s.fit(self.passages.len(), self.page_passage.len());
+        for (q, (stem, own_idf)) in weights.iter().enumerate().take(MAX_WORDS) {
+            let bit = 1 << q;
+            let terms = self.expand(stem);
+            // A word that stands for one term (the common case) goes
+            // straight into the accumulators.
+            if let [(id, weight)] = terms[..] {
                 let postings = &self.postings[id];
-                let idf = self.idf(postings.len());
+                let factor = weight * self.idf(postings.len());
+                let covered = weight * own_idf;
                 for posting in postings {
-                    let p = posting.passage as usize;
-                    let (tf, len) = (posting.body, self.lens[p]);
-                    let body = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / self.avg_len));
-                    let fields = f32::from(u8::from(posting.heading)) * HEADING_WEIGHT
-                        + f32::from(u8::from(posting.title)) * TITLE_WEIGHT;
-                    let value = weight * idf * (body + fields) * self.prior[p];
-                    if best[p].0 == 0.0 {
-                        term_touched.push(p as u32);
+                    let e = &mut s.acc[posting.passage as usize];
+                    if e.mask == 0 {
+                        s.touched.push(posting.passage);
                     }
-                    if value > best[p].0 {
-                        best[p] = (value, weight * own_idf);
+                    e.score += factor * posting.weight;
+                    e.covered += covered;
+                    e.mask |= bit;
+                }
+                continue;
+            }
+            // Otherwise a passage counts its best match: the highest of the
+            // word itself, a synonym and a longer word.
+            for (id, weight) in terms {
+                let postings = &self.postings[id];
+                let factor = weight * self.idf(postings.len());
+                let covered = weight * own_idf;
+                for posting in postings {
+                    let value = factor * posting.weight;
+                    let best = &mut s.best[posting.passage as usize];
+                    if best.0 == 0.0 {
+                        s.term_touched.push(posting.passage);
+                    }
+                    if value > best.0 {
+                        *best = (value, covered);
                     }
                 }
             }
-            for &p in &term_touched {
-                let (value, covered) = std::mem::take(&mut best[p as usize]);
-                let e = &mut acc[p as usize];
+            for &p in &s.term_touched {
+                let (value, covered) = std::mem::take(&mut s.best[p as usize]);
+                let e = &mut s.acc[p as usize];
                 if e.mask == 0 {
-                    touched.push(p);
+                    s.touched.push(p);
                 }
-                e.passage = p;
                 e.score += value;
                 e.covered += covered;
-                e.mask |= 1 << q;
+                e.mask |= bit;
             }
-            term_touched.clear();
+            s.term_touched.clear();
         }
-        let mut out: Vec<Scored> = touched.into_iter().map(|p| acc[p as usize]).collect();
-        out.sort_by(|a, b| {
-            let (pa, pb) = (
-                &self.passages[a.passage as usize],
-                &self.passages[b.passage as usize],
-            );
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| pa.url.cmp(&pb.url))
-                .then_with(|| pa.anchor.cmp(&pb.anchor))
-        });
+    }
+
+    /// Runs `f` with accumulators sized for this index, all zero, and
+    /// puts them back for the next question once `f` has cleared them.
+    fn with_scratch<T>(&self, f: impl FnOnce(&mut Scratch) -> T) -> T {
+        let mut s = self
+            .scratch
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_default();
+        let out = f(&mut s);
+        s.clear();
+        self.scratch
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(s);
         out
     }
 
-    fn hit(&self, s: &Scored, weights: &[(String, f32)], total: f32) -> Hit<'_> {
+    fn hit(&self, passage: u32, s: &Acc, weights: &[(String, f32)], total: f32) -> Hit<'_> {
         Hit {
-            passage: &self.passages[s.passage as usize],
+            passage: &self.passages[passage as usize],
             score: s.score,
             coverage: if total > 0.0 {
                 (s.covered / total).min(1.0)
@@ -303,7 +349,7 @@ impl Index {
             matched: weights
                 .iter()
                 .enumerate()
-                .filter(|(q, _)| *q < 64 && s.mask & (1 << q) != 0)
+                .filter(|(q, _)| *q < MAX_WORDS && s.mask & (1 << q) != 0)
                 .map(|(_, (stem, _))| stem.clone())
                 .collect(),
         }
@@ -317,72 +363,156 @@ impl Index {
     pub fn rank_pages(&self, query: &str, limit: usize) -> Vec<Page<'_>> {
         let weights = self.weights(query);
         let total: f32 = weights.iter().map(|(_, w)| w).sum();
-        // Per page: its passages (best first), score and the words matched.
-        let mut pages: Vec<(&str, Vec<Scored>, f32, u64)> = Vec::new();
-        let mut at: HashMap<&str, usize> = HashMap::new();
-        for s in self.scored(&weights) {
-            let url = self.passages[s.passage as usize].url.as_str();
-            let i = *at.entry(url).or_insert_with(|| {
-                pages.push((url, Vec::new(), 0.0, 0));
-                pages.len() - 1
-            });
-            let page = &mut pages[i];
-            page.3 |= s.mask;
-            if page.1.len() < PAGE_PASSAGES {
-                page.1.push(s);
-            }
-        }
         let covered = |mask: u64| -> f32 {
             weights
                 .iter()
                 .enumerate()
-                .filter(|(q, _)| *q < 64 && mask & (1 << q) != 0)
+                .filter(|(q, _)| *q < MAX_WORDS && mask & (1 << q) != 0)
                 .map(|(_, (_, w))| w)
                 .sum()
         };
-        for page in &mut pages {
-            let mut weight = 1.0;
-            let mut agg = 0.0;
-            for s in &page.1 {
-                agg += weight * s.score;
-                weight *= PAGE_DECAY;
-            }
-            let coverage = if total > 0.0 {
-                covered(page.3) / total
+        let coverage = |mask: u64| {
+            if total > 0.0 {
+                covered(mask) / total
             } else {
                 0.0
+            }
+        };
+        self.with_scratch(|s| {
+            self.score(&weights, s);
+            // Per page: its best passages and the words any passage matched.
+            let ahead = |a: u32, b: u32| {
+                let (sa, sb) = (s.acc[a as usize].score, s.acc[b as usize].score);
+                sa > sb || (sa == sb && self.order[a as usize] < self.order[b as usize])
             };
-            page.2 = agg * (0.5 + 0.5 * coverage);
-        }
-        pages.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.0.cmp(b.0)));
-        pages.truncate(limit);
-        pages
-            .into_iter()
-            .map(|(url, scored, score, mask)| Page {
-                url,
-                score,
-                coverage: if total > 0.0 {
-                    covered(mask) / total
-                } else {
-                    0.0
-                },
-                hits: scored
-                    .iter()
-                    .map(|s| self.hit(s, &weights, total))
-                    .collect(),
-            })
-            .collect()
+            for &p in &s.touched {
+                let g = self.page[p as usize] as usize;
+                let page = &mut s.pages[g];
+                if page.len == 0 {
+                    s.pages_touched.push(g as u32);
+                }
+                page.mask |= s.acc[p as usize].mask;
+                page.insert(p, ahead);
+            }
+            let mut ranked: Vec<(f32, u32)> = s
+                .pages_touched
+                .iter()
+                .map(|&g| {
+                    let page = &s.pages[g as usize];
+                    let mut weight = 1.0;
+                    let mut agg = 0.0;
+                    for &p in page.best() {
+                        agg += weight * s.acc[p as usize].score;
+                        weight *= PAGE_DECAY;
+                    }
+                    (agg * (0.5 + 0.5 * coverage(page.mask)), g)
+                })
+                .collect();
+            top(&mut ranked, limit, |a, b| {
+                b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))
+            });
+            ranked
+                .into_iter()
+                .map(|(score, g)| {
+                    let page = &s.pages[g as usize];
+                    Page {
+                        url: &self.passages[self.page_passage[g as usize] as usize].url,
+                        score,
+                        coverage: coverage(page.mask),
+                        hits: page
+                            .best()
+                            .iter()
+                            .map(|&p| self.hit(p, &s.acc[p as usize], &weights, total))
+                            .collect(),
+                    }
+                })
+                .collect()
+        })
     }
 }
 
-/// A passage's running score for one question.
-#[derive(Debug, Clone, Copy, Default)]
-struct Scored {
+/// The occurrence of `term` in `passage` (the latest indexed), added if
+/// new; `ids` gives each term its list in `raw`.
+fn occurrence<'a>(
+    ids: &mut HashMap<String, usize>,
+    raw: &'a mut Vec<Vec<Raw>>,
+    term: String,
     passage: u32,
-    score: f32,
-    covered: f32,
-    /// Which of the question's words it matches (bit q = word q).
-    mask: u64,
+) -> &'a mut Raw {
+    let id = *ids.entry(term).or_insert_with(|| {
+        raw.push(Vec::new());
+        raw.len() - 1
+    });
+    let list = &mut raw[id];
+    if list.last().is_none_or(|r| r.passage != passage) {
+        list.push(Raw {
+            passage,
+            body: 0,
+            heading: false,
+            title: false,
+        });
+    }
+    list.last_mut().expect("pushed above")
+}
+
+/// The first `limit` of `items` in `order`, sorted; the rest dropped
+/// unsorted.
+fn top<T>(items: &mut Vec<T>, limit: usize, order: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    if limit == 0 {
+        items.clear();
+        return;
+    }
+    if items.len() > limit {
+        items.select_nth_unstable_by(limit - 1, &order);
+        items.truncate(limit);
+    }
+    items.sort_unstable_by(order);
+}
+
+/// Per passage: 1, or [`BOILERPLATE`] when the same text stands on several
+/// pages, times [`REFERENCE`] for reference material.
+fn priors(passages: &[Passage]) -> Vec<f32> {
+    let mut copies: HashMap<&str, usize> = HashMap::new();
+    for p in passages {
+        *copies.entry(p.text.as_str()).or_insert(0) += 1;
+    }
+    passages
+        .iter()
+        .map(|p| {
+            let boilerplate = if copies[p.text.as_str()] > 1 {
+                BOILERPLATE
+            } else {
+                1.0
+            };
+            let reference = if p.reference { REFERENCE } else { 1.0 };
+            boilerplate * reference
+        })
+        .collect()
+}
+
+/// Per passage its page number and its place in (URL, anchor) order; per
+/// page one of its passages. Pages are numbered in URL order.
+fn pages(passages: &[Passage]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let mut sorted: Vec<u32> = (0..passages.len() as u32).collect();
+    sorted.sort_by(|&a, &b| {
+        let (pa, pb) = (&passages[a as usize], &passages[b as usize]);
+        pa.url.cmp(&pb.url).then_with(|| pa.anchor.cmp(&pb.anchor))
+    });
+    let mut page = vec![0; passages.len()];
+    let mut order = vec![0; passages.len()];
+    let mut page_passage: Vec<u32> = Vec::new();
+    for (rank, &p) in sorted.iter().enumerate() {
+        let url = &passages[p as usize].url;
+        if page_passage
+            .last()
+            .is_none_or(|&q| passages[q as usize].url != *url)
+        {
+            page_passage.push(p);
+        }
+        page[p as usize] = (page_passage.len() - 1) as u32;
+        order[p as usize] = rank as u32;
+    }
+    (page, order, page_passage)
 }
 
 /// The weight of a passage whose text stands verbatim on several pages (a
@@ -421,67 +551,6 @@ pub fn passage_path(p: &Passage) -> String {
     } else {
         format!("{}#{}", p.url, p.anchor)
     }
-}
-
-/// An exact excerpt of `text`: the run of whole sentences, at most about
-/// `max` characters, that holds the most of `stems`.
-pub fn excerpt(text: &str, stems: &[String], max: usize) -> String {
-    let sentences = split_sentences(text);
-    if sentences.is_empty() {
-        return String::new();
-    }
-    let hits: Vec<usize> = sentences
-        .iter()
-        .map(|&(a, b)| {
-            let words: Vec<String> = text::terms(&text[a..b]).collect();
-            stems
-                .iter()
-                .filter(|s| words.iter().any(|w| w.starts_with(s.as_str())))
-                .count()
-        })
-        .collect();
-    let mut best = (0, 0, 0usize);
-    for start in 0..sentences.len() {
-        let mut end = start;
-        let mut score = 0;
-        while end < sentences.len() && sentences[end].1 - sentences[start].0 <= max.max(1) {
-            score += hits[end];
-            end += 1;
-        }
-        let end = end.max(start + 1);
-        if score > best.2 {
-            best = (start, end, score);
-        }
-    }
-    let (start, end, _) = if best.2 == 0 { (0, 1, 0) } else { best };
-    let a = sentences[start].0;
-    let b = sentences[end - 1].1;
-    let mut cut = text[a..b].trim();
-    if cut.chars().count() > max * 2 {
-        // One very long sentence: cut at a word boundary.
-        let at = cut.char_indices().nth(max).map_or(cut.len(), |(i, _)| i);
-        let at = cut[..at].rfind(' ').unwrap_or(at);
-        cut = &cut[..at];
-    }
-    cut.to_owned()
-}
-
-/// Byte ranges of the sentences of `text` (a sentence ends at `.`, `?` or
-/// `!` followed by a space).
-fn split_sentences(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let bytes = text.as_bytes();
-    for i in 0..bytes.len() {
-        if matches!(bytes[i], b'.' | b'?' | b'!') && bytes.get(i + 1) == Some(&b' ') {
-            out.push((start, i + 1));
-            start = i + 2;
-        }
-    }
-    if start < text.len() {
-        out.push((start, text.len()));
-    }
-    out
 }
 
 #[cfg(test)]
@@ -535,14 +604,5 @@ mod tests {
         assert!(partial.coverage <= 0.5, "{}", partial.coverage);
         assert!(i.rank("zeppelin", 3).is_empty());
         assert!(i.rank("the of", 3).is_empty());
-    }
-
-    #[test]
-    fn excerpts_are_exact_whole_sentences() {
-        let t = "First one here. The nitrate test uses a strip. Last one.";
-        let e = excerpt(t, &["nitrat".to_owned()], 30);
-        assert_eq!(e, "The nitrate test uses a strip.");
-        assert!(t.contains(&e));
-        assert_eq!(excerpt(t, &["zzz".to_owned()], 10), "First one here.");
     }
 }

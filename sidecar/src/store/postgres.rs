@@ -1,7 +1,10 @@
 //! The PostgreSQL backend: what several sidecar replicas share.
 //!
 //! `tokio-postgres` behind a `deadpool-postgres` pool, plain TCP (the
-//! database is expected on a private network or loopback). Migrations run
+//! database is expected on a private network or loopback). Rate-limit hits
+//! use a small pool of their own whose sessions run with
+//! `synchronous_commit = off`: a counter lost in a crash costs nothing, and
+//! a hit then does not wait for the WAL flush (enquiries still do). Migrations run
 //! under a transaction-scoped advisory lock, so replicas starting together
 //! apply each version once.
 
@@ -26,10 +29,14 @@ const MIGRATIONS: [(i64, &str); 2] = [
 const MIGRATION_LOCK: i64 = 0x51de_ca7e;
 
 const POOL_SIZE: usize = 16;
+/// Connections for rate-limit hits (one statement each, no flush to wait).
+const COUNTER_POOL_SIZE: usize = 4;
 
 #[derive(Clone)]
 pub struct PgStore {
     pool: Pool,
+    /// Writes rate-limit counters only.
+    counters: Pool,
 }
 
 type Param = Box<dyn ToSql + Sync + Send>;
@@ -67,18 +74,28 @@ impl PgStore {
             let _ = task.await;
             config.options(format!("-c search_path={schema}"));
         }
-        let manager = Manager::from_config(
-            config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(POOL_SIZE)
-            .build()
-            .context("building the PostgreSQL pool")?;
-        let store = PgStore { pool };
+        let mut counter_config = config.clone();
+        let options = config
+            .get_options()
+            .map_or(String::new(), |o| format!("{o} "));
+        counter_config.options(format!("{options}-c synchronous_commit=off"));
+        let pool = |config, size| {
+            let manager = Manager::from_config(
+                config,
+                NoTls,
+                ManagerConfig {
+                    recycling_method: RecyclingMethod::Fast,
+                },
+            );
+            Pool::builder(manager)
+                .max_size(size)
+                .build()
+                .context("building the PostgreSQL pool")
+        };
+        let store = PgStore {
+            pool: pool(config, POOL_SIZE)?,
+            counters: pool(counter_config, COUNTER_POOL_SIZE)?,
+        };
         store.migrate().await?;
         Ok(store)
     }
@@ -88,6 +105,14 @@ impl PgStore {
             .get()
             .await
             .context("getting a PostgreSQL connection")
+    }
+
+    /// A connection of the rate-limit counters' pool.
+    async fn counter_client(&self) -> anyhow::Result<deadpool_postgres::Object> {
+        self.counters
+            .get()
+            .await
+            .context("getting a PostgreSQL connection for rate limits")
     }
 
     async fn migrate(&self) -> anyhow::Result<()> {

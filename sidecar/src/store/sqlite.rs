@@ -2,7 +2,11 @@
 //!
 //! rusqlite is synchronous, so every call runs on tokio's blocking pool.
 //! Reads take a connection from a small idle list (WAL lets them run beside
-//! the writer); writes go through the single writer connection.
+//! the writer); writes go through the writer connection, except rate-limit
+//! hits, which have a connection of their own with `synchronous=NORMAL`:
+//! a counter lost to a power cut costs nothing, while an fsync per hit
+//! would cap the chat at one question per disk flush. (In WAL mode the
+//! setting is per connection: enquiries stay durable once acknowledged.)
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -28,6 +32,8 @@ pub struct SqliteStore {
     path: Arc<PathBuf>,
     idle: Arc<Mutex<Vec<Connection>>>,
     writer: Arc<Mutex<Connection>>,
+    /// Writes rate-limit counters only.
+    counter: Arc<Mutex<Connection>>,
 }
 
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
@@ -54,10 +60,23 @@ impl SqliteStore {
             }
         })
         .await??;
+        let counter = tokio::task::spawn_blocking({
+            let path = path.clone();
+            move || -> anyhow::Result<Connection> {
+                let conn = Connection::open(&path)
+                    .with_context(|| format!("opening {}", path.display()))?;
+                configure(&conn)?;
+                // NORMAL: a commit may be lost on power loss, never corrupt.
+                conn.pragma_update(None, "synchronous", "NORMAL")?;
+                Ok(conn)
+            }
+        })
+        .await??;
         Ok(SqliteStore {
             path: Arc::new(path),
             idle: Arc::new(Mutex::new(Vec::new())),
             writer: Arc::new(Mutex::new(writer)),
+            counter: Arc::new(Mutex::new(counter)),
         })
     }
 
@@ -99,6 +118,19 @@ impl SqliteStore {
         let writer = self.writer.clone();
         tokio::task::spawn_blocking(move || {
             let mut conn = writer.lock().unwrap_or_else(|e| e.into_inner());
+            f(&mut conn)
+        })
+        .await?
+    }
+
+    /// Like [`SqliteStore::write`], on the rate-limit counters' connection.
+    async fn count<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> anyhow::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let counter = self.counter.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = counter.lock().unwrap_or_else(|e| e.into_inner());
             f(&mut conn)
         })
         .await?

@@ -13,7 +13,7 @@ impl PgStore {
         window_ms: i64,
         now: i64,
     ) -> anyhow::Result<(i64, i64)> {
-        let client_conn = self.client().await?;
+        let client_conn = self.counter_client().await?;
         let stmt = client_conn.prepare_cached(&sql::pg(sql::RATE_HIT)).await?;
         let row = client_conn
             .query_one(&stmt, &[&bucket, &client, &now, &(now + window_ms)])

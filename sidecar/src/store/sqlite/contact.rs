@@ -1,5 +1,6 @@
 //! The contact tables on SQLite: every write goes through the single writer
-//! connection, so a claim needs no row locks.
+//! connection, so a claim needs no row locks; rate-limit counters, which
+//! need no durability, through their own connection (`synchronous=NORMAL`).
 
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
@@ -14,12 +15,13 @@ impl SqliteStore {
         window_ms: i64,
         now: i64,
     ) -> anyhow::Result<(i64, i64)> {
-        self.write(move |c| {
-            Ok(c.query_row(
-                sql::RATE_HIT,
-                params![bucket, client, now, now + window_ms],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?)
+        self.count(move |c| {
+            let mut stmt = c.prepare_cached(sql::RATE_HIT)?;
+            Ok(
+                stmt.query_row(params![bucket, client, now, now + window_ms], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })?,
+            )
         })
         .await
     }

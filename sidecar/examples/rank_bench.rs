@@ -1,0 +1,46 @@
+//! Times the ranking on a built site, without the server around it:
+//! `cargo run --release -p sidecar --example rank_bench -- dist/search-passages.json [rounds]`.
+//! Prints how long loading and indexing took and the cost of one chat-like
+//! ranking (the benchmark's questions, best pages), so that a change to the
+//! ranking can be measured on its own, or under `valgrind --tool=callgrind`
+//! for instruction counts that do not depend on the machine's load.
+
+use std::time::Instant;
+
+/// The questions `scripts/bench-chat` rotates.
+const QUESTIONS: &[&str] = &[
+    "How do I measure nitrate in a stream?",
+    "What should I bring on my first site visit?",
+    "How does consensus work when volunteers classify images?",
+    "Which tools does the MCP endpoint offer?",
+    "Can I reuse the archive material?",
+    "What is the weather in Paris tomorrow?",
+    "How do I connect Claude Desktop to your MCP server?",
+    "What are the detection limits of the kits?",
+];
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let file = args.next().expect("the path of search-passages.json");
+    let rounds: usize = args.next().map_or(50, |r| r.parse().expect("rounds"));
+    let start = Instant::now();
+    let text = std::fs::read_to_string(file).unwrap();
+    let parsed = serde_json::from_str(&text).unwrap();
+    drop(text);
+    let parse = start.elapsed();
+    let idx = sidecar::search::Index::new(parsed);
+    let build = start.elapsed() - parse;
+    println!(
+        "{} passages: parsed in {parse:.2?}, indexed in {build:.2?}",
+        idx.passages().len()
+    );
+    let mut checksum = 0.0f32;
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for q in QUESTIONS {
+            checksum += idx.rank_pages(q, 12).iter().map(|p| p.score).sum::<f32>();
+        }
+    }
+    let per = start.elapsed() / (rounds * QUESTIONS.len()) as u32;
+    println!("rank_pages: {per:.2?} per question (checksum {checksum:.3})");
+}

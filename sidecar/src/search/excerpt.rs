@@ -1,0 +1,78 @@
+//! Quoting: the sentences of a passage that hold most of what matched.
+
+use super::text;
+
+/// An exact excerpt of `text`: the run of whole sentences, at most about
+/// `max` characters, that holds the most of `stems`.
+pub fn excerpt(text: &str, stems: &[String], max: usize) -> String {
+    let sentences = split_sentences(text);
+    if sentences.is_empty() {
+        return String::new();
+    }
+    let hits: Vec<usize> = sentences
+        .iter()
+        .map(|&(a, b)| {
+            let words: Vec<String> = text::terms(&text[a..b]).collect();
+            stems
+                .iter()
+                .filter(|s| words.iter().any(|w| w.starts_with(s.as_str())))
+                .count()
+        })
+        .collect();
+    let mut best = (0, 0, 0usize);
+    for start in 0..sentences.len() {
+        let mut end = start;
+        let mut score = 0;
+        while end < sentences.len() && sentences[end].1 - sentences[start].0 <= max.max(1) {
+            score += hits[end];
+            end += 1;
+        }
+        let end = end.max(start + 1);
+        if score > best.2 {
+            best = (start, end, score);
+        }
+    }
+    let (start, end, _) = if best.2 == 0 { (0, 1, 0) } else { best };
+    let a = sentences[start].0;
+    let b = sentences[end - 1].1;
+    let mut cut = text[a..b].trim();
+    if cut.chars().count() > max * 2 {
+        // One very long sentence: cut at a word boundary.
+        let at = cut.char_indices().nth(max).map_or(cut.len(), |(i, _)| i);
+        let at = cut[..at].rfind(' ').unwrap_or(at);
+        cut = &cut[..at];
+    }
+    cut.to_owned()
+}
+
+/// Byte ranges of the sentences of `text` (a sentence ends at `.`, `?` or
+/// `!` followed by a space).
+fn split_sentences(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for i in 0..bytes.len() {
+        if matches!(bytes[i], b'.' | b'?' | b'!') && bytes.get(i + 1) == Some(&b' ') {
+            out.push((start, i + 1));
+            start = i + 2;
+        }
+    }
+    if start < text.len() {
+        out.push((start, text.len()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts_are_exact_whole_sentences() {
+        let t = "First one here. The nitrate test uses a strip. Last one.";
+        let e = excerpt(t, &["nitrat".to_owned()], 30);
+        assert_eq!(e, "The nitrate test uses a strip.");
+        assert!(t.contains(&e));
+        assert_eq!(excerpt(t, &["zzz".to_owned()], 10), "First one here.");
+    }
+}
