@@ -1,11 +1,14 @@
 //! minijinja templates from `templates/`, with `asset(name)` resolving
-//! source asset names to their content-hashed URLs.
+//! source asset names to their content-hashed URLs and `integrity(name)`
+//! giving their Subresource Integrity value.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
+
+use crate::assets::Assets;
 use minijinja::{
     AutoEscape, Environment, Error, ErrorKind, Output, State, UndefinedBehavior, Value,
 };
@@ -15,10 +18,30 @@ pub struct Renderer {
     env: Environment<'static>,
 }
 
+/// The Subresource Integrity value of `bytes`: SHA-384, base64.
+pub fn sri(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    use sha2::{Digest, Sha384};
+    format!(
+        "sha384-{}",
+        base64::engine::general_purpose::STANDARD.encode(Sha384::digest(bytes))
+    )
+}
+
 impl Renderer {
     /// Loads every `*.html` file of `dir` (outside `assets/`) as a template
     /// named by its path relative to `dir`.
-    pub fn new(dir: &Path, asset_urls: BTreeMap<String, String>) -> Result<Self> {
+    pub fn new(dir: &Path, assets: &Assets) -> Result<Self> {
+        let asset_urls: BTreeMap<String, String> = assets
+            .by_name
+            .iter()
+            .map(|(k, v)| (k.clone(), v.url.clone()))
+            .collect();
+        let integrity: BTreeMap<String, String> = assets
+            .by_name
+            .iter()
+            .map(|(k, v)| (k.clone(), sri(&v.bytes)))
+            .collect();
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::Chainable);
         let mut names = Vec::new();
@@ -39,6 +62,16 @@ impl Renderer {
         // `markdown`: short Markdown (descriptions of the contract) as HTML.
         env.add_filter("markdown", |s: &str| {
             Value::from_safe_string(crate::markdown::inline_html(s))
+        });
+        // `integrity(name)`: the SRI value of an asset's bytes, for the
+        // `integrity` attribute of its `<script>` or `<link>`.
+        env.add_function("integrity", move |name: &str| -> Result<String, Error> {
+            integrity.get(name).cloned().ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!("integrity(\"{name}\"): no such file in templates/assets/"),
+                )
+            })
         });
         env.add_function("asset", move |name: &str| -> Result<String, Error> {
             urls.get(name).cloned().ok_or_else(|| {

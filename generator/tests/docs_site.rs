@@ -412,3 +412,63 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// Every script and stylesheet a page loads carries the Subresource
+/// Integrity value of the very bytes published at its URL.
+#[test]
+fn every_script_and_stylesheet_carries_the_integrity_of_its_bytes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("dist");
+    build(&BuildOptions {
+        content: repo().join("content"),
+        templates: repo().join("templates"),
+        out: out.clone(),
+        base_url: None,
+        api_origin: None,
+        progress: false,
+    })
+    .unwrap();
+    let tags = |html: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        for open in ["<script ", "<link "] {
+            let mut rest = html;
+            while let Some(i) = rest.find(open) {
+                let end = rest[i..].find('>').unwrap();
+                out.push(rest[i..i + end].to_owned());
+                rest = &rest[i + end..];
+            }
+        }
+        out
+    };
+    let attr = |t: &str, name: &str| {
+        let key = format!(" {name}=\"");
+        t.find(&key).map(|i| {
+            let v = &t[i + key.len()..];
+            v[..v.find('"').unwrap()].to_owned()
+        })
+    };
+    let mut checked = 0;
+    for page in walk(&out)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+    {
+        let html = std::fs::read_to_string(&page).unwrap();
+        for t in tags(&html) {
+            let t = t.as_str();
+            let url = match (attr(t, "src"), attr(t, "rel").as_deref(), attr(t, "href")) {
+                (Some(src), _, _) => src,
+                (None, Some("stylesheet"), Some(href)) => href,
+                _ => continue,
+            };
+            let bytes = std::fs::read(out.join(url.trim_start_matches('/'))).unwrap();
+            assert_eq!(
+                attr(t, "integrity").as_deref(),
+                Some(generator::render::sri(&bytes).as_str()),
+                "{}: {t}",
+                page.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}

@@ -97,3 +97,8 @@ LIVE_THIRD_DIR="$tmp/third" timeout "${SPLIT_ORIGIN_TIMEOUT:-240}" "$node" tests
 after=$(sqlite_count)
 [ "$after" = $((before + 1)) ] || { echo "split origin: $((after - before)) enquiries stored, want exactly 1" >&2; exit 1; }
 echo "split origin: the enquiry sent from $site is stored by the sidecar at $api; the third origin was refused"
+
+# Subresource Integrity: a script changed after the build is refused.
+stats_js=$(cd "$tmp/dist" && ls assets/stats.*.js)
+printf '\n// changed after the build\n' >>"$tmp/dist/$stats_js"
+timeout 120 "$node" tests/e2e/sri_tamper.mjs "$site" "/$stats_js"

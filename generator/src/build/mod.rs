@@ -119,14 +119,7 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
     let api = apiref::reference(&openapi_doc, &base_url);
     add_generated_documents(&mut content, &api, &base_url)?;
     let assets = assets::load(&opts.templates.join("assets"))?;
-    let renderer = Renderer::new(
-        &opts.templates,
-        assets
-            .by_name
-            .iter()
-            .map(|(k, v)| (k.clone(), v.url.clone()))
-            .collect(),
-    )?;
+    let renderer = Renderer::new(&opts.templates, &assets)?;
     let mut site = Site::new(&content, &origins, openapi_doc);
     site.template_extra
         .insert(apiref::TEMPLATE, ("api", Value::from(Serde(&api))));
