@@ -69,6 +69,8 @@ try {
   const html = (await (await fetch(base + "/contact/")).text())
     .replace('action="/api/contact.php"', `action="${base}/api/contact.php"`)
     .replace(/<script[^>]*><\/script>/g, "")
+    // Another site's page does not carry this site's policy.
+    .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "")
     .replace(/(href|src)="\//g, `$1="${base}/`);
   foreign = http.createServer((req, res) => {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
