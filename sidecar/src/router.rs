@@ -413,7 +413,13 @@ where
         .map(contract::media::essence);
     if !media_type.is_some_and(|m| types.iter().any(|t| t.eq_ignore_ascii_case(m))) {
         let detail = format!("This route accepts a body of type {}.", types.join(" or "));
-        return Err(Problem::new(Code::UnsupportedMediaType, detail));
+        let problem = Problem::new(Code::UnsupportedMediaType, detail);
+        // Refused unread: read and drop it, as every refusal does.
+        return Err(if discard(state, body).await {
+            problem
+        } else {
+            problem.close()
+        });
     }
     match tokio::time::timeout(
         state.config.request_timeout,

@@ -63,20 +63,23 @@ fn refused_bodies_are_drained_and_the_connection_kept() {
     let server = Server::start(&f.dist, &[]);
     let body = "x".repeat(8 * 1024);
     let mut s = server.connect();
-    for (method, path, extra) in [
-        ("PUT", "/", ""),
-        ("PATCH", "/mcp", ""),
-        ("DELETE", "/api/contact.php", ""),
+    for (method, path, extra, media) in [
+        ("PUT", "/", "", "application/json"),
+        ("PATCH", "/mcp", "", "application/json"),
+        ("DELETE", "/api/contact.php", "", "application/json"),
         (
             "POST",
             "/api/contact.php",
             "Origin: http://elsewhere.example\r\n",
+            "application/json",
         ),
+        // A media type the route does not take (415, refused unread).
+        ("POST", "/mcp/", "", "multipart/form-data"),
     ] {
         // The head first and the body a moment later, as a proxy writes
         // them: the refusal is ready before the body has arrived.
         let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: x\r\n{extra}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            "{method} {path} HTTP/1.1\r\nHost: x\r\n{extra}Content-Type: {media}\r\nContent-Length: {}\r\n\r\n",
             body.len()
         );
         s.write_all(head.as_bytes()).unwrap();
@@ -84,7 +87,7 @@ fn refused_bodies_are_drained_and_the_connection_kept() {
         s.write_all(body.as_bytes()).unwrap();
         let refused = read_reply(&mut s, false);
         assert!(
-            matches!(refused.status, 403 | 405),
+            matches!(refused.status, 403 | 405 | 415),
             "{method} {path}: {}",
             refused.status
         );
