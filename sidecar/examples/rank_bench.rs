@@ -4,6 +4,9 @@
 //! ranking (the benchmark's questions, best pages), so that a change to the
 //! ranking can be measured on its own, or under `valgrind --tool=callgrind`
 //! for instruction counts that do not depend on the machine's load.
+//! With `RANK_DUMP=questions.txt` it prints, instead, the ranking of each
+//! line of that file in full (pages, scores, passages), so that two builds
+//! of the ranking can be compared with `diff`.
 
 use std::time::Instant;
 
@@ -34,6 +37,25 @@ fn main() {
         "{} passages: parsed in {parse:.2?}, indexed in {build:.2?}",
         idx.passages().len()
     );
+    if let Ok(questions) = std::env::var("RANK_DUMP") {
+        for q in std::fs::read_to_string(questions).unwrap().lines() {
+            println!("? {q}");
+            for p in idx.rank_pages(q, 12) {
+                println!("  {} {:?} {:?}", p.url, p.score, p.coverage);
+                for h in &p.hits {
+                    let anchor = &h.passage.anchor;
+                    println!(
+                        "    #{anchor} {:?} {:?} {:?}",
+                        h.score, h.coverage, h.matched
+                    );
+                }
+            }
+            for h in idx.rank(q, 5) {
+                println!("  = {}#{} {:?}", h.passage.url, h.passage.anchor, h.score);
+            }
+        }
+        return;
+    }
     let mut checksum = 0.0f32;
     let start = Instant::now();
     for _ in 0..rounds {

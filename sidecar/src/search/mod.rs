@@ -16,9 +16,14 @@
 //! Cost: the weight of a term in a passage depends on the passage alone, so
 //! it is worked out once at startup and kept in the posting ([`Posting`]);
 //! a question then costs a multiplication per posting of its terms, into
-//! accumulators that live as long as the index ([`scratch`]), and a pass
-//! over the passages it touched, grouped by page through an id (no string
-//! is hashed or compared while ranking).
+//! accumulators that live as long as the index ([`scratch`]). Passages
+//! are numbered in (URL, anchor) order, so a page's passages stand
+//! together and a number settles a tie. Pages are then bounded before they
+//! are scored: a page scores at least its best passage and at most 1.75
+//! times it (both times its coverage), so only the pages whose upper bound
+//! reaches the `limit`-th lower bound are scored in full, with the same
+//! result as scoring all (a test compares the two). No string is hashed or
+//! compared while ranking.
 
 mod excerpt;
 mod scratch;
@@ -30,7 +35,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use contract::search::{Passage, PassageIndex};
-use scratch::{Acc, Scratch};
+use scratch::{Key, PageAcc, PageBest, Scratch};
 
 /// BM25 parameters of the body text.
 const K1: f32 = 1.2;
@@ -54,14 +59,14 @@ const MAX_WORDS: usize = 64;
 /// The ranked passages.
 #[derive(Debug, Default)]
 pub struct Index {
+    /// In (URL, anchor) order, so that comparing two passages' numbers
+    /// breaks a tie between them, and a page's passages stand together.
     passages: Vec<Passage>,
     /// Per passage: its page; pages are numbered in URL order, so that
     /// comparing numbers orders pages as their URLs.
     page: Vec<u32>,
-    /// Per passage: its place in (URL, anchor) order, for ties.
-    order: Vec<u32>,
-    /// Per page: one of its passages (for its URL).
-    page_passage: Vec<u32>,
+    /// Per page: its first passage.
+    page_start: Vec<u32>,
     /// Sorted terms; a term's position is its id.
     vocab: Vec<String>,
     /// Per term: its occurrences, by passage.
@@ -103,13 +108,23 @@ struct Raw {
 
 impl Index {
     pub fn new(file: PassageIndex) -> Index {
+        // The passages are numbered in (URL, anchor) order; `file_order`
+        // keeps where each stood in the file, where the average length is
+        // summed (in f32, the order of a sum decides its rounding).
+        let mut numbered: Vec<(usize, Passage)> = file.passages.into_iter().enumerate().collect();
+        numbered.sort_by(|(_, a), (_, b)| a.url.cmp(&b.url).then_with(|| a.anchor.cmp(&b.anchor)));
+        let mut file_order = vec![0u32; numbered.len()];
+        for (id, (at, _)) in numbered.iter().enumerate() {
+            file_order[*at] = id as u32;
+        }
+        let passages: Vec<Passage> = numbered.into_iter().map(|(_, p)| p).collect();
         // Terms get ids in order of appearance first, sorted ids at the end;
         // postings are built per term directly, so nothing holds a term per
         // passage.
         let mut ids: HashMap<String, usize> = HashMap::new();
         let mut raw: Vec<Vec<Raw>> = Vec::new();
-        let mut lens = Vec::with_capacity(file.passages.len());
-        for (i, p) in file.passages.iter().enumerate() {
+        let mut lens = Vec::with_capacity(passages.len());
+        for (i, p) in passages.iter().enumerate() {
             let passage = i as u32;
             let mut len = 0.0f32;
             for term in text::terms(&p.text) {
@@ -127,9 +142,10 @@ impl Index {
         let avg_len = if lens.is_empty() {
             1.0
         } else {
-            (lens.iter().sum::<f32>() / lens.len() as f32).max(1.0)
+            let sum: f32 = file_order.iter().map(|&id| lens[id as usize]).sum();
+            (sum / lens.len() as f32).max(1.0)
         };
-        let prior = priors(&file.passages);
+        let prior = priors(&passages);
         let mut vocab: Vec<(String, usize)> = ids.into_iter().collect();
         vocab.sort_unstable();
         let postings = vocab
@@ -154,7 +170,7 @@ impl Index {
             })
             .collect();
         let vocab = vocab.into_iter().map(|(term, _)| term).collect();
-        let (page, order, page_passage) = pages(&file.passages);
+        let (page, page_start) = pages(&passages);
         let mut synonyms: HashMap<String, Vec<String>> = HashMap::new();
         for group in &file.synonyms {
             let stems: Vec<String> = group.iter().map(|w| text::stem(w)).collect();
@@ -166,10 +182,9 @@ impl Index {
             }
         }
         Index {
-            passages: file.passages,
+            passages,
             page,
-            order,
-            page_passage,
+            page_start,
             vocab,
             postings,
             synonyms,
@@ -250,72 +265,163 @@ impl Index {
         let total: f32 = weights.iter().map(|(_, w)| w).sum();
         self.with_scratch(|s| {
             self.score(&weights, s);
-            let mut best: Vec<(Acc, u32)> =
-                s.touched.iter().map(|&p| (s.acc[p as usize], p)).collect();
-            let by_rank = |a: &(Acc, u32), b: &(Acc, u32)| {
-                b.0.score
-                    .total_cmp(&a.0.score)
-                    .then_with(|| self.order[a.1 as usize].cmp(&self.order[b.1 as usize]))
-            };
-            top(&mut best, limit, by_rank);
+            let mut best: Vec<(f32, u32)> = s
+                .touched_sorted()
+                .into_iter()
+                .map(|p| (s.score[p as usize], p))
+                .collect();
+            top(&mut best, limit, |a, b| {
+                b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))
+            });
             best.iter()
-                .map(|(acc, p)| self.hit(*p, acc, &weights, total))
+                .map(|&(_, p)| self.hit(p, s, &weights, total))
                 .collect()
         })
     }
 
     /// Adds up the score of every passage matching one of `weights`'
-    /// stems into `s` (its `touched` lists them, first touch first).
+    /// stems into `s`.
     fn score(&self, weights: &[(String, f32)], s: &mut Scratch) {
-        s.fit(self.passages.len(), self.page_passage.len());
-        for (q, (stem, own_idf)) in weights.iter().enumerate().take(MAX_WORDS) {
+        let words: Vec<Vec<(usize, f32)>> = weights
+            .iter()
+            .take(MAX_WORDS)
+            .map(|(stem, _)| self.expand(stem))
+            .collect();
+        let postings: usize = words
+            .iter()
+            .flatten()
+            .map(|(id, _)| self.postings[*id].len())
+            .sum();
+        s.fit(
+            self.passages.len(),
+            postings * DENSE_SHARE >= self.passages.len(),
+        );
+        for (q, terms) in words.iter().enumerate() {
             let bit = 1 << q;
-            let terms = self.expand(stem);
             // A word that stands for one term (the common case) goes
             // straight into the accumulators.
             if let [(id, weight)] = terms[..] {
                 let postings = &self.postings[id];
                 let factor = weight * self.idf(postings.len());
-                let covered = weight * own_idf;
-                for posting in postings {
-                    let e = &mut s.acc[posting.passage as usize];
-                    if e.mask == 0 {
-                        s.touched.push(posting.passage);
+                if s.dense {
+                    for posting in postings {
+                        let i = posting.passage as usize;
+                        s.score[i] += factor * posting.weight;
+                        s.mask[i] |= bit;
                     }
-                    e.score += factor * posting.weight;
-                    e.covered += covered;
-                    e.mask |= bit;
+                } else {
+                    for posting in postings {
+                        s.add(posting.passage, factor * posting.weight, bit);
+                    }
                 }
                 continue;
             }
             // Otherwise a passage counts its best match: the highest of the
             // word itself, a synonym and a longer word.
-            for (id, weight) in terms {
+            for &(id, weight) in terms {
                 let postings = &self.postings[id];
                 let factor = weight * self.idf(postings.len());
-                let covered = weight * own_idf;
                 for posting in postings {
                     let value = factor * posting.weight;
                     let best = &mut s.best[posting.passage as usize];
-                    if best.0 == 0.0 {
+                    if *best == 0.0 {
                         s.term_touched.push(posting.passage);
                     }
-                    if value > best.0 {
-                        *best = (value, covered);
+                    if value > *best {
+                        *best = value;
                     }
                 }
             }
-            for &p in &s.term_touched {
-                let (value, covered) = std::mem::take(&mut s.best[p as usize]);
-                let e = &mut s.acc[p as usize];
-                if e.mask == 0 {
-                    s.touched.push(p);
-                }
-                e.score += value;
-                e.covered += covered;
-                e.mask |= bit;
+            for i in 0..s.term_touched.len() {
+                let p = s.term_touched[i];
+                let value = std::mem::take(&mut s.best[p as usize]);
+                s.add(p, value, bit);
             }
             s.term_touched.clear();
+        }
+        s.words = words;
+    }
+
+    /// The share of the question's weight that `passage` matches: per
+    /// word it matched, the word's rarity times the weight of the term
+    /// that counted (itself, a synonym or a longer word), found again
+    /// the way [`Index::score`] chose it (summed in the same order, so
+    /// rounding as a running sum would).
+    fn covered(&self, passage: u32, s: &Scratch, weights: &[(String, f32)]) -> f32 {
+        let mut covered = 0.0f32;
+        for (q, (terms, (_, own_idf))) in s.words.iter().zip(weights).enumerate() {
+            if s.mask[passage as usize] & (1 << q) == 0 {
+                continue;
+            }
+            let weight = match terms[..] {
+                [(_, weight)] => weight,
+                _ => {
+                    let mut best = (0.0f32, 0.0f32);
+                    for &(id, weight) in terms {
+                        let postings = &self.postings[id];
+                        if let Ok(at) = postings.binary_search_by_key(&passage, |p| p.passage) {
+                            let value = weight * self.idf(postings.len()) * postings[at].weight;
+                            if value > best.0 {
+                                best = (value, weight);
+                            }
+                        }
+                    }
+                    best.1
+                }
+            };
+            covered += weight * own_idf;
+        }
+        covered
+    }
+
+    /// The passages after page `g`'s.
+    fn page_end(&self, g: usize) -> u32 {
+        self.page_start
+            .get(g + 1)
+            .copied()
+            .unwrap_or(self.passages.len() as u32)
+    }
+
+    /// Fills `s.page_best` with every page a passage of which scored: its
+    /// best passage's score and the words its passages matched. A question
+    /// that touched few passages reads them sorted; one that touched many
+    /// reads the accumulators page after page (reading in order costs less
+    /// than sorting there).
+    fn page_bests(&self, s: &mut Scratch) {
+        s.page_best.clear();
+        if !s.dense {
+            s.touched.sort_unstable();
+            for &p in &s.touched {
+                let i = p as usize;
+                let (g, score, mask) = (self.page[i], s.score[i], s.mask[i]);
+                match s.page_best.last_mut() {
+                    Some(b) if b.page == g => {
+                        b.score = b.score.max(score);
+                        b.mask |= mask;
+                    }
+                    _ => s.page_best.push(PageBest {
+                        page: g,
+                        score,
+                        mask,
+                    }),
+                }
+            }
+            return;
+        }
+        for g in 0..self.page_start.len() {
+            let (first, end) = (self.page_start[g] as usize, self.page_end(g) as usize);
+            // Scores are never NaN: a plain comparison, which vectorises.
+            let score = s.score[first..end]
+                .iter()
+                .fold(0.0f32, |a, &b| if b > a { b } else { a });
+            let mask = s.mask[first..end].iter().fold(0, |a, &b| a | b);
+            if mask != 0 {
+                s.page_best.push(PageBest {
+                    page: g as u32,
+                    score,
+                    mask,
+                });
+            }
         }
     }
 
@@ -337,19 +443,20 @@ impl Index {
         out
     }
 
-    fn hit(&self, passage: u32, s: &Acc, weights: &[(String, f32)], total: f32) -> Hit<'_> {
+    fn hit(&self, passage: u32, s: &Scratch, weights: &[(String, f32)], total: f32) -> Hit<'_> {
+        let i = passage as usize;
         Hit {
-            passage: &self.passages[passage as usize],
-            score: s.score,
+            passage: &self.passages[i],
+            score: s.score[i],
             coverage: if total > 0.0 {
-                (s.covered / total).min(1.0)
+                (self.covered(passage, s, weights) / total).min(1.0)
             } else {
                 0.0
             },
             matched: weights
                 .iter()
                 .enumerate()
-                .filter(|(q, _)| *q < MAX_WORDS && s.mask & (1 << q) != 0)
+                .filter(|(q, _)| *q < MAX_WORDS && s.mask[i] & (1 << q) != 0)
                 .map(|(_, (stem, _))| stem.clone())
                 .collect(),
         }
@@ -362,72 +469,140 @@ impl Index {
     /// page that answers all of it outranks one that answers a part well.
     pub fn rank_pages(&self, query: &str, limit: usize) -> Vec<Page<'_>> {
         let weights = self.weights(query);
-        let total: f32 = weights.iter().map(|(_, w)| w).sum();
-        let covered = |mask: u64| -> f32 {
-            weights
-                .iter()
-                .enumerate()
-                .filter(|(q, _)| *q < MAX_WORDS && mask & (1 << q) != 0)
-                .map(|(_, (_, w))| w)
-                .sum()
-        };
-        let coverage = |mask: u64| {
-            if total > 0.0 {
-                covered(mask) / total
-            } else {
-                0.0
-            }
-        };
+        let shares = Shares::new(&weights);
+        let coverage = |mask: u64| shares.of(mask);
         self.with_scratch(|s| {
             self.score(&weights, s);
-            // Per page: its best passages and the words any passage matched.
-            let ahead = |a: u32, b: u32| {
-                let (sa, sb) = (s.acc[a as usize].score, s.acc[b as usize].score);
-                sa > sb || (sa == sb && self.order[a as usize] < self.order[b as usize])
+            // Per page touched: its best passage's score and the words its
+            // passages match together, which bound its score from both
+            // sides: the page scores at least its best passage and at most
+            // its best passage as many times as it counts passages
+            // (1 + PAGE_DECAY + …), both times its coverage.
+            self.page_bests(s);
+            let mut lows = std::mem::take(&mut s.lows);
+            lows.extend(
+                s.page_best
+                    .iter()
+                    .map(|b| b.score * (0.5 + 0.5 * coverage(b.mask))),
+            );
+            // Only a page whose highest possible score reaches the
+            // `limit`-th lowest bound can be among the first `limit`; only
+            // those are scored in full (exactly as all were before).
+            let floor = if lows.len() > limit && limit > 0 {
+                *lows
+                    .select_nth_unstable_by(limit - 1, |a, b| b.total_cmp(a))
+                    .1
+            } else {
+                0.0
             };
-            for &p in &s.touched {
-                let g = self.page[p as usize] as usize;
-                let page = &mut s.pages[g];
-                if page.len == 0 {
-                    s.pages_touched.push(g as u32);
+            lows.clear();
+            s.lows = lows;
+            for b in &s.page_best {
+                let high = b.score * (0.5 + 0.5 * coverage(b.mask)) * PAGE_BOUND;
+                if high < floor {
+                    continue;
                 }
-                page.mask |= s.acc[p as usize].mask;
-                page.insert(p, ahead);
-            }
-            let mut ranked: Vec<(f32, u32)> = s
-                .pages_touched
-                .iter()
-                .map(|&g| {
-                    let page = &s.pages[g as usize];
-                    let mut weight = 1.0;
-                    let mut agg = 0.0;
-                    for &p in page.best() {
-                        agg += weight * s.acc[p as usize].score;
-                        weight *= PAGE_DECAY;
+                let g = b.page as usize;
+                let (first, end) = (self.page_start[g], self.page_end(g));
+                let mut page = PageAcc::default();
+                for p in first..end {
+                    let mask = s.mask[p as usize];
+                    if mask == 0 {
+                        continue;
                     }
-                    (agg * (0.5 + 0.5 * coverage(page.mask)), g)
-                })
-                .collect();
+                    page.mask |= mask;
+                    page.insert(Key {
+                        score: s.score[p as usize],
+                        passage: p,
+                    });
+                }
+                let mut weight = 1.0;
+                let mut agg = 0.0;
+                for key in page.best() {
+                    agg += weight * key.score;
+                    weight *= PAGE_DECAY;
+                }
+                s.ranked.push((
+                    agg * (0.5 + 0.5 * coverage(page.mask)),
+                    s.pages.len() as u32,
+                ));
+                s.pages.push((b.page, page));
+            }
+            let mut ranked = std::mem::take(&mut s.ranked);
             top(&mut ranked, limit, |a, b| {
                 b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))
             });
-            ranked
-                .into_iter()
-                .map(|(score, g)| {
-                    let page = &s.pages[g as usize];
+            let out = ranked
+                .iter()
+                .map(|&(score, at)| {
+                    let (g, page) = &s.pages[at as usize];
                     Page {
-                        url: &self.passages[self.page_passage[g as usize] as usize].url,
+                        url: &self.passages[self.page_start[*g as usize] as usize].url,
                         score,
                         coverage: coverage(page.mask),
                         hits: page
                             .best()
                             .iter()
-                            .map(|&p| self.hit(p, &s.acc[p as usize], &weights, total))
+                            .map(|k| self.hit(k.passage, s, &weights, shares.total))
                             .collect(),
                     }
                 })
-                .collect()
+                .collect();
+            ranked.clear();
+            s.ranked = ranked;
+            out
         })
+    }
+}
+
+/// The share of a question's weight (its words' rarity) that a set of its
+/// words carries, by mask (bit q = word q); a table for questions of up to
+/// [`SHARE_TABLE_WORDS`] words, which is nearly all.
+struct Shares {
+    total: f32,
+    weights: Vec<f32>,
+    table: Vec<f32>,
+}
+
+const SHARE_TABLE_WORDS: usize = 8;
+
+impl Shares {
+    fn new(weights: &[(String, f32)]) -> Shares {
+        let total: f32 = weights.iter().map(|(_, w)| w).sum();
+        let weights: Vec<f32> = weights.iter().take(MAX_WORDS).map(|(_, w)| *w).collect();
+        let mut shares = Shares {
+            total,
+            weights,
+            table: Vec::new(),
+        };
+        if shares.weights.len() <= SHARE_TABLE_WORDS {
+            shares.table = (0..1u64 << shares.weights.len())
+                .map(|m| shares.compute(m))
+                .collect();
+        }
+        shares
+    }
+
+    fn of(&self, mask: u64) -> f32 {
+        match self.table.get(mask as usize) {
+            Some(&share) => share,
+            None => self.compute(mask),
+        }
+    }
+
+    /// The words' weights summed in the words' order (as f32 rounds).
+    fn compute(&self, mask: u64) -> f32 {
+        if self.total <= 0.0 {
+            return 0.0;
+        }
+        let covered: f32 = self
+            .weights
+            .iter()
+            .enumerate()
+            .filter(|(q, _)| mask & (1 << q) != 0)
+            .map(|(_, w)| w)
+            .sum();
+        covered / self.total
     }
 }
 
@@ -490,29 +665,21 @@ fn priors(passages: &[Passage]) -> Vec<f32> {
         .collect()
 }
 
-/// Per passage its page number and its place in (URL, anchor) order; per
-/// page one of its passages. Pages are numbered in URL order.
-fn pages(passages: &[Passage]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
-    let mut sorted: Vec<u32> = (0..passages.len() as u32).collect();
-    sorted.sort_by(|&a, &b| {
-        let (pa, pb) = (&passages[a as usize], &passages[b as usize]);
-        pa.url.cmp(&pb.url).then_with(|| pa.anchor.cmp(&pb.anchor))
-    });
-    let mut page = vec![0; passages.len()];
-    let mut order = vec![0; passages.len()];
-    let mut page_passage: Vec<u32> = Vec::new();
-    for (rank, &p) in sorted.iter().enumerate() {
-        let url = &passages[p as usize].url;
-        if page_passage
+/// Per passage (in URL order) its page number; per page its first
+/// passage. Pages are numbered in URL order.
+fn pages(passages: &[Passage]) -> (Vec<u32>, Vec<u32>) {
+    let mut page = Vec::with_capacity(passages.len());
+    let mut page_start: Vec<u32> = Vec::new();
+    for (p, passage) in passages.iter().enumerate() {
+        if page_start
             .last()
-            .is_none_or(|&q| passages[q as usize].url != *url)
+            .is_none_or(|&q| passages[q as usize].url != passage.url)
         {
-            page_passage.push(p);
+            page_start.push(p as u32);
         }
-        page[p as usize] = (page_passage.len() - 1) as u32;
-        order[p as usize] = rank as u32;
+        page.push((page_start.len() - 1) as u32);
     }
-    (page, order, page_passage)
+    (page, page_start)
 }
 
 /// The weight of a passage whose text stands verbatim on several pages (a
@@ -526,6 +693,13 @@ const REFERENCE: f32 = 0.5;
 /// counting [`PAGE_DECAY`] of the one before.
 pub const PAGE_PASSAGES: usize = 3;
 pub const PAGE_DECAY: f32 = 0.5;
+/// How many times its best passage a page can score at most (1 + 0.5 +
+/// 0.25), with room for the rounding of the sums.
+const PAGE_BOUND: f32 = 1.75 * 1.001;
+
+/// A question whose terms' postings number at least 1/DENSE_SHARE of the
+/// passages is scored densely (see [`scratch::Scratch::dense`]).
+const DENSE_SHARE: usize = 16;
 
 /// A ranked page and its matching passages, best first.
 #[derive(Debug, Clone)]
@@ -604,5 +778,147 @@ mod tests {
         assert!(partial.coverage <= 0.5, "{}", partial.coverage);
         assert!(i.rank("zeppelin", 3).is_empty());
         assert!(i.rank("the of", 3).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod page_ranking {
+    use super::*;
+
+    /// Pages of passages drawn from a small vocabulary (a deterministic
+    /// generator), so that questions touch most passages (the dense path)
+    /// and pages tie, or touch few (the sorted path).
+    fn corpus(pages: usize) -> Index {
+        let words = [
+            "nitrate",
+            "stream",
+            "measure",
+            "measured",
+            "measurement",
+            "volunteer",
+            "archive",
+            "acidity",
+            "ph",
+            "sample",
+            "kit",
+            "river",
+            "flow",
+            "camera",
+            "otter",
+            "licence",
+        ];
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let mut passages = Vec::new();
+        for page in 0..pages {
+            for section in 0..(1 + next() % 6) {
+                let mut text: Vec<&str> = (0..(3 + next() % 12))
+                    .map(|_| words[next() % words.len()])
+                    .collect();
+                // A rare word, for questions that touch few passages.
+                if page % 97 == 0 {
+                    text.push("heron");
+                }
+                let mut p = passage(
+                    &format!("/p/{page:03}/"),
+                    words[next() % words.len()],
+                    &text.join(" "),
+                );
+                p.anchor = format!("s{section}");
+                passages.push(p);
+            }
+        }
+        // The file's order is not the URL order.
+        passages.reverse();
+        Index::new(PassageIndex {
+            version: 1,
+            synonyms: vec![vec!["ph".into(), "acidity".into()]],
+            passages,
+        })
+    }
+
+    /// The pages as `rank_pages` defines them, worked out the long way:
+    /// every passage ranked, grouped by page, every page scored.
+    fn reference(index: &Index, query: &str, limit: usize) -> Vec<(String, f32, Vec<String>)> {
+        let shares = Shares::new(&index.weights(query));
+        let words: Vec<String> = index.weights(query).into_iter().map(|(w, _)| w).collect();
+        let mut by_page: Vec<(String, Vec<Hit<'_>>)> = Vec::new();
+        for hit in index.rank(query, usize::MAX) {
+            match by_page.iter_mut().find(|(url, _)| *url == hit.passage.url) {
+                Some((_, hits)) => hits.push(hit),
+                None => by_page.push((hit.passage.url.clone(), vec![hit])),
+            }
+        }
+        let mut pages: Vec<(String, f32, Vec<String>)> = by_page
+            .into_iter()
+            .map(|(url, hits)| {
+                let mask = hits
+                    .iter()
+                    .flat_map(|h| h.matched.iter())
+                    .map(|m| 1u64 << words.iter().position(|w| w == m).unwrap())
+                    .fold(0, |a, b| a | b);
+                let (mut agg, mut weight) = (0.0f32, 1.0f32);
+                for h in hits.iter().take(PAGE_PASSAGES) {
+                    agg += weight * h.score;
+                    weight *= PAGE_DECAY;
+                }
+                let anchors = hits
+                    .iter()
+                    .take(PAGE_PASSAGES)
+                    .map(|h| h.passage.anchor.clone())
+                    .collect();
+                (url, agg * (0.5 + 0.5 * shares.of(mask)), anchors)
+            })
+            .collect();
+        pages.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        pages.truncate(limit);
+        pages
+    }
+
+    #[test]
+    fn pruned_page_ranking_equals_scoring_every_page() {
+        let index = corpus(300);
+        for query in [
+            "nitrate",
+            "how is the acidity measured in a stream",
+            "otter camera licence",
+            "measur",
+            "volunteer archive sample kit river flow",
+            "zeppelin nitrate",
+            "heron",
+            "heron kit",
+        ] {
+            for limit in [1, 5, 12] {
+                let got: Vec<(String, f32, Vec<String>)> = index
+                    .rank_pages(query, limit)
+                    .into_iter()
+                    .map(|p| {
+                        let anchors = p.hits.iter().map(|h| h.passage.anchor.clone()).collect();
+                        (p.url.to_string(), p.score, anchors)
+                    })
+                    .collect();
+                assert_eq!(got, reference(&index, query, limit), "{query} / {limit}");
+            }
+        }
+    }
+
+    fn passage(url: &str, heading: &str, text: &str) -> Passage {
+        Passage {
+            url: url.into(),
+            anchor: String::new(),
+            title: "Page".into(),
+            heading: heading.into(),
+            section: "x".into(),
+            historical: false,
+            licence: None,
+            attribution: None,
+            reference: false,
+            text: text.into(),
+        }
     }
 }

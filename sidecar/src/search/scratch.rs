@@ -5,83 +5,141 @@
 
 use super::PAGE_PASSAGES;
 
-/// A passage's running score for one question.
+/// A passage's place in a page's ranking: its score, then its number
+/// (its place in (URL, anchor) order) for ties.
 #[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Acc {
+pub(super) struct Key {
     pub score: f32,
-    pub covered: f32,
-    /// Which of the question's words it matches (bit q = word q).
-    pub mask: u64,
+    pub passage: u32,
 }
 
-/// A page's best passages so far (best first) and the words its passages
+impl Key {
+    /// Whether `self` ranks before `other`.
+    fn ahead(&self, other: &Key) -> bool {
+        self.score > other.score || (self.score == other.score && self.passage < other.passage)
+    }
+}
+
+/// A page's best passages so far (best first, with the keys they rank by,
+/// so that keeping them reads nothing else) and the words its passages
 /// match together.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct PageAcc {
-    best: [u32; PAGE_PASSAGES],
+    best: [Key; PAGE_PASSAGES],
     pub len: u8,
     pub mask: u64,
 }
 
 impl PageAcc {
-    pub fn best(&self) -> &[u32] {
+    pub fn best(&self) -> &[Key] {
         &self.best[..usize::from(self.len)]
     }
 
-    /// Keeps `p` if it is among the best, `ahead(a, b)` saying whether `a`
-    /// ranks before `b`.
-    pub fn insert(&mut self, p: u32, ahead: impl Fn(u32, u32) -> bool) {
+    /// Keeps `key` if it is among the best.
+    pub fn insert(&mut self, key: Key) {
         let len = usize::from(self.len);
-        let at = self.best[..len]
-            .iter()
-            .position(|&q| ahead(p, q))
-            .unwrap_or(len);
-        if at == PAGE_PASSAGES {
+        if len == PAGE_PASSAGES && !key.ahead(&self.best[len - 1]) {
             return;
         }
+        let at = self.best[..len]
+            .iter()
+            .position(|q| key.ahead(q))
+            .unwrap_or(len);
         let end = (len + 1).min(PAGE_PASSAGES);
         self.best.copy_within(at..end - 1, at + 1);
-        self.best[at] = p;
+        self.best[at] = key;
         self.len = end as u8;
     }
 }
 
+/// A page's best passage's score and the words its passages match.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PageBest {
+    pub page: u32,
+    pub score: f32,
+    pub mask: u64,
+}
+
+/// The running scores of one question, per passage (arrays apart, so
+/// that reading one reads nothing else).
 #[derive(Debug, Default)]
 pub(super) struct Scratch {
-    /// Per passage.
-    pub acc: Vec<Acc>,
-    /// Passages with a score, first touch first.
+    pub score: Vec<f32>,
+    /// Which of the question's words it matches (bit q = word q).
+    pub mask: Vec<u64>,
+    /// Whether the question touches a large share of the passages: then
+    /// `touched` is not kept, and the arrays are read and zeroed whole.
+    pub dense: bool,
+    /// Passages with a score (when not dense).
     pub touched: Vec<u32>,
-    /// Per passage: the best match of the current question word and the
-    /// share of the question it covers.
-    pub best: Vec<(f32, f32)>,
+    /// Per passage: the best match of the current question word.
+    pub best: Vec<f32>,
+    /// Per question word: the terms it stands for, with their weights.
+    pub words: Vec<Vec<(usize, f32)>>,
     /// Passages the current question word matched.
     pub term_touched: Vec<u32>,
-    /// Per page.
-    pub pages: Vec<PageAcc>,
-    pub pages_touched: Vec<u32>,
+    /// Per page touched: its best passage's score and the words matched.
+    pub page_best: Vec<PageBest>,
+    /// Per page touched: the lowest score it can have.
+    pub lows: Vec<f32>,
+    /// The pages the question touched, each with its best passages, and
+    /// their scores with their place in `pages` (emptied per question).
+    pub pages: Vec<(u32, PageAcc)>,
+    pub ranked: Vec<(f32, u32)>,
 }
 
 impl Scratch {
-    /// Sizes the arrays for `passages` and `pages` (all zero).
-    pub fn fit(&mut self, passages: usize, pages: usize) {
-        self.acc.resize(passages, Acc::default());
-        self.best.resize(passages, (0.0, 0.0));
-        self.pages.resize(pages, PageAcc::default());
+    /// Sizes the per-passage arrays for `passages` (all zero).
+    pub fn fit(&mut self, passages: usize, dense: bool) {
+        self.score.resize(passages, 0.0);
+        self.mask.resize(passages, 0);
+        self.best.resize(passages, 0.0);
+        self.dense = dense;
+    }
+
+    /// Adds a match of question word `bit` to passage `p`.
+    #[inline]
+    pub fn add(&mut self, p: u32, score: f32, bit: u64) {
+        let i = p as usize;
+        if !self.dense && self.mask[i] == 0 {
+            self.touched.push(p);
+        }
+        self.score[i] += score;
+        self.mask[i] |= bit;
+    }
+
+    /// The passages with a score, in order.
+    pub fn touched_sorted(&mut self) -> Vec<u32> {
+        if self.dense {
+            let mask = &self.mask;
+            (0..mask.len() as u32)
+                .filter(|&p| mask[p as usize] != 0)
+                .collect()
+        } else {
+            self.touched.sort_unstable();
+            self.touched.clone()
+        }
     }
 
     /// Zeroes what a question touched.
     pub fn clear(&mut self) {
+        if self.dense {
+            self.score.fill(0.0);
+            self.mask.fill(0);
+        }
         for p in self.touched.drain(..) {
-            self.acc[p as usize] = Acc::default();
+            let i = p as usize;
+            self.score[i] = 0.0;
+            self.mask[i] = 0;
         }
         for &p in &self.term_touched {
-            self.best[p as usize] = (0.0, 0.0);
+            self.best[p as usize] = 0.0;
         }
         self.term_touched.clear();
-        for g in self.pages_touched.drain(..) {
-            self.pages[g as usize] = PageAcc::default();
-        }
+        self.page_best.clear();
+        self.pages.clear();
+        self.ranked.clear();
+        self.dense = false;
     }
 }
 
@@ -91,12 +149,17 @@ mod tests {
 
     #[test]
     fn a_page_keeps_its_best_passages_in_order() {
+        let key = |passage: u32, score: f32| Key { score, passage };
         let mut page = PageAcc::default();
-        for p in [5, 9, 1, 7, 3] {
-            page.insert(p, |a, b| a > b);
+        for (p, score) in [(5, 5.0), (9, 9.0), (1, 1.0), (7, 7.0), (3, 3.0)] {
+            page.insert(key(p, score));
         }
-        assert_eq!(page.best(), [9, 7, 5]);
-        page.insert(2, |a, b| a > b);
-        assert_eq!(page.best(), [9, 7, 5]);
+        let kept: Vec<u32> = page.best().iter().map(|k| k.passage).collect();
+        assert_eq!(kept, [9, 7, 5]);
+        page.insert(key(2, 2.0));
+        // A tie goes to the passage that comes first on the page.
+        page.insert(key(4, 7.0));
+        let kept: Vec<u32> = page.best().iter().map(|k| k.passage).collect();
+        assert_eq!(kept, [9, 4, 7]);
     }
 }
