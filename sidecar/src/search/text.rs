@@ -2,13 +2,14 @@
 //! that is not a letter or digit, common English endings stripped, and the
 //! words that carry no meaning in a question dropped.
 
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::LazyLock;
+
 /// Words dropped from questions and passages alike: function words, and
 /// the verbs a question wraps around its subject ("what does … mean",
 /// "how was … taken").
 const STOP: &[&str] = &[
-    "&[",
-    "&str]",
-    "=",
     "a",
     "able",
     "about",
@@ -145,7 +146,31 @@ const STOP: &[&str] = &[
 
 /// Whether `word` (lower case) is a stop word.
 pub fn is_stop(word: &str) -> bool {
-    STOP.binary_search(&word).is_ok()
+    static SET: LazyLock<HashSet<&str, BuildHasherDefault<Fnv>>> =
+        LazyLock::new(|| STOP.iter().copied().collect());
+    SET.contains(word)
+}
+
+/// FNV-1a, for the stop words: they are a few bytes long, where the
+/// standard hasher costs more than the comparisons it saves.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 /// The stem of a lower-case word: plural and verb endings stripped, so
