@@ -21,5 +21,6 @@ pub mod origin;
 pub mod output;
 pub mod render;
 pub mod search;
+pub mod twin_cache;
 
 pub use build::{BuildOptions, Summary, build};

@@ -47,6 +47,14 @@ enum Command {
         /// Never draw a progress bar.
         #[arg(long, env = "GENERATE_QUIET")]
         quiet: bool,
+        /// Folder of compressed twins kept between builds, by the SHA-256
+        /// of what they compress (safe to delete at any time; entries
+        /// unused for 14 days are removed).
+        #[arg(long, env = "GENERATE_CACHE", default_value = ".cache/generate")]
+        cache: PathBuf,
+        /// Compress every twin again, reading and writing no cache.
+        #[arg(long, env = "GENERATE_NO_CACHE")]
+        no_cache: bool,
     },
     /// Validate the content and every internal link and anchor of a built site.
     Check {
@@ -110,6 +118,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             base_url,
             api_origin,
             quiet,
+            cache,
+            no_cache,
         } => {
             let summary = generator::build(&generator::BuildOptions {
                 content,
@@ -118,6 +128,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 base_url,
                 api_origin,
                 progress: !quiet,
+                cache: (!no_cache).then_some(cache),
             })?;
             println!("{}", summary.line());
             Ok(ExitCode::SUCCESS)

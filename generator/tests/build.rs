@@ -26,6 +26,7 @@ fn opts(content: &Path, out: &Path) -> BuildOptions {
         base_url: Some("https://water.example.org".into()),
         api_origin: None,
         progress: false,
+        cache: None,
     }
 }
 
@@ -87,6 +88,58 @@ fn two_builds_are_byte_identical_and_rebuild_writes_nothing() {
             "{k} mentions the build directory"
         );
     }
+}
+
+#[test]
+fn a_fresh_build_takes_its_twins_from_the_cache_byte_for_byte() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let with_cache = |out: &Path| {
+        let mut o = opts(&repo().join("content"), out);
+        o.cache = Some(cache.clone());
+        build(&o).unwrap()
+    };
+    let plain = tmp.path().join("plain");
+    build(&opts(&repo().join("content"), &plain)).unwrap();
+
+    // Cold: everything compressed, and kept.
+    let cold = with_cache(&tmp.path().join("cold"));
+    assert!(cold.stats.compressed > 50, "{}", cold.line());
+    assert_eq!(cold.stats.cached, 0, "{}", cold.line());
+    // Warm, into a new folder: nothing compressed, the same bytes as a
+    // build without a cache.
+    let warm_out = tmp.path().join("warm");
+    let warm = with_cache(&warm_out);
+    assert_eq!(warm.stats.compressed, 0, "{}", warm.line());
+    assert_eq!(warm.stats.cached, cold.stats.compressed, "{}", warm.line());
+    assert_eq!(tree(&warm_out), tree(&plain));
+
+    // A damaged entry is compressed again, and the output stays right.
+    let entry = walk_files(&cache)
+        .into_iter()
+        .find(|p| p.to_string_lossy().contains(".br-"))
+        .expect("a brotli entry");
+    let mut bytes = std::fs::read(&entry).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&entry, bytes).unwrap();
+    let mended_out = tmp.path().join("mended");
+    let mended = with_cache(&mended_out);
+    assert_eq!(mended.stats.compressed, 1, "{}", mended.line());
+    assert_eq!(tree(&mended_out), tree(&plain));
+}
+
+fn walk_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk_files(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
 }
 
 #[test]

@@ -34,6 +34,7 @@ fn dist() -> &'static Path {
                 base_url: Some("https://water.example.org".into()),
                 api_origin: None,
                 progress: false,
+                cache: None,
             })
             .unwrap();
             (tmp, out)
@@ -257,6 +258,7 @@ fn check_reports_a_search_index_that_misses_a_page() {
         base_url: None,
         api_origin: None,
         progress: false,
+        cache: None,
     })
     .unwrap();
     assert!(generator::check::check_links(&out).unwrap().is_empty());
@@ -305,6 +307,7 @@ fn an_archive_page_may_not_name_another_licence() {
         base_url: None,
         api_origin: None,
         progress: false,
+        cache: None,
     })
     .unwrap_err();
     let err = format!("{err:#}");
@@ -331,6 +334,7 @@ fn a_separate_api_origin_reaches_every_output_that_names_a_sidecar_route() {
         base_url: Some(site.into()),
         api_origin: Some(api_origin.into()),
         progress: false,
+        cache: None,
     };
     for bad in [
         "api.example.net",
@@ -426,6 +430,7 @@ fn every_script_and_stylesheet_carries_the_integrity_of_its_bytes() {
         base_url: None,
         api_origin: None,
         progress: false,
+        cache: None,
     })
     .unwrap();
     let tags = |html: &str| -> Vec<String> {

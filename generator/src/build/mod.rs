@@ -9,6 +9,8 @@ use anyhow::{Context, Result, bail};
 use minijinja::Value;
 use minijinja::value::Serde;
 use rayon::prelude::*;
+
+use crate::twin_cache::TwinCache;
 use serde::Serialize;
 use serde_json::json;
 
@@ -47,6 +49,9 @@ pub struct BuildOptions {
     pub api_origin: Option<String>,
     /// Show a progress bar on long builds (only drawn on a terminal).
     pub progress: bool,
+    /// Where compressed twins are kept between builds (see
+    /// [`crate::twin_cache`]); `None` compresses everything again.
+    pub cache: Option<PathBuf>,
 }
 
 /// What a build produced, for the one-line summary.
@@ -62,13 +67,15 @@ impl Summary {
     /// The one line printed at the end of a build.
     pub fn line(&self) -> String {
         format!(
-            "built {} pages, {} files, {} (+{} precompressed), {} written, {} removed, in {:.2} s",
+            "built {} pages, {} files, {} (+{} precompressed), {} written, {} removed, {} twins compressed ({} from the cache), in {:.2} s",
             self.pages,
             self.stats.files,
             human_bytes(self.stats.bytes),
             human_bytes(self.stats.compressed_bytes),
             self.stats.written,
             self.stats.removed,
+            self.stats.compressed,
+            self.stats.cached,
             self.seconds
         )
     }
@@ -173,7 +180,13 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
         });
     }
 
-    let (manifest, stats) = output::write_tree(&opts.out, files, origins.separate_api.clone())?;
+    let cache = opts.cache.as_deref().map(TwinCache::new);
+    let (manifest, stats) = output::write_tree(
+        &opts.out,
+        files,
+        origins.separate_api.clone(),
+        cache.as_ref(),
+    )?;
     Ok(Summary {
         pages: page_count,
         stats,
