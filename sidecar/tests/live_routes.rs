@@ -485,7 +485,46 @@ async fn live_bodies_are_compressed_once_per_fill(backend: Backend) {
     }
 }
 
+/// The MCP live tools get the route's very bytes with the route's strong
+/// ETag (which their results are kept by), and new data brings a new tag.
+async fn mcp_tools_carry_the_routes_bytes_and_etag(backend: Backend) {
+    use sidecar::live::mcp_tools::McpLiveTools;
+    use sidecar::mcp::LiveTools;
+    let Some((db, live)) = fixture(backend, "mcptags").await else {
+        return;
+    };
+    let live = std::sync::Arc::new(live);
+    let tools = McpLiveTools(live.clone());
+    let mut args = serde_json::Map::new();
+    args.insert("limit".into(), Value::from(3));
+    let first = tools.observations(args.clone()).await.unwrap();
+    let again = tools.observations(args.clone()).await.unwrap();
+    let r = live::observations(&live, &get(&format!("{OBS}?limit=3"), &[])).await;
+    let tag = r.headers()["etag"].to_str().unwrap().to_owned();
+    let (_, http_body) = body(r).await;
+    assert_eq!(first.etag.as_deref(), Some(tag.as_str()));
+    assert_eq!(first.json, http_body);
+    assert_eq!(again.etag, first.etag);
+
+    let stats = tools.stats().await.unwrap();
+    assert!(stats.etag.is_some());
+
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("new.csv");
+    std::fs::write(
+        &csv,
+        format!(
+            "{HEADER}e-9,West pond,NL,pond,52.1,5.1,2099-06-01T09:00:00Z,ph,7.0,pH,strip,valid\n"
+        ),
+    )
+    .unwrap();
+    import::run(&db.store, &csv).await.unwrap();
+    let changed = tools.observations(args).await.unwrap();
+    assert_ne!(changed.etag, first.etag, "new data, new tag");
+}
+
 both_backends!(
+    mcp_tools_carry_the_routes_bytes_and_etag,
     live_bodies_are_compressed_once_per_fill,
     observations_pages_are_served_again_for_their_max_age,
     observations_order_filters_and_privacy,

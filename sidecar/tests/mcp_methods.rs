@@ -6,10 +6,11 @@ mod common;
 mod mcp_support;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Map, Value, json};
 use sidecar::mcp::jsonrpc::RpcError;
-use sidecar::mcp::{LiveFuture, LiveTools};
+use sidecar::mcp::{LiveBody, LiveFuture, LiveTools};
 
 use common::handler::state;
 use mcp_support::*;
@@ -299,7 +300,7 @@ struct FakeLive;
 
 impl LiveTools for FakeLive {
     fn stats(&self) -> LiveFuture<'_> {
-        Box::pin(async { Ok(json!({"observations": 12})) })
+        Box::pin(async { Ok(LiveBody::untagged(&json!({"observations": 12}))) })
     }
 
     fn observations(&self, args: Map<String, Value>) -> LiveFuture<'_> {
@@ -310,12 +311,16 @@ impl LiveTools for FakeLive {
             if args.get("site").and_then(Value::as_str) == Some("boom") {
                 panic!("a bug in the data layer");
             }
-            Ok(json!({"items": [], "filters": args}))
+            Ok(LiveBody::untagged(&json!({"items": [], "filters": args})))
         })
     }
 
     fn globe(&self) -> LiveFuture<'_> {
-        Box::pin(async { Ok(json!({"type": "FeatureCollection", "features": []})) })
+        Box::pin(async {
+            Ok(LiveBody::untagged(
+                &json!({"type": "FeatureCollection", "features": []}),
+            ))
+        })
     }
 }
 
@@ -346,6 +351,69 @@ async fn live_tools_when_a_data_layer_is_present() {
         // 500 page.
         let params = call("get_observations", json!({"site": "boom"}));
         assert_eq!(err(&s, v, "tools/call", params).await, -32603);
+    }
+}
+
+/// A data layer whose answers carry an ETag, as the live routes' do: the
+/// data (and its tag) change when `generation` does.
+struct TaggedLive {
+    generation: AtomicU64,
+}
+
+impl TaggedLive {
+    fn body(&self, value: impl FnOnce(u64) -> Value) -> LiveBody {
+        let g = self.generation.load(Ordering::SeqCst);
+        LiveBody {
+            etag: Some(format!("\"g{g}\"")),
+            json: serde_json::to_vec(&value(g)).unwrap().into(),
+        }
+    }
+}
+
+impl LiveTools for TaggedLive {
+    fn stats(&self) -> LiveFuture<'_> {
+        Box::pin(async { Ok(self.body(|g| json!({"observations": g}))) })
+    }
+
+    fn observations(&self, args: Map<String, Value>) -> LiveFuture<'_> {
+        Box::pin(async move { Ok(self.body(|g| json!({"items": [g], "filters": args}))) })
+    }
+
+    fn globe(&self) -> LiveFuture<'_> {
+        Box::pin(async {
+            Ok(self.body(|g| json!({"type": "FeatureCollection", "features": [], "g": g})))
+        })
+    }
+}
+
+/// A live tool's serialised result is kept by its data's ETag: the same
+/// data answers the same result (under each caller's id), new data a new
+/// one, and each version its own form.
+#[tokio::test]
+async fn live_results_follow_their_data() {
+    let f = fixture();
+    let mut s = state(&f);
+    let live = Arc::new(TaggedLive {
+        generation: AtomicU64::new(1),
+    });
+    s.mcp.set_live_tools(live.clone());
+    for v in VERSIONS {
+        live.generation.store(1, Ordering::SeqCst);
+        let first = tool(&s, v, "get_platform_statistics", json!({})).await;
+        assert_eq!(first["observations"], 1, "{v}");
+        assert_eq!(
+            tool(&s, v, "get_platform_statistics", json!({})).await,
+            first
+        );
+        let page = tool(&s, v, "get_observations", json!({"limit": 5})).await;
+        assert_eq!(page["items"], json!([1]), "{v}");
+        live.generation.store(2, Ordering::SeqCst);
+        let second = tool(&s, v, "get_platform_statistics", json!({})).await;
+        assert_eq!(second["observations"], 2, "{v}: the data changed");
+        let page = tool(&s, v, "get_observations", json!({"limit": 5})).await;
+        assert_eq!(page["items"], json!([2]), "{v}");
+        let globe = tool(&s, v, "get_globe_points", json!({})).await;
+        assert_eq!(globe["g"], 2, "{v}");
     }
 }
 

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::Live;
 use crate::Body;
 use crate::mcp::jsonrpc::RpcError;
-use crate::mcp::tools::{LiveFuture, LiveTools};
+use crate::mcp::tools::{LiveBody, LiveFuture, LiveTools};
 
 /// [`LiveTools`] over the shared [`Live`] state.
 pub struct McpLiveTools(pub Arc<Live>);
@@ -86,20 +86,27 @@ fn encode(s: &str, out: &mut String) {
     }
 }
 
-/// The route's answer as a tool result: its JSON on 200, its problem's
-/// detail as -32602 on a 400, -32603 otherwise.
-async fn into_result(response: http::Response<Body>) -> Result<Value, RpcError> {
+/// The route's answer as a tool's data: its JSON and ETag on 200, its
+/// problem's detail as -32602 on a 400, -32603 otherwise.
+async fn into_result(response: http::Response<Body>) -> Result<LiveBody, RpcError> {
     let status = response.status();
+    let etag = response
+        .headers()
+        .get(http::header::ETAG)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
     let bytes = response
         .into_body()
         .collect()
         .await
         .map(|c| c.to_bytes())
         .unwrap_or_default();
+    if status == StatusCode::OK {
+        return Ok(LiveBody { etag, json: bytes });
+    }
     let body: Value = serde_json::from_slice(&bytes)
         .map_err(|_| RpcError::internal("the data route answered something other than JSON"))?;
     match status {
-        StatusCode::OK => Ok(body),
         StatusCode::BAD_REQUEST => Err(RpcError::invalid_params(
             body["detail"].as_str().unwrap_or("invalid arguments"),
         )),

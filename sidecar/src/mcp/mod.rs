@@ -29,7 +29,8 @@ use crate::Body;
 use crate::http::panic::CatchPanic;
 use content::Content;
 use jsonrpc::{Call, Message, RpcError};
-pub use tools::{LiveFuture, LiveTools};
+use tools::Answer;
+pub use tools::{LiveBody, LiveFuture, LiveTools};
 
 /// The request header naming the negotiated protocol version.
 pub const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -70,6 +71,8 @@ pub struct Mcp {
     pub content: Content,
     live: Option<Arc<dyn LiveTools>>,
     memo: memo::Memo,
+    /// Live tools' serialised results, by their data's ETag.
+    live_memo: memo::Memo,
 }
 
 impl std::fmt::Debug for Mcp {
@@ -92,6 +95,7 @@ impl Mcp {
             content,
             live: None,
             memo: memo::Memo::default(),
+            live_memo: memo::Memo::default(),
         }
     }
 
@@ -154,7 +158,10 @@ pub async fn answer(mcp: &Mcp, headers: &HeaderMap, body: &[u8]) -> Response<Bod
         }
     };
     match (key, outcome) {
-        (Some(key), Ok(result)) => match serde_json::to_vec(&result) {
+        (_, Ok(Answer::Serialized(bytes))) => {
+            json_bytes(memo::splice(&call.id, &bytes), Some(version))
+        }
+        (Some(key), Ok(Answer::Value(result))) => match serde_json::to_vec(&result) {
             Ok(bytes) => {
                 let bytes = Bytes::from(bytes);
                 let body = memo::splice(&call.id, &bytes);
@@ -167,9 +174,14 @@ pub async fn answer(mcp: &Mcp, headers: &HeaderMap, body: &[u8]) -> Response<Bod
                 Some(version),
             ),
         },
-        (_, outcome) => json_response(
+        (_, Ok(Answer::Value(result))) => json_response(
             StatusCode::OK,
-            &jsonrpc::response(&call.id, outcome),
+            &jsonrpc::response(&call.id, Ok(result)),
+            Some(version),
+        ),
+        (_, Err(error)) => json_response(
+            StatusCode::OK,
+            &jsonrpc::response(&call.id, Err(error)),
             Some(version),
         ),
     }
@@ -198,14 +210,22 @@ fn requested_version(params: &Map<String, Value>) -> Version {
         .unwrap_or(Version::LATEST)
 }
 
-async fn dispatch(mcp: &Mcp, version: Version, call: &Call) -> Result<Value, RpcError> {
+async fn dispatch(mcp: &Mcp, version: Version, call: &Call) -> Result<Answer, RpcError> {
+    if call.method == "tools/call" {
+        let live = mcp.live.as_deref();
+        return tools::call(&mcp.content, live, version, &call.params, &mcp.live_memo).await;
+    }
+    method(mcp, version, call).map(Answer::Value)
+}
+
+/// Every method but `tools/call`.
+fn method(mcp: &Mcp, version: Version, call: &Call) -> Result<Value, RpcError> {
     let content = &mcp.content;
     let params = &call.params;
     match call.method.as_str() {
         "initialize" => check_initialize(params).map(|()| initialize(mcp, version)),
         "ping" => Ok(json!({})),
         "tools/list" => single_page(params).map(|()| tools::list(version, mcp.live.is_some())),
-        "tools/call" => tools::call(content, mcp.live.as_deref(), version, params).await,
         "resources/list" => resources::list(content, version, params),
         "resources/templates/list" => {
             single_page(params).map(|()| resources::templates(content, version))

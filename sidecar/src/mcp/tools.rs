@@ -6,11 +6,13 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use bytes::Bytes;
 use serde_json::{Map, Value, json};
 
 use super::Version;
 use super::content::Content;
 use super::jsonrpc::RpcError;
+use super::memo::Memo;
 
 /// Sections of the service information an agent may ask for alone.
 pub const SECTIONS: [&str; 7] = [
@@ -31,7 +33,33 @@ const NAME_MAX: usize = 200;
 pub const OBSERVATION_ARGS: [&str; 7] =
     ["parameter", "site", "from", "to", "bbox", "limit", "cursor"];
 
-pub type LiveFuture<'a> = Pin<Box<dyn Future<Output = Result<Value, RpcError>> + Send + 'a>>;
+pub type LiveFuture<'a> = Pin<Box<dyn Future<Output = Result<LiveBody, RpcError>> + Send + 'a>>;
+
+/// A live route's JSON answer, as its bytes, with its strong ETag (a hash of
+/// those bytes) when it has one: equal tags, equal bytes, so the tool's
+/// serialised result can be kept by tag ([`call`]).
+#[derive(Debug, Clone)]
+pub struct LiveBody {
+    pub etag: Option<String>,
+    pub json: Bytes,
+}
+
+impl LiveBody {
+    /// A body without a tag (never memoised).
+    pub fn untagged(value: &Value) -> LiveBody {
+        LiveBody {
+            etag: None,
+            json: Bytes::from(serde_json::to_vec(value).unwrap_or_default()),
+        }
+    }
+}
+
+/// What a tool call answers: a result to serialise, or one serialised
+/// already (a live tool's, kept by its data's ETag).
+pub(crate) enum Answer {
+    Value(Value),
+    Serialized(Bytes),
+}
 
 /// The live-data tools, answered by the same code as the live HTTP routes.
 /// Each returns the JSON object the matching route returns; a rejected
@@ -195,12 +223,13 @@ pub fn list(version: Version, live: bool) -> Value {
 }
 
 /// `tools/call`.
-pub async fn call(
+pub(crate) async fn call(
     content: &Content,
     live: Option<&dyn LiveTools>,
     version: Version,
     params: &Map<String, Value>,
-) -> Result<Value, RpcError> {
+    live_memo: &Memo,
+) -> Result<Answer, RpcError> {
     let name = params
         .get("name")
         .and_then(Value::as_str)
@@ -219,16 +248,61 @@ pub async fn call(
     let args = Args::new(args, &input_schemas()[index])?;
     let out = match (tool.name, live) {
         ("get_service_information", _) => service_information(content, &args)?,
-        ("search_documentation", _) => return search(content, version, &args),
-        ("get_document", _) => return document(content, version, &args),
+        ("search_documentation", _) => return search(content, version, &args).map(Answer::Value),
+        ("get_document", _) => return document(content, version, &args).map(Answer::Value),
         ("prepare_enquiry", _) => prepare_enquiry(content, &args)?,
-        ("get_platform_statistics", Some(live)) => object(live.stats().await?),
-        ("get_observations", Some(live)) => object(live.observations(args.0).await?),
-        ("get_globe_points", Some(live)) => object(live.globe().await?),
+        ("get_platform_statistics", Some(live)) => {
+            return live_answer(version, tool.name, live.stats().await?, live_memo);
+        }
+        ("get_observations", Some(live)) => {
+            return live_answer(
+                version,
+                tool.name,
+                live.observations(args.0).await?,
+                live_memo,
+            );
+        }
+        ("get_globe_points", Some(live)) => {
+            return live_answer(version, tool.name, live.globe().await?, live_memo);
+        }
         _ => return Err(unknown()),
     };
+    result(version, out).map(Answer::Value)
+}
+
+/// A tool's result around `out`: as `structuredContent` and as text.
+fn result(version: Version, out: Value) -> Result<Value, RpcError> {
     let text = serde_json::to_string_pretty(&out).map_err(|e| RpcError::internal(e.to_string()))?;
     Ok(success(version, out, vec![text_item(text)]))
+}
+
+/// A live tool's result, serialised, from its route's answer. The route
+/// keeps a page for its `max-age`, so the same call mostly gets the same
+/// bytes with the same ETag: the serialised result is then kept under
+/// (version, tool, ETag), and the next call costs the route's cache lookup
+/// instead of parsing and writing the data twice.
+fn live_answer(
+    version: Version,
+    name: &str,
+    body: LiveBody,
+    memo: &Memo,
+) -> Result<Answer, RpcError> {
+    let key = body
+        .etag
+        .as_ref()
+        .map(|tag| format!("{}\n{name}\n{tag}", version.as_str()));
+    if let Some(hit) = key.as_deref().and_then(|k| memo.get(k)) {
+        return Ok(Answer::Serialized(hit));
+    }
+    let value: Value = serde_json::from_slice(&body.json)
+        .map_err(|_| RpcError::internal("the data route answered something other than JSON"))?;
+    let out = result(version, object(value))?;
+    let bytes =
+        Bytes::from(serde_json::to_vec(&out).map_err(|e| RpcError::internal(e.to_string()))?);
+    if let Some(key) = key {
+        memo.put(key, bytes.clone());
+    }
+    Ok(Answer::Serialized(bytes))
 }
 
 /// `structuredContent` must be an object.
