@@ -21,6 +21,7 @@ pub mod origin;
 pub mod output;
 pub mod render;
 pub mod search;
+pub mod serve;
 pub mod twin_cache;
 
 pub use build::{BuildOptions, Summary, build};

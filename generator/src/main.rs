@@ -56,6 +56,29 @@ enum Command {
         #[arg(long, env = "GENERATE_NO_CACHE")]
         no_cache: bool,
     },
+    /// Preview the site while writing it: build into a temporary folder,
+    /// serve it on loopback, rebuild on every change to the content or the
+    /// templates and reload open pages; a failed build shows its error in
+    /// the page. The sidecar's routes go to --sidecar-url when given (run
+    /// that sidecar with --site-origin set to the preview's URL).
+    Serve {
+        /// Folder of the organisation's content.
+        #[arg(long, env = "GENERATE_CONTENT", default_value = "content")]
+        content: PathBuf,
+        /// Folder of the templates and source assets.
+        #[arg(long, env = "GENERATE_TEMPLATES", default_value = "templates")]
+        templates: PathBuf,
+        /// Address to listen on (port 0: any free port).
+        #[arg(long, env = "GENERATE_SERVE_LISTEN", default_value = "127.0.0.1:1313")]
+        listen: std::net::SocketAddr,
+        /// A running sidecar (http://host:port) for the live routes, MCP,
+        /// the contact form and the chat.
+        #[arg(long, env = "GENERATE_SIDECAR_URL", value_parser = generator::origin::sidecar_url)]
+        sidecar_url: Option<generator::origin::HttpOrigin>,
+        /// Folder of compressed twins kept between builds.
+        #[arg(long, env = "GENERATE_CACHE", default_value = ".cache/generate")]
+        cache: PathBuf,
+    },
     /// Validate the content and every internal link and anchor of a built site.
     Check {
         /// Folder of the organisation's content.
@@ -131,6 +154,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 cache: (!no_cache).then_some(cache),
             })?;
             println!("{}", summary.line());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve {
+            content,
+            templates,
+            listen,
+            sidecar_url,
+            cache,
+        } => {
+            generator::serve::serve(generator::serve::ServeOptions {
+                content,
+                templates,
+                listen,
+                sidecar: sidecar_url,
+                cache: Some(cache),
+            })?;
             Ok(ExitCode::SUCCESS)
         }
         Command::HostConfig {
