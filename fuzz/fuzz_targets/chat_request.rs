@@ -45,8 +45,16 @@ fn index() -> &'static Index {
                 version: 1,
                 synonyms: vec![vec!["ph".into(), "acidity".into()]],
                 passages: vec![
-                    p("/docs/archive/", "Nitrate", "Nitrate was measured with strips. Dip, wait, read."),
-                    p("/docs/data/", "Licence", "The data are open. Cite the source."),
+                    p(
+                        "/docs/archive/",
+                        "Nitrate",
+                        "Nitrate was measured with strips. Dip, wait, read.",
+                    ),
+                    p(
+                        "/docs/data/",
+                        "Licence",
+                        "The data are open. Cite the source.",
+                    ),
                 ],
             }
         }))
@@ -58,7 +66,10 @@ fuzz_target!(|body: &[u8]| {
         Ok(q) => q,
         Err(problem) => {
             let code = problem.code.as_str();
-            assert!(code == "bad_request" || code == "invalid_submission", "{code}");
+            assert!(
+                code == "bad_request" || code == "invalid_submission",
+                "{code}"
+            );
             return;
         }
     };

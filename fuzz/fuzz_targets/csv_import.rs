@@ -21,6 +21,9 @@ fuzz_target!(|data: &[u8]| {
     }
     for o in &observations {
         assert!(o.value.is_finite(), "{o:?}");
-        assert!(sites.iter().any(|s| s.id == o.site_id), "{o:?} names no site of the file");
+        assert!(
+            sites.iter().any(|s| s.id == o.site_id),
+            "{o:?} names no site of the file"
+        );
     }
 });

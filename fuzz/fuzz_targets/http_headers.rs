@@ -2,8 +2,8 @@
 //! arbitrary bytes: the path normaliser, `Range`, `If-None-Match` /
 //! `If-Range`, `Accept-Encoding` and `Origin`. None may panic, and each
 //! answer keeps its promise: a normalised path is absolute, has no `..`,
-//! no empty segment, no backslash or control byte and normalises to
-//! itself; a partial range lies inside the file; a coding is one the file
+//! no empty segment, no backslash or control byte and (without escapes
+//! left in it) normalises to itself; a partial range lies inside the file; a coding is one the file
 //! has; an origin is allowed only when it is one of the site's.
 //!
 //! The first byte picks the `Range` length and the twins present; the
@@ -36,7 +36,15 @@ fuzz_target!(|data: &[u8]| {
             !clean.bytes().any(|b| b == b'\\' || b < 0x20 || b == 0x7f),
             "{clean:?}"
         );
-        assert_eq!(paths::normalise(&clean).as_deref(), Ok(&*clean), "not stable");
+        // Decoding is done once: a clean path without escapes left in it
+        // normalises to itself (one with `%25…` decodes again, by design).
+        if !clean.contains('%') {
+            assert_eq!(
+                paths::normalise(&clean).as_deref(),
+                Ok(&*clean),
+                "not stable"
+            );
+        }
     }
 
     let len = u64::from(control) * 37;

@@ -20,7 +20,7 @@ use http_body_util::BodyExt;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value, json};
 use sidecar::mcp::jsonrpc::RpcError;
-use sidecar::mcp::{LiveFuture, LiveTools, Mcp, VERSION_HEADER, answer};
+use sidecar::mcp::{LiveBody, LiveFuture, LiveTools, Mcp, VERSION_HEADER, answer};
 
 /// Fixed answers in place of the live routes; an observations filter whose
 /// `station` is "fail" gets the error a rejected query gets.
@@ -29,7 +29,9 @@ struct StubLive;
 impl LiveTools for StubLive {
     fn stats(&self) -> LiveFuture<'_> {
         Box::pin(async {
-            Ok(json!({"observations": 2, "stations": 1, "updated_at": "2026-01-01T00:00:00Z"}))
+            Ok(LiveBody::untagged(
+                &json!({"observations": 2, "stations": 1, "updated_at": "2026-01-01T00:00:00Z"}),
+            ))
         })
     }
 
@@ -38,12 +40,25 @@ impl LiveTools for StubLive {
             if args.get("station").and_then(Value::as_str) == Some("fail") {
                 return Err(RpcError::invalid_params("Unknown station."));
             }
-            Ok(json!({"observations": [{"station": "a", "value": 1.5}], "filters": args}))
+            // A tag, as the live routes give: the result is kept by it.
+            let body = json!({"observations": [{"station": "a", "value": 1.5}], "filters": args});
+            let json = serde_json::to_vec(&body).unwrap_or_default();
+            let mut hash = std::hash::DefaultHasher::new();
+            std::hash::Hasher::write(&mut hash, &json);
+            let etag = Some(format!("\"{:016x}\"", std::hash::Hasher::finish(&hash)));
+            Ok(LiveBody {
+                etag,
+                json: json.into(),
+            })
         })
     }
 
     fn globe(&self) -> LiveFuture<'_> {
-        Box::pin(async { Ok(json!({"points": [{"lat": 51.5, "lon": -0.1, "label": "a"}]})) })
+        Box::pin(async {
+            Ok(LiveBody::untagged(
+                &json!({"points": [{"lat": 51.5, "lon": -0.1, "label": "a"}]}),
+            ))
+        })
     }
 }
 
