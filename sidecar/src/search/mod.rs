@@ -731,7 +731,7 @@ pub fn passage_path(p: &Passage) -> String {
 mod tests {
     use super::*;
 
-    fn passage(url: &str, heading: &str, text: &str) -> Passage {
+    pub(super) fn passage(url: &str, heading: &str, text: &str) -> Passage {
         Passage {
             url: url.into(),
             anchor: heading.to_lowercase().replace(' ', "-"),
@@ -783,6 +783,7 @@ mod tests {
 
 #[cfg(test)]
 mod page_ranking {
+    use super::tests::passage;
     use super::*;
 
     /// Pages of passages drawn from a small vocabulary (a deterministic
@@ -904,21 +905,6 @@ mod page_ranking {
                     .collect();
                 assert_eq!(got, reference(&index, query, limit), "{query} / {limit}");
             }
-        }
-    }
-
-    fn passage(url: &str, heading: &str, text: &str) -> Passage {
-        Passage {
-            url: url.into(),
-            anchor: String::new(),
-            title: "Page".into(),
-            heading: heading.into(),
-            section: "x".into(),
-            historical: false,
-            licence: None,
-            attribution: None,
-            reference: false,
-            text: text.into(),
         }
     }
 }
