@@ -18,8 +18,9 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 use std::time::Duration;
 
@@ -92,43 +93,7 @@ pub fn run(config: Config) -> anyhow::Result<()> {
             "listening on all interfaces without --site-origin: problem links and the contact origin check use {local}"
         );
     }
-    let store = runtime
-        .block_on(Store::open(
-            config.database.as_deref(),
-            &config.data_dir,
-            config.sample,
-        ))
-        .context("opening the database")
-        .context(match config.database {
-            Some(_) => Setting::DATABASE,
-            None => Setting::DATA_DIR,
-        })?;
-    let backend = match store {
-        Store::Sqlite(_) => "sqlite",
-        Store::Postgres(_) => "postgresql",
-    };
-    tracing::info!(backend, "database ready");
-    let mut state = AppState::new(config, site, local);
-    let mut live_config = LiveConfig {
-        problem_base: state.problem_base().to_owned(),
-        ..LiveConfig::default()
-    };
-    let service_json = match state.site.lookup("/api/service.json") {
-        Some(Resource::File(service)) => Some(service.identity.bytes.clone()),
-        _ => None,
-    };
-    if let Some(json) = &service_json {
-        live_config = live_config.with_service_information(json);
-    }
-    let (contact, outbox_stop) =
-        crate::contact::setup::start(&state.config, store.clone(), service_json.as_deref())
-            .context("setting up the contact form")?;
-    state.contact = Some(Arc::new(contact));
-    let live = Arc::new(Live::new(store, live_config));
-    state
-        .mcp
-        .set_live_tools(Arc::new(McpLiveTools(live.clone())));
-    state.live = Some(live);
+    let (state, outbox_stop) = runtime.block_on(open_state(config, site, local))?;
     let state = Arc::new(state);
 
     let count = match state.config.workers {
@@ -167,6 +132,52 @@ pub fn run(config: Config) -> anyhow::Result<()> {
     }
     tracing::info!("shutdown complete");
     Ok(())
+}
+
+/// The state of a serving process on `site`: the database opened (and
+/// filled with the sample when asked), the contact form and its outbox
+/// started, the live routes and the MCP endpoint's live-data tools attached.
+/// The flag stops the outbox. Used by [`run`], and by the whole-request
+/// fuzz target, so both exercise the same state.
+pub async fn open_state(
+    config: Config,
+    site: Site,
+    local: SocketAddr,
+) -> anyhow::Result<(AppState, Arc<AtomicBool>)> {
+    let store = Store::open(config.database.as_deref(), &config.data_dir, config.sample)
+        .await
+        .context("opening the database")
+        .context(match config.database {
+            Some(_) => Setting::DATABASE,
+            None => Setting::DATA_DIR,
+        })?;
+    let backend = match store {
+        Store::Sqlite(_) => "sqlite",
+        Store::Postgres(_) => "postgresql",
+    };
+    tracing::info!(backend, "database ready");
+    let mut state = AppState::new(config, site, local);
+    let mut live_config = LiveConfig {
+        problem_base: state.problem_base().to_owned(),
+        ..LiveConfig::default()
+    };
+    let service_json = match state.site.lookup("/api/service.json") {
+        Some(Resource::File(service)) => Some(service.identity.bytes.clone()),
+        _ => None,
+    };
+    if let Some(json) = &service_json {
+        live_config = live_config.with_service_information(json);
+    }
+    let (contact, outbox_stop) =
+        crate::contact::setup::start(&state.config, store.clone(), service_json.as_deref())
+            .context("setting up the contact form")?;
+    state.contact = Some(Arc::new(contact));
+    let live = Arc::new(Live::new(store, live_config));
+    state
+        .mcp
+        .set_live_tools(Arc::new(McpLiveTools(live.clone())));
+    state.live = Some(live);
+    Ok((state, outbox_stop))
 }
 
 /// Accepts until `shutdown` completes, handing each connection to the least
