@@ -44,6 +44,9 @@ use crate::store::Store;
 
 /// Connections answered with 503 at once when over the limit.
 const OVERLOAD_RESPONDERS: usize = 64;
+/// File descriptors kept for what is not a connection: the listener, the
+/// database, the log, the outbox's SMTP connection, files being read.
+const FD_RESERVE: u64 = 64;
 /// Request heads larger than this are refused by hyper (431).
 const MAX_HEAD_BYTES: usize = 64 * 1024;
 
@@ -83,6 +86,7 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         dist = %config.dist.display(),
         "site loaded"
     );
+    raise_open_file_limit(config.max_connections);
     let listener = runtime
         .block_on(TcpListener::bind(config.listen))
         .with_context(|| format!("binding {}", config.listen))
@@ -132,6 +136,37 @@ pub fn run(config: Config) -> anyhow::Result<()> {
     }
     tracing::info!("shutdown complete");
     Ok(())
+}
+
+/// Raises the soft limit on open files, as far as the hard limit allows,
+/// to what `--max-connections` needs (nginx's `worker_rlimit_nofile` does the
+/// same): under the common default of 1,024, the kernel would refuse
+/// connections before the limit's 503 could. Warns when the hard limit is
+/// too low; connections beyond it then wait in the listen backlog.
+fn raise_open_file_limit(max_connections: usize) {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let limit = getrlimit(Resource::Nofile);
+    let wanted = (max_connections + OVERLOAD_RESPONDERS) as u64 + FD_RESERVE;
+    let current = limit.current.unwrap_or(u64::MAX);
+    if current >= wanted {
+        return;
+    }
+    let raised = limit.maximum.map_or(wanted, |hard| hard.min(wanted));
+    let new = Rlimit {
+        current: Some(raised),
+        maximum: limit.maximum,
+    };
+    let raised = match setrlimit(Resource::Nofile, new) {
+        Ok(()) => raised,
+        Err(_) => current,
+    };
+    if raised < wanted {
+        tracing::warn!(
+            open_files = raised,
+            needed = wanted,
+            "the open-file limit is below what --max-connections needs; lower --max-connections or raise the hard limit (ulimit -Hn)"
+        );
+    }
 }
 
 /// The state of a serving process on `site`: the database opened (and

@@ -236,3 +236,50 @@ fn invalid_environment_values_name_their_variable() {
         "{stderr}"
     );
 }
+
+/// The soft open-file limit of a running process, from `/proc`.
+fn soft_open_files(pid: u32) -> Option<u64> {
+    let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+#[test]
+fn the_open_file_limit_is_raised_to_what_max_connections_needs() {
+    let f = Fixture::new();
+    let data = tempfile::tempdir().unwrap();
+    // A soft limit of 256, as a cautious shell would leave it; the hard
+    // limit stays what it is.
+    let mut child = Command::new("sh")
+        .args(["-c", "ulimit -Sn 256 && exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_sidecar"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--sample", "none"])
+        .args(["--max-connections", "2000", "--dist"])
+        .arg(&f.dist)
+        .arg("--data-dir")
+        .arg(data.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let hard = std::fs::read_to_string("/proc/self/limits")
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .and_then(|l| l.split_whitespace().nth(4).map(str::to_owned))
+        .unwrap();
+    let wanted: u64 = 2000 + 64 + 64;
+    let expected = hard.parse::<u64>().map_or(wanted, |h| h.min(wanted));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut soft = None;
+    while Instant::now() < deadline {
+        soft = soft_open_files(child.id());
+        if soft.is_some_and(|s| s >= expected) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(soft, Some(expected), "hard limit {hard}");
+}
