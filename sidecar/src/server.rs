@@ -194,6 +194,7 @@ pub async fn open_state(
     let mut state = AppState::new(config, site, local);
     let mut live_config = LiveConfig {
         problem_base: state.problem_base().to_owned(),
+        observation_cache_bytes: state.config.live_cache_bytes,
         ..LiveConfig::default()
     };
     let service_json = match state.site.lookup("/api/service.json") {

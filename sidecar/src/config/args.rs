@@ -82,6 +82,11 @@ pub struct ServeArgs {
     #[arg(long, env = "SIDECAR_MAX_BODY_BYTES", default_value_t = contract::routes::MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
 
+    /// Most bytes the live observation pages kept in memory may hold, their
+    /// compressed twins counted (0: no page cache).
+    #[arg(long, env = "SIDECAR_LIVE_CACHE_BYTES", default_value_t = 32 << 20)]
+    pub live_cache_bytes: usize,
+
     /// How long shutdown waits for in-flight requests, in milliseconds.
     #[arg(long, env = "SIDECAR_SHUTDOWN_TIMEOUT_MS", default_value_t = 30_000)]
     pub shutdown_timeout_ms: u64,

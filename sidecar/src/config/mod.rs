@@ -106,6 +106,7 @@ pub struct Config {
     pub header_read_timeout: Duration,
     pub request_timeout: Duration,
     pub max_body_bytes: usize,
+    pub live_cache_bytes: usize,
     pub shutdown_timeout: Duration,
     /// 0 means one per CPU core.
     pub workers: usize,
@@ -196,6 +197,7 @@ impl Config {
             header_read_timeout: Duration::from_millis(args.header_read_timeout_ms),
             request_timeout: Duration::from_millis(args.request_timeout_ms),
             max_body_bytes: args.max_body_bytes,
+            live_cache_bytes: args.live_cache_bytes,
             shutdown_timeout: Duration::from_millis(args.shutdown_timeout_ms),
             workers: args.workers,
             contact: *args.contact,
@@ -236,6 +238,7 @@ mod tests {
         assert!(c.site_origins.is_empty());
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.max_body_bytes, 65536);
+        assert_eq!(c.live_cache_bytes, 32 << 20);
     }
 
     #[test]

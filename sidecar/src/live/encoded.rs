@@ -50,6 +50,12 @@ pub(crate) struct Chosen {
 }
 
 impl Encoded {
+    /// An upper bound of the bytes this body can come to hold: the identity
+    /// and both twins, each kept only when smaller than the identity.
+    pub(crate) fn weight(&self) -> usize {
+        self.identity.len().saturating_mul(3)
+    }
+
     pub(crate) fn new(identity: Bytes) -> Encoded {
         let digest = Sha256::digest(&identity);
         let hex = digest[..16].iter().map(|b| format!("{b:02x}")).collect();

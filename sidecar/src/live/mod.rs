@@ -87,6 +87,9 @@ pub struct LiveConfig {
     pub observations_max_age: Duration,
     /// Observation pages kept (0: no page cache).
     pub observation_pages_cached: usize,
+    /// The most the cached observation pages may hold, twins counted
+    /// (`--live-cache-bytes`).
+    pub observation_cache_bytes: usize,
     /// Longest a database query may take before the route gives up.
     pub query_timeout: Duration,
     /// `Retry-After` of a 503.
@@ -104,6 +107,7 @@ impl Default for LiveConfig {
             globe_max_age: Duration::from_secs(300),
             observations_max_age: Duration::from_secs(60),
             observation_pages_cached: 1024,
+            observation_cache_bytes: 32 << 20,
             query_timeout: Duration::from_secs(5),
             retry_after: 30,
             licence: Licence {
@@ -166,8 +170,11 @@ impl std::fmt::Debug for Live {
 
 impl Live {
     pub fn new(store: Store, cfg: LiveConfig) -> Live {
-        let pages =
-            page_cache::PageCache::new(cfg.observation_pages_cached, cfg.observations_max_age);
+        let pages = page_cache::PageCache::new(
+            cfg.observation_pages_cached,
+            cfg.observation_cache_bytes,
+            cfg.observations_max_age,
+        );
         Live {
             store,
             cfg,
