@@ -1,5 +1,6 @@
 //! Serialised results of the methods whose answer depends only on what was
-//! loaded at start (`dist/`), the protocol version and the params.
+//! loaded at start (`dist/`), the protocol version and the params (and,
+//! for the live tools' memo, the content tag of the route's answer).
 //!
 //! Agents ask the same things over and over (`tools/list` on every
 //! connection, the same service section, the same document), and the
@@ -20,13 +21,22 @@ use super::tools;
 
 /// Results kept at most.
 const CAPACITY: usize = 512;
+/// Bytes of results (keys counted) kept at most.
+const MAX_BYTES: usize = 16 << 20;
 /// Params longer than this (serialised) are not worth a key.
 const MAX_KEY: usize = 2048;
 
 /// The memo of one MCP endpoint.
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
-    results: RwLock<HashMap<String, Bytes>>,
+    results: RwLock<Results>,
+}
+
+#[derive(Debug, Default)]
+struct Results {
+    map: HashMap<String, Bytes>,
+    /// Bytes of the keys and results held.
+    bytes: usize,
 }
 
 impl Memo {
@@ -60,15 +70,25 @@ impl Memo {
 
     pub(crate) fn get(&self, key: &str) -> Option<Bytes> {
         let results = self.results.read().unwrap_or_else(|e| e.into_inner());
-        results.get(key).cloned()
+        results.map.get(key).cloned()
     }
 
     pub(crate) fn put(&self, key: String, result: Bytes) {
-        let mut results = self.results.write().unwrap_or_else(|e| e.into_inner());
-        if results.len() >= CAPACITY {
-            results.clear();
+        let weight = key.len() + result.len();
+        if weight > MAX_BYTES {
+            return;
         }
-        results.insert(key, result);
+        let mut results = self.results.write().unwrap_or_else(|e| e.into_inner());
+        let results = &mut *results;
+        if let Some(old) = results.map.remove(&key) {
+            results.bytes -= key.len() + old.len();
+        }
+        if results.map.len() >= CAPACITY || results.bytes + weight > MAX_BYTES {
+            results.map.clear();
+            results.bytes = 0;
+        }
+        results.bytes += weight;
+        results.map.insert(key, result);
     }
 }
 
@@ -121,5 +141,26 @@ mod tests {
         let mut big = Map::new();
         big.insert("cursor".into(), json!("x".repeat(MAX_KEY)));
         assert!(Memo::key(v, "resources/list", &big).is_none());
+    }
+
+    #[test]
+    fn the_memo_stays_within_its_bounds() {
+        let memo = Memo::default();
+        let big = Bytes::from(vec![b'x'; 1 << 20]);
+        for i in 0..100 {
+            memo.put(format!("k{i}"), big.clone());
+            memo.put(format!("k{i}"), big.clone());
+            let r = memo.results.read().unwrap();
+            assert!(r.bytes <= MAX_BYTES, "{}", r.bytes);
+            let sum: usize = r.map.iter().map(|(k, v)| k.len() + v.len()).sum();
+            assert_eq!(r.bytes, sum);
+        }
+        assert!(memo.get("k99").is_some());
+        memo.put("huge".into(), Bytes::from(vec![0; MAX_BYTES + 1]));
+        assert!(memo.get("huge").is_none());
+        for i in 0..2 * CAPACITY {
+            memo.put(format!("small{i}"), Bytes::from_static(b"{}"));
+            assert!(memo.results.read().unwrap().map.len() <= CAPACITY);
+        }
     }
 }
