@@ -1,7 +1,7 @@
 //! Markdown to HTML with stable heading ids, and what the templates need to
 //! know about a document's structure (its table of contents).
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
 use serde::Serialize;
@@ -77,14 +77,15 @@ fn level_number(level: HeadingLevel) -> u8 {
     }
 }
 
-/// Renders Markdown to HTML, giving every heading an id (an explicit
-/// `{#id}` wins; otherwise the slug of its text, made unique with `-2`, `-3`…).
+/// Renders Markdown to HTML, giving every heading an id: the slug of an
+/// explicit `{#id}` when there is one, else of its text, made unique with
+/// `-2`, `-3`… (never equal to another heading's id, explicit or not).
 pub fn render(markdown: &str) -> Rendered {
     let mut events: Vec<Event<'_>> = Parser::new_ext(markdown, options())
         .map(prefix_footnote)
         .collect();
     let mut headings = Vec::new();
-    let mut used: HashMap<String, usize> = HashMap::new();
+    let mut used: HashSet<String> = HashSet::new();
     let mut text = String::with_capacity(markdown.len());
     let mut sections = vec![Section {
         anchor: None,
@@ -110,10 +111,17 @@ pub fn render(markdown: &str) -> Rendered {
                     }
                     j += 1;
                 }
-                let base = explicit.unwrap_or_else(|| slugify(&title));
-                let n = used.entry(base.clone()).or_insert(0);
-                *n += 1;
-                let unique = if *n == 1 { base } else { format!("{base}-{n}") };
+                // An explicit `{#id}` is held to the same rule as a made one.
+                let base = slugify(explicit.as_deref().unwrap_or(&title));
+                let mut unique = base.clone();
+                let mut n = 1;
+                // `x`, then `x-2`, `x-3`…, skipping any id already given
+                // (an explicit `{#x-2}` included).
+                while used.contains(&unique) {
+                    n += 1;
+                    unique = format!("{base}-{n}");
+                }
+                used.insert(unique.clone());
                 if let Event::Start(Tag::Heading { id, .. }) = &mut events[i] {
                     *id = Some(CowStr::from(unique.clone()));
                 }
@@ -216,6 +224,15 @@ mod tests {
         assert_eq!(ids, ["steps", "steps-2", "safe"]);
         assert!(r.html.contains("<h2 id=\"steps-2\">"), "{}", r.html);
         assert!(r.html.contains("<h3 id=\"safe\">Safety</h3>"), "{}", r.html);
+    }
+
+    #[test]
+    fn ids_stay_unique_and_url_safe_whatever_the_explicit_ids() {
+        // Found by the markdown_document fuzz target: an explicit id equal
+        // to a made one, and explicit ids outside the slug alphabet.
+        let r = render("# A\n\n# B {#a-2}\n\n# A\n\n# C {#Two_Words}\n\n# D {#a}\n");
+        let ids: Vec<_> = r.headings.iter().map(|h| h.id.as_str()).collect();
+        assert_eq!(ids, ["a", "a-2", "a-3", "two-words", "a-4"]);
     }
 
     #[test]

@@ -228,6 +228,11 @@ async fn directories_and_redirects() {
     let bare = get(&s, "/docs/guide?x=1").await;
     assert_eq!(bare.status, 308);
     assert_eq!(bare.header("location"), "/docs/guide/?x=1");
+    // What a query may not hold raw is encoded, so the Location is a
+    // valid URI (found by the http_request fuzz target); encoded bytes stay.
+    let raw = get(&s, "/docs/guide?q=\u{e9}{x}|%41").await;
+    assert_eq!(raw.status, 308);
+    assert_eq!(raw.header("location"), "/docs/guide/?q=%C3%A9%7Bx%7D%7C%41");
     // Never for the API or MCP.
     assert_eq!(get(&s, "/mcp").await.status, 405);
     assert_eq!(get(&s, "/api").await.status, 404);

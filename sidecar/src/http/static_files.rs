@@ -142,11 +142,24 @@ pub fn not_found_page(entry: &Entry, request: &HeaderMap, head: bool) -> Respons
 }
 
 /// 308 from a directory URL without its slash to the one with it; the query
-/// string is kept.
+/// string is kept, with what a URI's query may not hold raw (non-ASCII
+/// bytes, spaces, quotes, angle brackets) percent-encoded, so the
+/// `Location` is always a valid URI reference (RFC 3986 §3.4).
 pub fn redirect(location: &HeaderValue, query: Option<&str>) -> Response<Body> {
     let location = match query {
-        Some(q) => HeaderValue::try_from(format!("{}?{q}", location.to_str().unwrap_or("/")))
-            .unwrap_or_else(|_| location.clone()),
+        Some(q) => {
+            let mut target = String::with_capacity(location.len() + 1 + q.len());
+            target.push_str(location.to_str().unwrap_or("/"));
+            target.push('?');
+            for b in q.bytes() {
+                if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?%".contains(&b) {
+                    target.push(char::from(b));
+                } else {
+                    target.push_str(&format!("%{b:02X}"));
+                }
+            }
+            HeaderValue::try_from(target).unwrap_or_else(|_| location.clone())
+        }
         None => location.clone(),
     };
     let mut response = empty(StatusCode::PERMANENT_REDIRECT);
