@@ -44,6 +44,10 @@ use crate::store::Store;
 
 /// Connections answered with 503 at once when over the limit.
 const OVERLOAD_RESPONDERS: usize = 64;
+/// How long the acceptor waits for one of them before closing a connection.
+const OVERLOAD_WAIT: Duration = Duration::from_millis(500);
+/// How long a connection over the limit has to send its request head.
+const OVERLOAD_HEAD_TIMEOUT: Duration = Duration::from_secs(1);
 /// File descriptors kept for what is not a connection: the listener, the
 /// database, the log, the outbox's SMTP connection, files being read.
 const FD_RESERVE: u64 = 64;
@@ -245,7 +249,11 @@ async fn accept(
             Ok(permit) => (permit, false),
             Err(_) => {
                 state.metrics.connection_rejected();
-                let Ok(permit) = overload.clone().try_acquire_owned() else {
+                // Wait, briefly, for a refusal slot: the excess is answered
+                // 503 rather than closed, and connections arriving meanwhile
+                // wait in the listen backlog. Past the wait, closed.
+                let slot = tokio::time::timeout(OVERLOAD_WAIT, overload.clone().acquire_owned());
+                let Ok(Ok(permit)) = slot.await else {
                     continue;
                 };
                 tracing::warn!(%peer, "connection limit reached");
@@ -297,7 +305,9 @@ fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc
             .header_read_timeout(state.config.header_read_timeout)
             .max_buf_size(MAX_HEAD_BYTES);
         let mut refusing = builder.clone();
-        refusing.keep_alive(false);
+        refusing
+            .keep_alive(false)
+            .header_read_timeout(OVERLOAD_HEAD_TIMEOUT.min(state.config.header_read_timeout));
         while let Some(job) = queue.recv().await {
             let Ok(stream) = TcpStream::from_std(job.stream) else {
                 load.fetch_sub(1, Ordering::Relaxed);

@@ -377,6 +377,35 @@ fn connection_limit_answers_503() {
 }
 
 #[test]
+fn a_burst_past_the_limit_is_answered_503_not_dropped() {
+    let f = Fixture::new();
+    let server = Server::start(&f.dist, &["--max-connections", "1"]);
+    let mut held = server.connect();
+    held.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    assert_eq!(read_reply(&mut held, false).status, 200);
+    // Every refusal slot (64) taken by a connection that sends nothing yet…
+    let silent: Vec<_> = (0..64).map(|_| server.connect()).collect();
+    std::thread::sleep(Duration::from_millis(100));
+    // …then a burst that asks: each must still get its 503 once a slot
+    // frees, not a bare close.
+    let burst: Vec<_> = (0..100)
+        .map(|_| {
+            let mut s = server.connect();
+            s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(100));
+    drop(silent);
+    for mut s in burst {
+        let reply = read_reply(&mut s, false);
+        assert_eq!(reply.status, 503);
+        assert!(reply.header("retry-after").is_some());
+    }
+}
+
+#[test]
 fn slow_headers_are_cut_off() {
     let f = Fixture::new();
     let server = Server::start(&f.dist, &["--header-read-timeout-ms", "300"]);
