@@ -51,6 +51,8 @@ const OVERLOAD_HEAD_TIMEOUT: Duration = Duration::from_secs(1);
 /// File descriptors kept for what is not a connection: the listener, the
 /// database, the log, the outbox's SMTP connection, files being read.
 const FD_RESERVE: u64 = 64;
+/// Blocking threads (database calls, key derivations) per worker.
+const BLOCKING_THREADS: usize = 16;
 /// Request heads larger than this are refused by hyper (431).
 const MAX_HEAD_BYTES: usize = 64 * 1024;
 
@@ -289,6 +291,9 @@ async fn accept(
 fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc<AtomicUsize>) {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
+        // Database calls and proof-of-work checks run here; past this many
+        // at once they queue (tokio's default would start up to 512 threads).
+        .max_blocking_threads(BLOCKING_THREADS)
         .build()
     {
         Ok(runtime) => runtime,

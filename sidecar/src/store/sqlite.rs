@@ -24,13 +24,17 @@ const MIGRATIONS: [(i64, &str); 2] = [
     (2, include_str!("migrations/sqlite/0002_contact.sql")),
 ];
 
-/// Idle read connections kept for reuse.
-const MAX_IDLE: usize = 8;
+/// Reads running at once, each on its own read connection: a burst of
+/// requests queues here instead of starting a thread and a connection
+/// (with its page cache) each.
+const MAX_READERS: usize = 8;
 
 #[derive(Clone)]
 pub struct SqliteStore {
     path: Arc<PathBuf>,
     idle: Arc<Mutex<Vec<Connection>>>,
+    /// One permit per read in progress ([`MAX_READERS`]).
+    readers: Arc<tokio::sync::Semaphore>,
     writer: Arc<Mutex<Connection>>,
     /// Writes rate-limit counters only.
     counter: Arc<Mutex<Connection>>,
@@ -75,6 +79,7 @@ impl SqliteStore {
         Ok(SqliteStore {
             path: Arc::new(path),
             idle: Arc::new(Mutex::new(Vec::new())),
+            readers: Arc::new(tokio::sync::Semaphore::new(MAX_READERS)),
             writer: Arc::new(Mutex::new(writer)),
             counter: Arc::new(Mutex::new(counter)),
         })
@@ -85,7 +90,9 @@ impl SqliteStore {
         f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
     ) -> anyhow::Result<T> {
         let this = self.clone();
+        let permit = self.readers.clone().acquire_owned().await?;
         tokio::task::spawn_blocking(move || {
+            let _permit = permit;
             let conn = this.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
             let conn = match conn {
                 Some(c) => c,
@@ -102,7 +109,7 @@ impl SqliteStore {
             // A connection that failed may be broken: drop it rather than reuse.
             if out.is_ok() {
                 let mut idle = this.idle.lock().unwrap_or_else(|e| e.into_inner());
-                if idle.len() < MAX_IDLE {
+                if idle.len() < MAX_READERS {
                     idle.push(conn);
                 }
             }
@@ -373,4 +380,54 @@ fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
     }
     tx.commit()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn threads() -> usize {
+        std::fs::read_dir("/proc/self/task").map_or(0, |d| d.count())
+    }
+
+    #[test]
+    fn a_burst_of_reads_uses_a_bounded_number_of_threads_and_connections() {
+        // A runtime of its own, with tokio's default blocking pool (up to
+        // 512 threads): only the store's own bound keeps the burst small.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let before = threads();
+        runtime.block_on(async {
+            let store = SqliteStore::open(&dir.path().join("t.sqlite3"))
+                .await
+                .unwrap();
+            let mut reads = tokio::task::JoinSet::new();
+            for _ in 0..200 {
+                let store = store.clone();
+                reads.spawn(async move {
+                    store
+                        .read(|c| {
+                            // Long enough that the reads overlap.
+                            std::thread::sleep(std::time::Duration::from_millis(5));
+                            c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))
+                        })
+                        .await
+                });
+            }
+            while let Some(read) = reads.join_next().await {
+                assert_eq!(read.unwrap().unwrap(), 1);
+            }
+            assert!(store.idle.lock().unwrap().len() <= MAX_READERS);
+        });
+        // Idle blocking threads stay alive for a while: all those started
+        // are still counted here. Other tests may run threads meanwhile.
+        let started = threads().saturating_sub(before);
+        assert!(
+            started <= MAX_READERS + 40,
+            "{started} threads for 200 reads"
+        );
+    }
 }
