@@ -254,6 +254,12 @@ fn md_item(out: &mut String, title: &str, url: &str, notes: &str) {
     );
 }
 
+/// Whether the guardrails' summary already says how enquiries go.
+fn summary_mentions_enquiries(summary: &str) -> bool {
+    let lower = summary.to_lowercase();
+    lower.contains("enquir") && lower.contains("submit")
+}
+
 /// `/llms.txt` (llmstxt.org): H1, blockquote summary, guardrails, then link
 /// lists under `API`, `Documentation` and `Optional`.
 pub fn llms_txt(
@@ -278,7 +284,10 @@ pub fn llms_txt(
             one. {summary}"
         )
     };
-    if g.enquiries.agents_may_prepare {
+    if g.enquiries.agents_may_prepare && summary_mentions_enquiries(&rules) {
+        // The summary says who submits; only where is left to say.
+        let _ = write!(rules, " The contact form is at {form}.");
+    } else if g.enquiries.agents_may_prepare {
         let _ = write!(
             rules,
             " An agent may prepare an enquiry for its user but must never submit it: the user \
@@ -290,10 +299,14 @@ pub fn llms_txt(
             " Agents must not prepare or submit enquiries; people use the form at {form}."
         );
     }
-    if !g.agents_must_not.is_empty() {
-        let _ = write!(rules, " Agents must not: {}.", g.agents_must_not.join("; "));
-    }
     let _ = writeln!(out, "{rules}\n");
+    if !g.agents_must_not.is_empty() {
+        let _ = writeln!(out, "Agents must not:\n");
+        for rule in &g.agents_must_not {
+            let _ = writeln!(out, "- {}", one_line(rule));
+        }
+        out.push('\n');
+    }
     let _ = writeln!(
         out,
         "Pages are written in `{}`; each HTML page has a Markdown twin (`index.md`), linked below.\n",

@@ -57,6 +57,8 @@ fn writes_every_host_outside_the_site_and_never_into_it() {
         "--base-url",
         "https://example.org",
         "--quiet",
+        // Not a cache in the source tree.
+        "--no-cache",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for (host, files) in [
