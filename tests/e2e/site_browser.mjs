@@ -335,6 +335,20 @@ await phase("screenshots", async () => {
     }
     await context.close();
   }
+  // From a laptop's width up, the main navigation stays on one line (the
+  // tools take the next row when the line is full) and nothing overflows.
+  for (const width of [1024, 1280, 1440, 1920]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const { page } = await newPage(context);
+    await page.goto(base + "/docs/");
+    const nav = await page.evaluate(() => ({
+      tops: [...document.querySelectorAll(".top nav a")].map((a) => Math.round(a.getBoundingClientRect().top)),
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+    }));
+    check(nav.tops.length > 3 && new Set(nav.tops).size === 1, "navigation", `at ${width}px the navigation wraps (link tops ${nav.tops.join(", ")})`);
+    check(nav.overflow <= 1, "navigation", `at ${width}px the page is ${nav.overflow}px too wide`);
+    await context.close();
+  }
   const mobile = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const { page } = await newPage(mobile);
   await page.goto(base + "/docs/archive/quick-start/");
