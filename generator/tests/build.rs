@@ -411,3 +411,131 @@ fn fixture_pages_match_snapshots() {
         read_json(&out.join(".well-known/api-catalog"))
     );
 }
+
+/// `/.well-known/security.txt` of the sample content, field by field
+/// against RFC 9116: line syntax (§2.2), the fields it defines (§2.5), a
+/// `Contact` URI of an allowed scheme (§2.5.3), `Expires` once, an RFC 3339
+/// date within a year of the content's date (§2.5.5), `Preferred-Languages`
+/// at most once with language tags (§2.5.8), a `Canonical` that names where
+/// the file is served (§2.5.2), and `text/plain; charset=utf-8` (§3).
+#[test]
+fn security_txt_follows_rfc_9116() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("dist");
+    build(&opts(&repo().join("content"), &out)).unwrap();
+    let text = std::fs::read_to_string(out.join(".well-known/security.txt")).unwrap();
+    let manifest = read_json(&out.join("manifest.json"));
+    assert_eq!(
+        manifest["files"][".well-known/security.txt"]["content_type"],
+        "text/plain; charset=utf-8"
+    );
+    assert!(text.ends_with('\n'));
+    let known = [
+        "acknowledgments",
+        "canonical",
+        "contact",
+        "encryption",
+        "expires",
+        "hiring",
+        "policy",
+        "preferred-languages",
+    ];
+    let mut fields: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in text.lines() {
+        assert!(!line.chars().any(|c| c.is_control()), "{line:?}");
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (name, value) = line.split_once(':').expect("a `name: value` line");
+        assert!(
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'),
+            "field name {name:?}"
+        );
+        let name = name.to_ascii_lowercase();
+        assert!(known.contains(&name.as_str()), "unknown field {name}");
+        let value = value.strip_prefix(' ').unwrap_or(value);
+        assert!(!value.is_empty() && value.trim() == value, "{line:?}");
+        fields.entry(name).or_default().push(value.to_owned());
+    }
+    let https = |uri: &str| uri.starts_with("https://") && uri.len() > "https://".len();
+    let contacts = &fields["contact"];
+    assert!(!contacts.is_empty());
+    for c in contacts {
+        let ok = https(c)
+            || c.strip_prefix("mailto:").is_some_and(|a| {
+                a.split_once('@')
+                    .is_some_and(|(l, d)| !l.is_empty() && d.contains('.'))
+            })
+            || c.starts_with("tel:+");
+        assert!(
+            ok,
+            "Contact {c}: a web URI must be https; else mailto: or tel:"
+        );
+    }
+    for field in [
+        "encryption",
+        "policy",
+        "acknowledgments",
+        "hiring",
+        "canonical",
+    ] {
+        for uri in fields.get(field).into_iter().flatten() {
+            assert!(https(uri), "{field} {uri} is not https");
+        }
+    }
+    let expires = &fields["expires"];
+    assert_eq!(expires.len(), 1, "Expires once");
+    let e = expires[0].as_bytes();
+    assert!(
+        e.len() == 20
+            && e[19] == b'Z'
+            && [4, 7].iter().all(|&i| e[i] == b'-')
+            && e[10] == b'T'
+            && [13, 16].iter().all(|&i| e[i] == b':')
+            && e.iter()
+                .enumerate()
+                .all(|(i, b)| [4, 7, 10, 13, 16, 19].contains(&i) || b.is_ascii_digit()),
+        "Expires {} is not an RFC 3339 UTC date-time",
+        expires[0]
+    );
+    // Within a year of the content's date, and after it.
+    let site = std::fs::read_to_string(repo().join("content/site.toml")).unwrap();
+    let updated = site
+        .lines()
+        .find_map(|l| l.strip_prefix("updated = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .expect("site.toml has an updated date");
+    let day = |s: &str| -> i64 {
+        let (y, m, d) = (&s[0..4], &s[5..7], &s[8..10]);
+        let (y, m, d): (i64, i64, i64) =
+            (y.parse().unwrap(), m.parse().unwrap(), d.parse().unwrap());
+        // Days from 0000-03-01, enough to compare and subtract.
+        let (y, m) = if m <= 2 { (y - 1, m + 12) } else { (y, m) };
+        365 * y + y / 4 - y / 100 + y / 400 + (153 * (m - 3) + 2) / 5 + d
+    };
+    let ahead = day(&expires[0]) - day(updated);
+    assert!(
+        (1..=366).contains(&ahead),
+        "Expires is {ahead} days after the content's date"
+    );
+    if let Some(languages) = fields.get("preferred-languages") {
+        assert_eq!(languages.len(), 1, "Preferred-Languages at most once");
+        for tag in languages[0].split(',').map(str::trim) {
+            let mut parts = tag.split('-');
+            let primary = parts.next().unwrap();
+            assert!(
+                (2..=3).contains(&primary.len())
+                    && primary.bytes().all(|b| b.is_ascii_alphabetic()),
+                "language tag {tag}"
+            );
+            assert!(parts.all(
+                |p| (1..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric())
+            ));
+        }
+    }
+    let canonical = &fields["canonical"];
+    assert!(
+        canonical.contains(&"https://water.example.org/.well-known/security.txt".to_owned()),
+        "{canonical:?}"
+    );
+}
