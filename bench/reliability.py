@@ -240,30 +240,28 @@ def keepalive(args):
         s.stop()
 
 
-async def trickle(port, head, body_len, seconds):
-    """One slow client: sends `head` (and then a body of `body_len` bytes)
-    one byte a second; returns how long the server took to close, or None
-    if it was still open after `seconds`."""
+async def trickle(port, sent, trickled, seconds):
+    """One slow client: sends `sent` at once, then `trickled` one byte a
+    second; returns how long the server took to answer or close, None if it
+    was still open after `seconds`, or "refused"."""
     start = time.monotonic()
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
     except OSError:
         return "refused"
-    data = head + b"x" * body_len
     try:
-        for i in range(len(data)):
+        writer.write(sent)
+        await writer.drain()
+        for i in range(len(trickled)):
             if time.monotonic() - start > seconds:
-                writer.close()
                 return None
-            writer.write(data[i:i + 1])
+            writer.write(trickled[i:i + 1])
             await writer.drain()
             try:
-                got = await asyncio.wait_for(reader.read(65536), timeout=1.0)
-                if got == b"" or got:
-                    # An answer (408) or the close.
-                    rest = await asyncio.wait_for(reader.read(), timeout=5)
-                    del rest
-                    return time.monotonic() - start
+                # Any answer (408) or the close ends it; the read is the
+                # one-second pace.
+                await asyncio.wait_for(reader.read(65536), timeout=1.0)
+                return time.monotonic() - start
             except asyncio.TimeoutError:
                 pass
     except (ConnectionError, OSError):
@@ -273,11 +271,11 @@ async def trickle(port, head, body_len, seconds):
     return None
 
 
-async def slow_clients(port, n, head, body_len, seconds):
+async def slow_clients(port, n, sent, trickled, seconds):
     # Spread the starts over a second, as real clients arrive.
     async def one(i):
         await asyncio.sleep(i / n)
-        return await trickle(port, head, body_len, seconds)
+        return await trickle(port, sent, trickled, seconds)
 
     return await asyncio.gather(*(one(i) for i in range(n)))
 
@@ -312,9 +310,10 @@ def slow(args, kind):
 
         async def all_slow():
             if kind == "slowloris":
-                return await slow_clients(s.port, 500, heads[0], 0, limit)
+                return await slow_clients(s.port, 500, b"", heads[0], limit)
             groups = await asyncio.gather(*(
-                slow_posts(s.port, n, h, body_len, limit) for n, h in zip([167, 167, 166], heads)))
+                slow_clients(s.port, n, h, b" " * body_len, limit)
+                for n, h in zip([167, 167, 166], heads)))
             return [x for g in groups for x in g]
 
         t, result = run_async_in_thread(all_slow())
@@ -334,37 +333,6 @@ def slow(args, kind):
             ratio <= 2 and len(closed) == 500 and loaded["errors"] == 0 and s.alive())
     finally:
         s.stop()
-
-
-async def slow_posts(port, n, head, body_len, seconds):
-    async def one(i):
-        await asyncio.sleep(i / n)
-        start = time.monotonic()
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        except OSError:
-            return "refused"
-        try:
-            writer.write(head)
-            await writer.drain()
-            for _ in range(body_len):
-                if time.monotonic() - start > seconds:
-                    return None
-                writer.write(b" ")
-                await writer.drain()
-                try:
-                    got = await asyncio.wait_for(reader.read(65536), timeout=1.0)
-                    if got is not None:
-                        return time.monotonic() - start
-                except asyncio.TimeoutError:
-                    pass
-        except (ConnectionError, OSError):
-            return time.monotonic() - start
-        finally:
-            writer.close()
-        return None
-
-    return await asyncio.gather(*(one(i) for i in range(n)))
 
 
 def maxconn(args):

@@ -52,6 +52,14 @@ fn manifest_keys(dist: &std::path::Path) -> Vec<String> {
     m["files"].as_object().unwrap().keys().cloned().collect()
 }
 
+/// A directory of the site (`/docs`), for the trailing-slash redirect.
+fn a_directory(dist: &std::path::Path) -> String {
+    manifest_keys(dist)
+        .into_iter()
+        .find_map(|k| k.strip_suffix("/index.html").map(|d| format!("/{d}")))
+        .expect("the site has a directory page")
+}
+
 /// What every answer must and must not carry; `what` names the request.
 fn audit(what: &str, r: &Reply) {
     for name in ["set-cookie", "server", "x-powered-by", "x-aspnet-version"] {
@@ -305,11 +313,7 @@ fn no_request_redirects_to_another_host() {
     let Some((server, dist, _data)) = start() else {
         return;
     };
-    // A directory of the site, for the trailing-slash redirect.
-    let dir = manifest_keys(&dist)
-        .into_iter()
-        .find_map(|k| k.strip_suffix("/index.html").map(|d| format!("/{d}")))
-        .expect("the site has a directory page");
+    let dir = a_directory(&dist);
     for target in [
         "//evil.example".to_owned(),
         "//evil.example/".to_owned(),
@@ -386,10 +390,7 @@ fn reflected_values_carry_no_injected_lines() {
     let Some((server, dist, _data)) = start() else {
         return;
     };
-    let dir = manifest_keys(&dist)
-        .into_iter()
-        .find_map(|k| k.strip_suffix("/index.html").map(|d| format!("/{d}")))
-        .unwrap();
+    let dir = a_directory(&dist);
     let injections = [
         "%0d%0aSet-Cookie:%20audit=1",
         "%0aSet-Cookie:%20audit=1",

@@ -342,14 +342,21 @@ fn errors_are_problem_objects() {
     assert_eq!(page.body, f.read("404.html"));
 }
 
-#[test]
-fn connection_limit_answers_503() {
-    let f = Fixture::new();
-    let server = Server::start(&f.dist, &["--max-connections", "1"]);
+/// A keep-alive connection that has been answered, so it holds the one
+/// slot of `--max-connections 1`.
+fn hold_the_only_slot(server: &Server) -> std::net::TcpStream {
     let mut held = server.connect();
     held.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         .unwrap();
     assert_eq!(read_reply(&mut held, false).status, 200);
+    held
+}
+
+#[test]
+fn connection_limit_answers_503() {
+    let f = Fixture::new();
+    let server = Server::start(&f.dist, &["--max-connections", "1"]);
+    let held = hold_the_only_slot(&server);
     let refused = server.get("/", &[]);
     assert_eq!(refused.status, 503);
     assert!(refused.header("retry-after").is_some());
@@ -380,10 +387,7 @@ fn connection_limit_answers_503() {
 fn a_burst_past_the_limit_is_answered_503_not_dropped() {
     let f = Fixture::new();
     let server = Server::start(&f.dist, &["--max-connections", "1"]);
-    let mut held = server.connect();
-    held.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        .unwrap();
-    assert_eq!(read_reply(&mut held, false).status, 200);
+    let _held = hold_the_only_slot(&server);
     // Every refusal slot (64) taken by a connection that sends nothing yet…
     let silent: Vec<_> = (0..64).map(|_| server.connect()).collect();
     std::thread::sleep(Duration::from_millis(100));
