@@ -128,7 +128,13 @@ fn static_route(state: &AppState, request: &Parts, path: &str) -> (Route, Cors, 
             );
         }
     };
-    (Route::Static, Cors::Public, response)
+    // A 200 for a file is its prepared answer, complete.
+    let cors = if response.status() == http::StatusCode::OK {
+        Cors::Prepared
+    } else {
+        Cors::Public
+    };
+    (Route::Static, cors, response)
 }
 
 fn static_file(state: &AppState, entry: &Entry, request: &Parts) -> Response<Body> {
@@ -482,9 +488,11 @@ fn finish(
     mut response: Response<Body>,
     started: Instant,
 ) -> Response<Body> {
-    let headers = response.headers_mut();
-    cors::apply(cors, headers);
-    security_headers::apply_all(headers);
+    if !matches!(cors, Cors::Prepared) {
+        let headers = response.headers_mut();
+        cors::apply(cors, headers);
+        security_headers::apply_all(headers);
+    }
     if method == Method::HEAD {
         let len = response.body().size_hint().exact().unwrap_or(0);
         if len > 0 {

@@ -308,7 +308,9 @@ fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc
         builder
             .timer(TokioTimer::new())
             .header_read_timeout(state.config.header_read_timeout)
-            .max_buf_size(MAX_HEAD_BYTES);
+            .max_buf_size(MAX_HEAD_BYTES)
+            // A body goes out beside its head (writev), not copied after it.
+            .writev(true);
         let mut refusing = builder.clone();
         refusing
             .keep_alive(false)
@@ -338,7 +340,13 @@ fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc
             let peer = PeerAddr(job.peer.ip());
             let service = service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
                 let state = service_state.clone();
-                request.extensions_mut().insert(peer);
+                // Only the API space's routes rate-limit by client; a file
+                // request skips the extension map's allocation. An escaped
+                // path may decode into the API space: it gets the peer too.
+                let path = request.uri().path();
+                if path.starts_with("/api") || path.starts_with("/mcp") || path.contains('%') {
+                    request.extensions_mut().insert(peer);
+                }
                 async move { Ok::<_, Infallible>(router::handle(&state, request).await) }
             });
             let connection = graceful.watch(builder.serve_connection(io, service));

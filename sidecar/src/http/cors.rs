@@ -24,6 +24,10 @@ const ORIGIN: HeaderValue = HeaderValue::from_static("origin");
 #[derive(Debug, Clone)]
 pub enum Cors {
     Public,
+    /// Public, and the answer already carries its CORS headers and
+    /// `nosniff` (a file's prepared 200, see
+    /// [`crate::http::static_files::full_headers`]): nothing to add.
+    Prepared,
     /// Origin-restricted; `echo` is the request's `Origin` when it is one of
     /// the configured site origins.
     SiteOrigins {
@@ -38,6 +42,7 @@ pub fn apply(cors: &Cors, headers: &mut HeaderMap) {
             headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY);
             headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSE);
         }
+        Cors::Prepared => {}
         Cors::SiteOrigins { echo } => {
             headers.append(header::VARY, ORIGIN);
             if let Some(origin) = echo {

@@ -79,23 +79,32 @@ pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<
         Some(RangeRequest::Unsatisfiable) => return Err(Problem::range_not_satisfiable(len)),
     };
 
-    let content_length = if content_range.is_some() {
-        HeaderValue::from(body.len())
-    } else {
-        variant.content_length.clone()
+    let Some(content_range) = content_range else {
+        // The whole representation: its prepared headers, complete.
+        let mut response = Response::new(Body::new(if head { Bytes::new() } else { body }));
+        *response.headers_mut() = variant.headers.clone();
+        return Ok(response);
     };
-    let mut response = Response::new(Body::new(if head { Bytes::new() } else { body }));
+    // A part (never for HEAD, which ignores Range).
+    let length = HeaderValue::from(body.len());
+    let mut response = Response::new(Body::new(body));
     *response.status_mut() = status;
     let h = response.headers_mut();
     h.reserve(16);
+    entity_headers(h, entry, coding, length);
+    h.insert(header::CONTENT_RANGE, content_range);
+    Ok(response)
+}
+
+/// The headers describing a file's representation, as every 200 and 206
+/// answer carries them.
+fn entity_headers(h: &mut HeaderMap, entry: &Entry, coding: Coding, content_length: HeaderValue) {
+    let variant = entry.variant(coding);
     h.insert(header::CONTENT_TYPE, entry.content_type.clone());
     h.insert(header::CONTENT_LENGTH, content_length);
     h.insert(header::ETAG, variant.etag.clone());
     h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
     h.insert(header::ACCEPT_RANGES, BYTES);
-    if let Some(content_range) = content_range {
-        h.insert(header::CONTENT_RANGE, content_range);
-    }
     if entry.has_encodings() {
         h.insert(header::VARY, VARY_ENCODING);
     }
@@ -106,7 +115,18 @@ pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<
     if let Some(csp) = &entry.csp {
         security_headers::apply_html(h, csp);
     }
-    Ok(response)
+}
+
+/// Every header of a 200 answer with the `coding` representation of
+/// `entry`, the public CORS headers and `nosniff` included: what the router
+/// would otherwise add to it (see [`crate::http::cors::Cors::Prepared`]).
+pub fn full_headers(entry: &Entry, coding: Coding) -> HeaderMap {
+    let mut h = HeaderMap::with_capacity(16);
+    let length = entry.variant(coding).content_length.clone();
+    entity_headers(&mut h, entry, coding, length);
+    crate::http::cors::apply(&crate::http::cors::Cors::Public, &mut h);
+    security_headers::apply_all(&mut h);
+    h
 }
 
 /// The 404 page, negotiated like any page but never cached and never
