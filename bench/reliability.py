@@ -35,8 +35,6 @@ project's throwaway PostgreSQL server; diskfull needs root (mount).
 
 import argparse
 import asyncio
-import base64
-import hashlib
 import json
 import os
 import re
@@ -52,6 +50,9 @@ import threading
 import time
 import urllib.error
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
+from sidecar_client import ready, solve  # noqa: E402
 
 SECONDS = int(os.environ.get("RELIABILITY_SECONDS", "60"))
 ROWS = []
@@ -98,13 +99,7 @@ class Sidecar:
             time.sleep(0.05)
 
     def ready(self):
-        if self.proc.poll() is not None:
-            raise SystemExit(f"the sidecar exited with {self.proc.returncode}: {self.tail()}")
-        try:
-            with urllib.request.urlopen(self.base + "/readyz", timeout=2) as r:
-                return r.status == 200
-        except OSError:
-            return False
+        return ready(self.proc, self.base, lambda: ": " + self.tail())
 
     def alive(self):
         return self.proc.poll() is None
@@ -458,19 +453,6 @@ def flood(args):
             "413 / 400, memory bounded", ok and peak <= 64 and s.alive())
     finally:
         s.stop()
-
-
-def solve(challenge):
-    p = challenge["parameters"]
-    nonce, salt = bytes.fromhex(p["nonce"]), bytes.fromhex(p["salt"])
-    for counter in range(10_000_000):
-        key = hashlib.pbkdf2_hmac("sha256", nonce + counter.to_bytes(4, "big"), salt,
-                                  p["cost"], p["keyLength"]).hex()
-        if key.startswith(p["keyPrefix"]):
-            payload = {"challenge": challenge,
-                       "solution": {"counter": counter, "derivedKey": key, "time": 1}}
-            return base64.b64encode(json.dumps(payload).encode()).decode()
-    raise AssertionError("unsolvable challenge")
 
 
 def enquire(base, n):

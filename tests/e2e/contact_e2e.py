@@ -17,10 +17,8 @@ Only the standard library and aiosmtpd.
 """
 
 import argparse
-import base64
 import concurrent.futures
 import email
-import hashlib
 import json
 import os
 import signal
@@ -37,6 +35,8 @@ import urllib.request
 from email import policy
 
 from aiosmtpd.controller import Controller
+
+from sidecar_client import ready, solve
 
 TO = "Office <office@org.example>"
 FROM = "Website <web@org.example>"
@@ -160,13 +160,7 @@ class Sidecar:
         wait_until("the sidecar", self.ready, 30)
 
     def ready(self):
-        if self.proc.poll() is not None:
-            raise AssertionError(f"the sidecar exited with {self.proc.returncode}")
-        try:
-            with urllib.request.urlopen(self.base + "/readyz", timeout=2) as r:
-                return r.status == 200
-        except OSError:
-            return False
+        return ready(self.proc, self.base)
 
     def kill(self):
         self.proc.send_signal(signal.SIGKILL)
@@ -176,19 +170,6 @@ class Sidecar:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             self.proc.wait(timeout=30)
-
-
-def solve(challenge):
-    p = challenge["parameters"]
-    nonce, salt = bytes.fromhex(p["nonce"]), bytes.fromhex(p["salt"])
-    for counter in range(0, 10_000_000):
-        key = hashlib.pbkdf2_hmac("sha256", nonce + counter.to_bytes(4, "big"), salt,
-                                  p["cost"], p["keyLength"]).hex()
-        if key.startswith(p["keyPrefix"]):
-            payload = {"challenge": challenge,
-                       "solution": {"counter": counter, "derivedKey": key, "time": 1}}
-            return base64.b64encode(json.dumps(payload).encode()).decode()
-    raise AssertionError("unsolvable challenge")
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
