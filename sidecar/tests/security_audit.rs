@@ -14,6 +14,7 @@
 //!   query, the CSV and live routes' query).
 
 mod common;
+mod contract_support;
 
 use std::path::PathBuf;
 
@@ -26,13 +27,10 @@ const EVIL: &str = "https://evil.example";
 /// The built sample site and a sidecar on it, with sample data in its own
 /// data folder; `None` when the contract tests are skipped.
 fn start() -> Option<(Server, PathBuf, tempfile::TempDir)> {
-    let Ok(openapi) = std::env::var("CONTRACT_OPENAPI") else {
-        if std::env::var("SIDECAR_SKIP_CONTRACT").as_deref() == Ok("1") {
-            return None;
-        }
-        panic!("CONTRACT_OPENAPI is unset (see contract_support), or set SIDECAR_SKIP_CONTRACT=1");
-    };
-    let dist = PathBuf::from(openapi).parent().unwrap().to_owned();
+    let dist = contract_support::contract_path()?
+        .parent()
+        .unwrap()
+        .to_owned();
     let data = tempfile::tempdir().unwrap();
     let server = Server::start(
         &dist,

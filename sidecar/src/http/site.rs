@@ -287,14 +287,27 @@ fn is_strong_etag(tag: &str) -> bool {
 /// Percent-encodes what may not appear raw in a `Location` path.
 fn encode_location(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || b"/-._~!$&'()*+,;=:@".contains(&b) {
-            out.push(b as char);
+    percent_encode_into(&mut out, path, PATH_KEEPS);
+    out
+}
+
+/// What a URI path keeps raw besides letters and digits (RFC 3986 §3.3:
+/// unreserved, sub-delims, `:`, `@`, and `/` between segments).
+pub(crate) const PATH_KEEPS: &[u8] = b"/-._~!$&'()*+,;=:@";
+/// What a URI query keeps raw besides letters and digits (§3.4: a path's,
+/// `?`, and `%` so that escapes a client sent stay as they were).
+pub(crate) const QUERY_KEEPS: &[u8] = b"/-._~!$&'()*+,;=:@?%";
+
+/// Appends `text` to `out`, every byte outside letters, digits and `keep`
+/// percent-encoded.
+pub(crate) fn percent_encode_into(out: &mut String, text: &str, keep: &[u8]) {
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || keep.contains(&b) {
+            out.push(char::from(b));
         } else {
             out.push_str(&format!("%{b:02X}"));
         }
     }
-    out
 }
 
 #[cfg(test)]

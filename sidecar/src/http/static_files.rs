@@ -13,7 +13,7 @@ use crate::http::negotiate::{self, Coding};
 use crate::http::problem::Problem;
 use crate::http::range::{self, RangeRequest};
 use crate::http::security_headers;
-use crate::http::site::Entry;
+use crate::http::site::{self, Entry};
 
 const VARY_ENCODING: HeaderValue = HeaderValue::from_static(contract::headers::VARY_ENCODING);
 const BYTES: HeaderValue = HeaderValue::from_static("bytes");
@@ -171,13 +171,7 @@ pub fn redirect(location: &HeaderValue, query: Option<&str>) -> Response<Body> {
             let mut target = String::with_capacity(location.len() + 1 + q.len());
             target.push_str(location.to_str().unwrap_or("/"));
             target.push('?');
-            for b in q.bytes() {
-                if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?%".contains(&b) {
-                    target.push(char::from(b));
-                } else {
-                    target.push_str(&format!("%{b:02X}"));
-                }
-            }
+            site::percent_encode_into(&mut target, q, site::QUERY_KEEPS);
             HeaderValue::try_from(target).unwrap_or_else(|_| location.clone())
         }
         None => location.clone(),

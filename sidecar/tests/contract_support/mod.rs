@@ -14,8 +14,8 @@
 use http::HeaderMap;
 use serde_json::{Value, json};
 
-/// The built contract, or `None` when skipping is asked for.
-pub fn contract() -> Option<Value> {
+/// The built contract's path, or `None` when skipping is asked for.
+pub fn contract_path() -> Option<std::path::PathBuf> {
     let Ok(path) = std::env::var("CONTRACT_OPENAPI") else {
         if std::env::var("SIDECAR_SKIP_CONTRACT").as_deref() == Ok("1") {
             return None;
@@ -26,7 +26,13 @@ pub fn contract() -> Option<Value> {
              SIDECAR_SKIP_CONTRACT=1"
         );
     };
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Some(path.into())
+}
+
+/// The built contract, or `None` when skipping is asked for.
+pub fn contract() -> Option<Value> {
+    let path = contract_path()?;
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Some(serde_json::from_str(&text).unwrap())
 }
 
