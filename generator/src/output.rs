@@ -128,75 +128,163 @@ fn validate_path(path: &str) -> Result<()> {
 /// in the manifest (see [`Manifest::api_origin`]).
 pub fn write_tree(
     out: &Path,
-    mut files: Vec<OutFile>,
+    files: Vec<OutFile>,
     api_origin: Option<String>,
     cache: Option<&TwinCache>,
 ) -> Result<(Manifest, WriteStats)> {
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    for pair in files.windows(2) {
-        if pair[0].path == pair[1].path {
-            bail!("two outputs want the same path {}", pair[0].path);
+    let publisher = Publisher::open(out, cache)?;
+    let staged = files.into_iter().map(Staged::Held).collect();
+    publisher.finish(staged, api_origin)
+}
+
+/// Publishes the files of one build into its output folder.
+///
+/// Into a fresh folder (absent, or empty) files are written as soon as they
+/// are staged, so a build holds only what it is working on: nothing
+/// else can be reading a folder that never held a build. Into an earlier
+/// build, staged files are held until [`Publisher::finish`], so an error in
+/// any page leaves the previous build whole behind a running server. A
+/// fresh folder that a failed build wrote into is emptied again
+/// ([`Publisher::discard`]), so the next build may use it.
+pub struct Publisher<'a> {
+    out: PathBuf,
+    previous: Manifest,
+    fresh: bool,
+    cache: Option<&'a TwinCache>,
+}
+
+/// A staged file: published already (into a fresh folder) or held.
+pub enum Staged {
+    Written(Published),
+    Held(OutFile),
+}
+
+impl<'a> Publisher<'a> {
+    /// Checks `out` and reads the manifest of a build there, if any.
+    pub fn open(out: &Path, cache: Option<&'a TwinCache>) -> Result<Self> {
+        let previous = read_manifest(out);
+        let mut fresh = previous.is_none();
+        if previous.is_none() && out.exists() {
+            let non_empty = std::fs::read_dir(out)
+                .with_context(|| format!("listing {}", out.display()))?
+                .next()
+                .is_some();
+            if non_empty {
+                bail!(
+                    "{} is not empty and holds no {MANIFEST_FILE} from an earlier build; refusing to overwrite it",
+                    out.display()
+                );
+            }
+            fresh = true;
+        }
+        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        Ok(Self {
+            out: out.to_owned(),
+            previous: previous.unwrap_or_default(),
+            fresh,
+            cache,
+        })
+    }
+
+    /// Writes `file` now when the folder is fresh, else holds it.
+    pub fn stage(&self, file: OutFile) -> Result<Staged> {
+        if !self.fresh {
+            return Ok(Staged::Held(file));
+        }
+        validate_path(&file.path)?;
+        publish_one(&self.out, &file, None, self.cache).map(Staged::Written)
+    }
+
+    /// Publishes what is held, removes what this build does not publish
+    /// and writes the manifest last.
+    pub fn finish(
+        &self,
+        staged: Vec<Staged>,
+        api_origin: Option<String>,
+    ) -> Result<(Manifest, WriteStats)> {
+        let mut paths: Vec<&str> = staged
+            .iter()
+            .map(|s| match s {
+                Staged::Written(p) => p.path.as_str(),
+                Staged::Held(f) => f.path.as_str(),
+            })
+            .collect();
+        paths.sort_unstable();
+        for pair in paths.windows(2) {
+            if pair[0] == pair[1] {
+                bail!("two outputs want the same path {}", pair[0]);
+            }
+        }
+        for s in &staged {
+            if let Staged::Held(f) = s {
+                validate_path(&f.path)?;
+            }
+        }
+        drop(paths);
+
+        let results: Vec<Result<Published>> = staged
+            .into_par_iter()
+            .map(|s| match s {
+                Staged::Written(p) => Ok(p),
+                Staged::Held(f) => {
+                    publish_one(&self.out, &f, self.previous.files.get(&f.path), self.cache)
+                }
+            })
+            .collect();
+
+        let mut manifest = Manifest {
+            format: manifest::FORMAT,
+            api_origin,
+            files: BTreeMap::new(),
+        };
+        let mut stats = WriteStats::default();
+        for r in results {
+            let p = r?;
+            stats.files += 1;
+            stats.bytes += p.entry.size;
+            stats.compressed_bytes += p.entry.encodings.values().map(|e| e.size).sum::<u64>();
+            stats.written += usize::from(p.written);
+            stats.compressed += p.compressed;
+            stats.cached += p.cached;
+            manifest.files.insert(p.path, p.entry);
+        }
+        if let Some(cache) = self.cache {
+            cache.sweep();
+        }
+
+        stats.removed = remove_stale(&self.out, &manifest)?;
+
+        let mut json = serde_json::to_vec_pretty(&manifest).context("serialising the manifest")?;
+        json.push(b'\n');
+        let manifest_path = self.out.join(MANIFEST_FILE);
+        if std::fs::read(&manifest_path).ok().as_deref() != Some(&json[..]) {
+            write_atomic(&manifest_path, &json)?;
+        }
+        Ok((manifest, stats))
+    }
+
+    /// After a failed build: empties a fresh folder again (it was empty or
+    /// absent before this build); an earlier build is left as it was.
+    pub fn discard(&self) {
+        if !self.fresh {
+            return;
+        }
+        if let Ok(entries) = std::fs::read_dir(&self.out) {
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let _ = if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    std::fs::remove_dir_all(&path)
+                } else {
+                    std::fs::remove_file(&path)
+                };
+            }
         }
     }
-    for f in &files {
-        validate_path(&f.path)?;
-    }
-
-    let previous = read_manifest(out);
-    if previous.is_none() && out.exists() {
-        let non_empty = std::fs::read_dir(out)
-            .with_context(|| format!("listing {}", out.display()))?
-            .next()
-            .is_some();
-        if non_empty {
-            bail!(
-                "{} is not empty and holds no {MANIFEST_FILE} from an earlier build; refusing to overwrite it",
-                out.display()
-            );
-        }
-    }
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let previous = previous.unwrap_or_default();
-
-    let results: Vec<Result<Published>> = files
-        .par_iter()
-        .map(|f| publish_one(out, f, previous.files.get(&f.path), cache))
-        .collect();
-
-    let mut manifest = Manifest {
-        format: manifest::FORMAT,
-        api_origin,
-        files: BTreeMap::new(),
-    };
-    let mut stats = WriteStats::default();
-    for r in results {
-        let p = r?;
-        stats.files += 1;
-        stats.bytes += p.entry.size;
-        stats.compressed_bytes += p.entry.encodings.values().map(|e| e.size).sum::<u64>();
-        stats.written += usize::from(p.written);
-        stats.compressed += p.compressed;
-        stats.cached += p.cached;
-        manifest.files.insert(p.path, p.entry);
-    }
-    if let Some(cache) = cache {
-        cache.sweep();
-    }
-
-    stats.removed = remove_stale(out, &manifest)?;
-
-    let mut json = serde_json::to_vec_pretty(&manifest).context("serialising the manifest")?;
-    json.push(b'\n');
-    let manifest_path = out.join(MANIFEST_FILE);
-    if std::fs::read(&manifest_path).ok().as_deref() != Some(&json[..]) {
-        write_atomic(&manifest_path, &json)?;
-    }
-    Ok((manifest, stats))
 }
 
 /// One file published: its manifest entry, whether it was written, and
 /// how its twins were made.
-struct Published {
+pub struct Published {
     path: String,
     entry: FileEntry,
     written: bool,

@@ -129,6 +129,97 @@ fn a_fresh_build_takes_its_twins_from_the_cache_byte_for_byte() {
     assert_eq!(tree(&mended_out), tree(&plain));
 }
 
+#[test]
+fn a_no_change_rebuild_renders_nothing_and_every_change_rebuilds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let content = tmp.path().join("content");
+    copy_dir(&repo().join("content"), &content);
+    let out = tmp.path().join("dist");
+    let with_cache = |base: &str| {
+        let mut o = opts(&content, &out);
+        o.cache = Some(tmp.path().join("cache"));
+        o.base_url = Some(base.into());
+        build(&o).unwrap()
+    };
+    let fresh = |name: &str, base: &str| {
+        let dir = tmp.path().join(name);
+        let mut o = opts(&content, &dir);
+        o.base_url = Some(base.into());
+        build(&o).unwrap();
+        tree(&dir)
+    };
+    let base = "https://water.example.org";
+    let first = with_cache(base);
+    assert!(!first.unchanged, "{}", first.line());
+    let built = tree(&out);
+
+    let again = with_cache(base);
+    assert!(again.unchanged, "{}", again.line());
+    assert!(again.line().starts_with("unchanged"), "{}", again.line());
+    assert_eq!(again.manifest, first.manifest);
+    assert_eq!(again.stats.files, first.stats.files);
+    assert_eq!(tree(&out), built);
+
+    // An edited page: rendered again, and the output is a full build's.
+    let page = content.join("docs/_index.md");
+    let mut text = std::fs::read_to_string(&page).unwrap();
+    text.push_str("\nA sentence added by the test.\n");
+    std::fs::write(&page, &text).unwrap();
+    let edited = with_cache(base);
+    assert!(!edited.unchanged, "{}", edited.line());
+    assert_eq!(tree(&out), fresh("full-edited", base));
+    assert!(with_cache(base).unchanged);
+
+    // Another option, a file of the output gone, a new content file: all
+    // rebuild, each to what a full build writes.
+    let other = "https://other.example.org";
+    assert!(!with_cache(other).unchanged);
+    assert_eq!(tree(&out), fresh("full-other", other));
+    std::fs::remove_file(out.join("index.html")).unwrap();
+    assert!(!with_cache(other).unchanged);
+    assert_eq!(tree(&out), fresh("full-other-2", other));
+    std::fs::write(
+        content.join("docs/added.md"),
+        "+++\ntitle = \"Added\"\nsummary = \"A page the test adds.\"\n+++\nBody\n",
+    )
+    .unwrap();
+    assert!(!with_cache(other).unchanged);
+    assert!(out.join("docs/added/index.html").exists());
+    assert_eq!(tree(&out), fresh("full-added", other));
+}
+
+#[test]
+fn a_failed_build_into_a_fresh_folder_leaves_it_usable() {
+    let tmp = tempfile::tempdir().unwrap();
+    let content = tmp.path().join("content");
+    copy_dir(&repo().join("content"), &content);
+    // A licence no site.toml names fails while pages are being written.
+    std::fs::write(
+        content.join("docs/zz-bad-licence.md"),
+        "+++\ntitle = \"T\"\nsummary = \"S\"\nlicence = \"no-such-licence\"\n+++\nBody\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("dist");
+    let err = build(&opts(&content, &out)).unwrap_err();
+    assert!(format!("{err:#}").contains("no-such-licence"), "{err:#}");
+    assert!(
+        !out.exists() || std::fs::read_dir(&out).unwrap().next().is_none(),
+        "a failed build left files behind"
+    );
+    // The same folder takes the next build, and an earlier build survives a
+    // failed one whole.
+    std::fs::remove_file(content.join("docs/zz-bad-licence.md")).unwrap();
+    build(&opts(&content, &out)).unwrap();
+    let good = tree(&out);
+    std::fs::write(
+        content.join("docs/zz-bad-licence.md"),
+        "+++\ntitle = \"T\"\nsummary = \"S\"\nlicence = \"no-such-licence\"\n+++\nBody\n",
+    )
+    .unwrap();
+    assert!(build(&opts(&content, &out)).is_err());
+    assert_eq!(tree(&out), good);
+}
+
 fn walk_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir).unwrap() {

@@ -8,11 +8,13 @@ use minijinja::value::Serde;
 use serde::Serialize;
 use serde_json::json;
 
-use super::{Crumb, Site, children_of, crumb};
+use super::{Crumb, Site, TwinHead, children_of, crumb, twin_head};
 use crate::discovery::{self, DocLink};
+use crate::markdown;
 use crate::model::Date;
 use crate::output::OutFile;
 use crate::render::Renderer;
+use crate::search::SearchDocument;
 use contract::ProblemCode;
 use contract::manifest;
 
@@ -33,9 +35,15 @@ fn simple<'a>(site: &Site<'_>, title: &'a str, summary: &'a str, url: &'a str) -
     }
 }
 
-pub(super) fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result<Vec<OutFile>> {
+/// The fixed pages, the Markdown twins of those in the sitemap (the home
+/// page and the list of problem codes) and their search-index entries.
+pub(super) fn render_fixed_pages(
+    site: &Site<'_>,
+    renderer: &Renderer,
+) -> Result<(Vec<OutFile>, Vec<SearchDocument>)> {
     let service = &site.content.service;
     let mut out = Vec::new();
+    let mut index = Vec::new();
     let home = simple(site, &service.name, &service.description, "/");
     // The documentation's sections (the pages one level under /docs/), for
     // the home page's overview.
@@ -49,6 +57,14 @@ pub(super) fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result
             )?
             .into_bytes(),
     });
+    let mut body = String::from("## Documentation\n\n");
+    for c in &sections {
+        body.push_str(&format!(
+            "- [{}]({}{}index.md): {}\n",
+            c.title, site.base_url, c.url, c.summary
+        ));
+    }
+    twin(site, &home, "", &body, &mut out, &mut index);
     let missing = simple(
         site,
         "Page not found",
@@ -109,6 +125,18 @@ pub(super) fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result
             )?
             .into_bytes(),
     });
+    let mut body = String::new();
+    for p in ProblemCode::ALL {
+        body.push_str(&format!(
+            "- `{code}` (HTTP {}): {}. {} [The page of `{code}`]({}/docs/problems/{code}/)\n",
+            p.status(),
+            p.title(),
+            p.explanation(),
+            site.base_url,
+            code = p.as_str(),
+        ));
+    }
+    twin(site, &list, "problems", &body, &mut out, &mut index);
     for p in ProblemCode::ALL {
         let url = format!("/docs/problems/{}/", p.as_str());
         let page = simple(site, p.title(), p.explanation(), &url);
@@ -125,7 +153,48 @@ pub(super) fn render_fixed_pages(site: &Site<'_>, renderer: &Renderer) -> Result
                 .into_bytes(),
         });
     }
-    Ok(out)
+    Ok((out, index))
+}
+
+/// The Markdown twin of a fixed page, under the site's default licence,
+/// and its search-index entry.
+fn twin(
+    site: &Site<'_>,
+    page: &SimplePage<'_>,
+    section: &str,
+    body: &str,
+    out: &mut Vec<OutFile>,
+    index: &mut Vec<SearchDocument>,
+) {
+    let cs = &site.content.site;
+    let licence = site.licences.get(cs.default_licence.as_str()).copied();
+    let Some(licence) = licence else {
+        return;
+    };
+    let mut text = twin_head(
+        site,
+        TwinHead {
+            title: page.title,
+            summary: page.summary,
+            url: page.url,
+            licence,
+            attribution: &cs.default_attribution,
+            updated: &cs.updated,
+        },
+    );
+    text.push_str(body.trim_end());
+    text.push('\n');
+    out.push(OutFile {
+        path: format!("{}index.md", page.url.trim_start_matches('/')),
+        bytes: text.into_bytes(),
+    });
+    index.push(SearchDocument {
+        url: page.url.to_owned(),
+        title: page.title.to_owned(),
+        summary: page.summary.to_owned(),
+        section: section.to_owned(),
+        text: markdown::render(body).text,
+    });
 }
 
 fn problem_json(p: ProblemCode) -> serde_json::Value {

@@ -24,7 +24,7 @@ use crate::markdown::{self, Heading};
 use crate::model::{Date, Licence, LicenceGrant, LicenceId, Material};
 use crate::openapi;
 use crate::origin::{self, Origins};
-use crate::output::{self, OutFile, WriteStats};
+use crate::output::{OutFile, Publisher, Staged, WriteStats};
 use crate::render::Renderer;
 use crate::search::{self, Passage, SearchDocument};
 use contract::ProblemCode;
@@ -34,6 +34,9 @@ use fixed::{data_files, render_fixed_pages};
 
 mod pages;
 use pages::*;
+
+mod unchanged;
+use unchanged::Stamp;
 
 /// What to build from where.
 #[derive(Debug, Clone)]
@@ -57,7 +60,11 @@ pub struct BuildOptions {
 /// What a build produced, for the one-line summary.
 #[derive(Debug, Clone)]
 pub struct Summary {
+    /// Pages rendered; 0 when the output was unchanged (see `unchanged`).
     pub pages: usize,
+    /// The inputs were those of the build in the output folder, which was
+    /// still whole: nothing was rendered or written.
+    pub unchanged: bool,
     pub stats: WriteStats,
     pub seconds: f64,
     pub manifest: Manifest,
@@ -66,6 +73,15 @@ pub struct Summary {
 impl Summary {
     /// The one line printed at the end of a build.
     pub fn line(&self) -> String {
+        if self.unchanged {
+            return format!(
+                "unchanged since the last build: {} files, {} (+{} precompressed), nothing written, in {:.2} s",
+                self.stats.files,
+                human_bytes(self.stats.bytes),
+                human_bytes(self.stats.compressed_bytes),
+                self.seconds
+            );
+        }
         format!(
             "built {} pages, {} files, {} (+{} precompressed), {} written, {} removed, {} twins compressed ({} from the cache), in {:.2} s",
             self.pages,
@@ -92,6 +108,27 @@ fn human_bytes(n: u64) -> String {
 /// Builds the site.
 pub fn build(opts: &BuildOptions) -> Result<Summary> {
     let started = Instant::now();
+    let stamp = opts.cache.as_deref().and_then(|c| Stamp::of(opts, c));
+    if let Some(manifest) = stamp.as_ref().and_then(|s| s.unchanged(&opts.out)) {
+        let stats = WriteStats {
+            files: manifest.files.len(),
+            bytes: manifest.files.values().map(|e| e.size).sum(),
+            compressed_bytes: manifest
+                .files
+                .values()
+                .flat_map(|e| e.encodings.values())
+                .map(|e| e.size)
+                .sum(),
+            ..WriteStats::default()
+        };
+        return Ok(Summary {
+            pages: 0,
+            unchanged: true,
+            stats,
+            seconds: started.elapsed().as_secs_f64(),
+            manifest,
+        });
+    }
     let mut content = content::load_content(&opts.content)?;
     let base_url = match &opts.base_url {
         Some(url) => validate_base_url(url)?,
@@ -137,21 +174,61 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
             .insert(archive::TEMPLATE, listing.markdown(&base_url));
     }
 
-    let mut files: Vec<OutFile> = Vec::with_capacity(content.documents.len() * 2 + 64);
-    let (pages, search_docs, passages) = render_documents(&site, &renderer, opts.progress)?;
+    let cache = opts.cache.as_deref().map(TwinCache::new);
+    let publisher = Publisher::open(&opts.out, cache.as_ref())?;
+    if let Some(stamp) = &stamp {
+        stamp.forget();
+    }
+    let published = publish(
+        &site,
+        &renderer,
+        &publisher,
+        opts.progress,
+        listing.as_ref(),
+        &assets,
+        downloads,
+    )
+    .and_then(|staged| publisher.finish(staged, origins.separate_api.clone()));
+    let (manifest, stats) = published.inspect_err(|_| publisher.discard())?;
+    if let Some(stamp) = &stamp {
+        stamp.record(&opts.out);
+    }
     let page_count = content.documents.len() + 3 + ProblemCode::ALL.len();
-    files.extend(pages);
-    files.extend(render_fixed_pages(&site, &renderer)?);
-    files.extend(data_files(&site)?);
+    Ok(Summary {
+        pages: page_count,
+        unchanged: false,
+        stats,
+        seconds: started.elapsed().as_secs_f64(),
+        manifest,
+    })
+}
+
+/// Renders every output file and stages it with the publisher.
+fn publish(
+    site: &Site<'_>,
+    renderer: &Renderer,
+    publisher: &Publisher<'_>,
+    progress: bool,
+    listing: Option<&Listing>,
+    assets: &assets::Assets,
+    downloads: Vec<(String, Vec<u8>)>,
+) -> Result<Vec<Staged>> {
+    let base_url = &site.base_url;
+    let (mut staged, mut search_docs, passages) =
+        render_documents(site, renderer, progress, publisher)?;
+    let (fixed, fixed_index) = render_fixed_pages(site, renderer)?;
+    search_docs.extend(fixed_index);
+    let mut files: Vec<OutFile> = fixed;
+    files.extend(data_files(site)?);
     files.push(OutFile {
         path: search::PATH.into(),
         bytes: search::index_json(search_docs),
     });
     files.push(OutFile {
         path: search::PASSAGES_PATH.into(),
-        bytes: search::passages_json(passages, &content.synonyms),
+        bytes: search::passages_json(passages, &site.content.synonyms),
     });
-    if let Some(listing) = &listing {
+    if let Some(listing) = listing {
         let page = site
             .content
             .documents
@@ -160,7 +237,7 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
             .map_or("/docs/", |d| d.url.as_str());
         files.push(OutFile {
             path: format!("files/{}{}", archive::FOLDER, archive::LICENCE_NOTE),
-            bytes: listing.licence_note(&base_url, page).into_bytes(),
+            bytes: listing.licence_note(base_url, page).into_bytes(),
         });
         files.push(OutFile {
             path: format!("files/{}{}", archive::FOLDER, archive::CHECKSUMS),
@@ -179,20 +256,11 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
             bytes,
         });
     }
-
-    let cache = opts.cache.as_deref().map(TwinCache::new);
-    let (manifest, stats) = output::write_tree(
-        &opts.out,
-        files,
-        origins.separate_api.clone(),
-        cache.as_ref(),
-    )?;
-    Ok(Summary {
-        pages: page_count,
-        stats,
-        seconds: started.elapsed().as_secs_f64(),
-        manifest,
-    })
+    let rest: Vec<Result<Staged>> = files.into_par_iter().map(|f| publisher.stage(f)).collect();
+    for s in rest {
+        staged.push(s?);
+    }
+    Ok(staged)
 }
 
 /// The tokens a document's Markdown may use for the origins of this build,

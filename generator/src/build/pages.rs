@@ -144,13 +144,14 @@ pub(super) fn children_of<'a>(site: &Site<'a>, parent: &str) -> Vec<&'a Document
 
 /// A rendered page: its HTML and Markdown twin, its search-index entry
 /// and its passages.
-type Rendered = ([OutFile; 2], SearchDocument, Vec<Passage>);
+type Rendered<F> = ([F; 2], SearchDocument, Vec<Passage>);
 
 pub(super) fn render_documents(
     site: &Site<'_>,
     renderer: &Renderer,
     progress: bool,
-) -> Result<(Vec<OutFile>, Vec<SearchDocument>, Vec<Passage>)> {
+    publisher: &Publisher<'_>,
+) -> Result<(Vec<Staged>, Vec<SearchDocument>, Vec<Passage>)> {
     let docs = &site.content.documents;
     let mut siblings: BTreeMap<&str, Vec<&Document>> = BTreeMap::new();
     for d in docs {
@@ -171,10 +172,20 @@ pub(super) fn render_documents(
         );
         bar
     });
-    let results: Vec<Result<Rendered>> = docs
+    let results: Vec<Result<Rendered<Staged>>> = docs
         .par_iter()
         .map(|d| {
-            let r = render_document(site, renderer, d, &siblings);
+            // Each page goes to the publisher as soon as it is rendered: into
+            // a fresh folder it is written (and compressed) at once.
+            let r = render_document(site, renderer, d, &siblings).and_then(
+                |([html, twin], entry, parts)| {
+                    Ok((
+                        [publisher.stage(html)?, publisher.stage(twin)?],
+                        entry,
+                        parts,
+                    ))
+                },
+            );
             if let Some(bar) = &bar {
                 bar.inc(1);
             }
@@ -201,7 +212,7 @@ pub(super) fn render_document(
     renderer: &Renderer,
     d: &Document,
     siblings: &BTreeMap<&str, Vec<&Document>>,
-) -> Result<Rendered> {
+) -> Result<Rendered<OutFile>> {
     let cs = &site.content.site;
     let rendered = markdown::render(&d.body);
     // Pages of the archive default to the archive grant's licence and
@@ -366,22 +377,48 @@ pub(super) fn markdown_twin(
     updated: &Date,
     appendix: Option<&str>,
 ) -> String {
-    let mut s = String::with_capacity(d.body.len() + 512);
-    s.push_str(&format!("# {}\n\n", d.front.title));
-    s.push_str(&format!("> {}\n>\n", d.front.summary));
-    s.push_str(&format!("> Source: {}{}\n", site.base_url, d.url));
-    s.push_str(&format!(
-        "> Licence: {} ({}) — {}\n",
-        licence.title,
-        licence.id,
-        licence.url.absolute(&site.base_url)
-    ));
-    s.push_str(&format!("> Attribution: {attribution}\n"));
-    s.push_str(&format!("> Updated: {updated}\n\n"));
+    let mut s = twin_head(
+        site,
+        TwinHead {
+            title: &d.front.title,
+            summary: &d.front.summary,
+            url: &d.url,
+            licence,
+            attribution,
+            updated,
+        },
+    );
+    s.reserve(d.body.len() + 2);
     s.push_str(d.body.trim_end());
     if let Some(more) = appendix {
         s.push_str(more.trim_end());
     }
     s.push('\n');
     s
+}
+
+/// What every Markdown twin states before its text.
+pub(super) struct TwinHead<'a> {
+    pub(super) title: &'a str,
+    pub(super) summary: &'a str,
+    pub(super) url: &'a str,
+    pub(super) licence: &'a Licence,
+    pub(super) attribution: &'a str,
+    pub(super) updated: &'a Date,
+}
+
+/// A twin's opening: title, summary, source, licence, attribution and date.
+pub(super) fn twin_head(site: &Site<'_>, h: TwinHead<'_>) -> String {
+    format!(
+        "# {}\n\n> {}\n>\n> Source: {}{}\n> Licence: {} ({}) — {}\n> Attribution: {}\n> Updated: {}\n\n",
+        h.title,
+        h.summary,
+        site.base_url,
+        h.url,
+        h.licence.title,
+        h.licence.id,
+        h.licence.url.absolute(&site.base_url),
+        h.attribution,
+        h.updated
+    )
 }
