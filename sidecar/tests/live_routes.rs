@@ -86,6 +86,110 @@ async fn observations_order_filters_and_privacy(backend: Backend) {
     );
 }
 
+/// `bbox` matches the published (rounded) location, never the exact one:
+/// a box around a site's exact point that leaves out its published point
+/// finds nothing, however small, and a box around the published point
+/// finds the site even when it leaves out the exact point. Otherwise boxes
+/// halved a couple of dozen times would recover the exact location.
+async fn bbox_matches_only_the_published_location(backend: Backend) {
+    let Some((db, live)) = fixture(backend, "obs_bbox_published").await else {
+        return;
+    };
+    // a-1 is stored at 52.123456, 4.987654 and published at 52.12, 4.99.
+    for exact_only in [
+        "bbox=4.98765,52.12345,4.98766,52.12346",
+        "bbox=4.9876,52.1234,4.9877,52.1235",
+        "bbox=4.98,52.12,4.9877,52.13",
+        "bbox=4.98,52.121,5,52.13",
+    ] {
+        assert_eq!(
+            ids(&page(&live, exact_only).await),
+            Vec::<i64>::new(),
+            "{exact_only}"
+        );
+    }
+    for published_only in [
+        "bbox=4.99,52.12,4.99,52.12",
+        "bbox=4.988,52.115,4.995,52.122",
+    ] {
+        assert_eq!(
+            ids(&page(&live, published_only).await),
+            [6, 2, 1],
+            "{published_only}"
+        );
+    }
+
+    // Sites on the edge between two published values are found where Rust
+    // rounds them, on every backend: h-1 lies exactly half way (rounded away
+    // from zero, not to even); n-1's decimal text and binary value round
+    // differently (1.005 is stored just below the half, 2.675 just below it
+    // too, yet its product with 100 rounds up to the half). Their
+    // observations are the newest, so a filter applied after the limit
+    // would show here.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("edges.csv");
+    std::fs::write(
+        &csv,
+        format!(
+            "{HEADER}h-1,Halfway,FR,pond,10.125,-3.375,2025-06-01T00:00:00Z,ph,7.0,pH,strip,valid\n\
+             n-1,Narrow,FR,pond,1.005,2.675,2025-06-02T00:00:00Z,ph,7.2,pH,strip,valid\n"
+        ),
+    )
+    .unwrap();
+    import::run(&db.store, &csv).await.unwrap();
+    for (published, id, lat, lon) in [
+        ("bbox=-3.38,10.13,-3.38,10.13", 8, 10.13, -3.38),
+        ("bbox=2.68,1,2.68,1", 9, 1.0, 2.68),
+    ] {
+        let p = page(&live, published).await;
+        assert_eq!(ids(&p), [id], "{published}");
+        assert_eq!(p["data"][0]["latitude"], lat, "{published}");
+        assert_eq!(p["data"][0]["longitude"], lon, "{published}");
+    }
+    for elsewhere in [
+        "bbox=-3.37,10.12,-3.37,10.12",
+        "bbox=-3.38,10.12,-3.38,10.12",
+        "bbox=-3.376,10.124,-3.374,10.126",
+        "bbox=2.68,1.01,2.68,1.01",
+        "bbox=2.67,1,2.67,1",
+        "bbox=2.674,1.004,2.676,1.006",
+    ] {
+        assert_eq!(
+            ids(&page(&live, elsewhere).await),
+            Vec::<i64>::new(),
+            "{elsewhere}"
+        );
+    }
+
+    // The filter runs before the limit: pages of one row walk a-1 only.
+    let mut seen = Vec::new();
+    let mut query = "bbox=4.99,52.12,4.99,52.12&limit=1".to_owned();
+    loop {
+        let p = page(&live, &query).await;
+        seen.extend(ids(&p));
+        match p["next_cursor"].as_str() {
+            Some(c) => query = format!("bbox=4.99,52.12,4.99,52.12&limit=1&cursor={c}"),
+            None => break,
+        }
+    }
+    assert_eq!(seen, [6, 2, 1]);
+
+    // The MCP tool goes through the same query.
+    use sidecar::live::mcp_tools::McpLiveTools;
+    use sidecar::mcp::LiveTools;
+    let tools = McpLiveTools(std::sync::Arc::new(live));
+    for (bbox, want) in [
+        ("4.98765,52.12345,4.98766,52.12346", vec![]),
+        ("4.988,52.115,4.995,52.122", vec![6, 2, 1]),
+    ] {
+        let mut args = serde_json::Map::new();
+        args.insert("bbox".into(), Value::from(bbox));
+        let got = tools.observations(args).await.unwrap();
+        let got: Value = serde_json::from_slice(&got.json).unwrap();
+        assert_eq!(ids(&got), want, "{bbox}");
+    }
+}
+
 async fn observations_keyset_pagination(backend: Backend) {
     let Some((_db, live)) = fixture(backend, "obs_pages").await else {
         return;
@@ -528,6 +632,7 @@ both_backends!(
     live_bodies_are_compressed_once_per_fill,
     observations_pages_are_served_again_for_their_max_age,
     observations_order_filters_and_privacy,
+    bbox_matches_only_the_published_location,
     observations_keyset_pagination,
     observations_errors_name_the_parameter,
     observations_csv_and_etag,

@@ -256,6 +256,75 @@ async fn resources_on_every_version() {
     }
 }
 
+/// Resource URIs, page URLs and the instructions name the origin the site
+/// was built for, where the pages and their Markdown twins are served, not
+/// the organisation's address in `service.json`.
+#[tokio::test]
+async fn resources_name_the_origin_the_site_was_built_for() {
+    const BUILT: &str = "http://127.0.0.1:4000";
+    let f = fixture_built_for(BUILT);
+    let s = state(&f);
+    for v in VERSIONS {
+        let r = ok(&s, v, "resources/list", json!({})).await;
+        let uris: Vec<&str> = r["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["uri"].as_str().unwrap())
+            .collect();
+        assert!(uris.contains(&"http://127.0.0.1:4000/docs/archive/index.md"));
+        for uri in &uris {
+            assert!(uri.starts_with(BUILT), "{uri}");
+            // The twin a resource names is served at that very URL.
+            let path = &uri[BUILT.len()..];
+            let served = common::handler::send(&s, "GET", path, &[]).await;
+            assert_eq!(served.status, 200, "{uri}");
+            let read = ok(&s, v, "resources/read", json!({"uri": uri})).await;
+            assert_eq!(
+                read["contents"][0]["text"].as_str().unwrap().as_bytes(),
+                &served.body[..]
+            );
+        }
+        let old = "https://water.example.org/docs/archive/index.md";
+        assert_eq!(
+            err(&s, v, "resources/read", json!({"uri": old})).await,
+            -32002
+        );
+        let t = ok(&s, v, "resources/templates/list", json!({})).await;
+        assert_eq!(
+            t["resourceTemplates"][0]["uriTemplate"],
+            "http://127.0.0.1:4000/docs/{+path}/index.md"
+        );
+        let found = tool(
+            &s,
+            v,
+            "search_documentation",
+            json!({"query": "kingfisher"}),
+        )
+        .await;
+        assert_eq!(
+            found["results"][0]["url"],
+            "http://127.0.0.1:4000/docs/archive/"
+        );
+
+        let init = json!({
+            "protocolVersion": v,
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"}
+        });
+        let r = ok(&s, v, "initialize", init).await;
+        let instructions = r["instructions"].as_str().unwrap();
+        assert!(
+            instructions.contains("(http://127.0.0.1:4000)"),
+            "{instructions}"
+        );
+        assert!(
+            !instructions.contains("water.example.org"),
+            "{instructions}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn prompts_on_every_version() {
     let f = fixture();

@@ -22,7 +22,9 @@
 //! # Published data
 //!
 //! Coordinates are rounded to [`PRECISION_DECIMALS`] decimal places (about
-//! 1 km) in every response, so no volunteer's exact location is published.
+//! 1 km) in every response, so no volunteer's exact location is published;
+//! the `bbox` filter matches those rounded values too, so it cannot be used
+//! to narrow a site down below the published precision.
 //! Only public sites and their observations are served.
 
 mod csv;
@@ -52,15 +54,9 @@ pub use observations::observations;
 pub use query::LiveError;
 pub use stats::{PlatformStats, current_stats, platform_stats};
 
-/// Decimal places published coordinates are rounded to (0.01° ≈ 1.1 km of
-/// latitude).
-pub const PRECISION_DECIMALS: u32 = 2;
-
-/// Rounds a coordinate to [`PRECISION_DECIMALS`] places.
-pub fn coarsen(degrees: f64) -> f64 {
-    let f = 10f64.powi(PRECISION_DECIMALS as i32);
-    (degrees * f).round() / f
-}
+/// The store owns the rounding, so that its location filters match exactly
+/// what is published.
+pub use crate::store::published::{PRECISION_DECIMALS, coarsen};
 
 /// The licence the live data is published under.
 #[derive(Debug, Clone, Serialize)]

@@ -6,7 +6,7 @@
 //! | `site` | one `site_id` (1–64 of `A-Z a-z 0-9 _ -`) |
 //! | `from` | `YYYY-MM-DD` or RFC 3339 date-time: observed at or after (UTC; a date is its midnight) |
 //! | `to` | the same: observed before or at (a date includes its whole day) |
-//! | `bbox` | `minLon,minLat,maxLon,maxLat` in decimal degrees |
+//! | `bbox` | `minLon,minLat,maxLon,maxLat` in decimal degrees, matched on the published (rounded) location |
 //! | `limit` | page size, 1–[`MAX_LIMIT`], default [`DEFAULT_LIMIT`] |
 //! | `cursor` | the `next_cursor` of the previous page |
 //! | `format` | `json` (default) or `csv` |

@@ -34,7 +34,9 @@ pub struct Hit {
     pub score: u32,
 }
 
-use contract::manifest::{MANIFEST_FILE, Manifest, SEARCH_INDEX, SEARCH_PASSAGES};
+use contract::manifest::{
+    MANIFEST_FILE, MCP_SERVER_CARD, Manifest, SEARCH_INDEX, SEARCH_PASSAGES, SITEMAP,
+};
 use contract::search::{Passage, PassageIndex, SearchIndex};
 
 use crate::search::{self, Index};
@@ -42,7 +44,9 @@ use crate::search::{self, Index};
 /// Everything loaded from `dist/`.
 #[derive(Debug, Default)]
 pub struct Content {
-    /// The service's public base URL (no trailing slash).
+    /// The origin the site was built for (no trailing slash): where its
+    /// pages and Markdown twins are served, and the base of every URL and
+    /// resource URI the MCP server names.
     pub base_url: String,
     /// `api/service.json`, parsed; `Null` when the build has none.
     pub service: Value,
@@ -62,9 +66,10 @@ pub struct Content {
 }
 
 impl Content {
-    /// Loads from a built `dist/`. `fallback_base` stands in for the public
-    /// URL when `service.json` names none. Missing files leave their part
-    /// empty: the tools then say so rather than the server failing to start.
+    /// Loads from a built `dist/`. `fallback_base` (the configured site
+    /// origin) stands in for the site's origin when the build records none.
+    /// Missing files leave their part empty: the tools then say so rather
+    /// than the server failing to start.
     pub fn load(dist: &Path, fallback_base: &str) -> Content {
         let read = |key: &str| std::fs::read_to_string(dist.join(key)).ok();
         let service_json = read("api/service.json");
@@ -72,11 +77,16 @@ impl Content {
             .as_deref()
             .and_then(|s| serde_json::from_str(s).ok())
             .unwrap_or(Value::Null);
-        let base_url = service["url"]
-            .as_str()
-            .unwrap_or(fallback_base)
-            .trim_end_matches('/')
-            .to_owned();
+        let server_card = read(MCP_SERVER_CARD)
+            .and_then(|s| serde_json::from_str(&s).ok())
+            .unwrap_or(Value::Null);
+        // Not `service.json`'s `url`: that is the organisation's address,
+        // which need not be where this build of the site is served.
+        let base_url = read(SITEMAP)
+            .as_deref()
+            .and_then(sitemap_origin)
+            .or_else(|| server_card["websiteUrl"].as_str().and_then(origin_of))
+            .unwrap_or_else(|| fallback_base.trim_end_matches('/').to_owned());
         let keys: Vec<String> = read(MANIFEST_FILE)
             .and_then(|s| serde_json::from_str::<Manifest>(&s).ok())
             .map(|m| m.files.into_keys().collect())
@@ -91,9 +101,6 @@ impl Content {
             })
             .collect();
         let passages = Index::new(load_passages(&keys, &read, &documents));
-        let server_card = read(".well-known/mcp/server-card.json")
-            .and_then(|s| serde_json::from_str(&s).ok())
-            .unwrap_or(Value::Null);
         Content {
             base_url,
             service,
@@ -196,6 +203,31 @@ impl Content {
             })
             .collect()
     }
+}
+
+/// The origin of the first page URL of a built `sitemap.xml`: the origin
+/// the site was built for (`generate build --base-url`), which its pages,
+/// twins, `llms.txt` and server card all use.
+fn sitemap_origin(sitemap: &str) -> Option<String> {
+    let start = sitemap.find("<loc>")? + "<loc>".len();
+    let end = start + sitemap[start..].find("</loc>")?;
+    origin_of(sitemap[start..end].trim())
+}
+
+/// The `scheme://authority` of an absolute `http(s)` URL, without a
+/// trailing slash; `None` for anything else.
+fn origin_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme != "http" && scheme != "https" {
+        return None;
+    }
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-.:[]".contains(c);
+    if authority.is_empty() || !authority.chars().all(plain) {
+        return None;
+    }
+    Some(format!("{scheme}://{}", authority.to_ascii_lowercase()))
 }
 
 /// About how long a snippet is, in characters.
@@ -338,6 +370,56 @@ mod tests {
             documents,
             ..Content::default()
         }
+    }
+
+    #[test]
+    fn origins_are_read_from_the_build() {
+        let sitemap = "<?xml version=\"1.0\"?>\n<urlset>\n  <url>\n    \
+            <loc>http://127.0.0.1:8080/</loc>\n  </url>\n</urlset>\n";
+        assert_eq!(
+            sitemap_origin(sitemap).as_deref(),
+            Some("http://127.0.0.1:8080")
+        );
+        assert_eq!(sitemap_origin("<urlset/>"), None);
+        for (url, origin) in [
+            ("https://Site.example/docs/", Some("https://site.example")),
+            ("http://[::1]:9/x?y", Some("http://[::1]:9")),
+            ("https://site.example", Some("https://site.example")),
+            ("ftp://site.example/", None),
+            ("https://user@site.example/", None),
+            ("https:///docs/", None),
+            ("/docs/", None),
+        ] {
+            assert_eq!(origin_of(url).as_deref(), origin, "{url}");
+        }
+    }
+
+    #[test]
+    fn the_built_origin_wins_over_service_url_and_fallback() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |key: &str, text: &str| {
+            let path = dir.path().join(key);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        let load = || Content::load(dir.path(), "http://127.0.0.1:8080/");
+        write("api/service.json", r#"{"url": "https://org.example/"}"#);
+        assert_eq!(load().base_url, "http://127.0.0.1:8080");
+        write(
+            MCP_SERVER_CARD,
+            r#"{"websiteUrl": "https://card.example/docs/"}"#,
+        );
+        assert_eq!(load().base_url, "https://card.example");
+        write(
+            SITEMAP,
+            "<urlset><url><loc>https://built.example:8443/</loc></url></urlset>",
+        );
+        let c = load();
+        assert_eq!(c.base_url, "https://built.example:8443");
+        assert_eq!(
+            c.page_uri("/docs/archive/"),
+            "https://built.example:8443/docs/archive/index.md"
+        );
     }
 
     #[test]

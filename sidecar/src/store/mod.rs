@@ -15,11 +15,14 @@
 //!   statistics only, without any personal data.
 //!
 //! Exact coordinates stay in the database; the publishing layer
-//! ([`crate::live`]) coarsens them.
+//! ([`crate::live`]) coarsens them ([`published::coarsen`]), and location
+//! filters match the coarsened values, never the exact ones
+//! ([`published`] says how).
 
 pub mod contact;
 pub mod import;
 pub mod postgres;
+pub mod published;
 pub mod sample;
 pub mod sqlite;
 pub mod time;
@@ -86,7 +89,8 @@ pub struct ObservationFilter {
     pub from: Option<i64>,
     /// Exclusive upper bound, Unix seconds.
     pub until: Option<i64>,
-    /// `[min_lon, min_lat, max_lon, max_lat]`, matched on the exact location.
+    /// `[min_lon, min_lat, max_lon, max_lat]`, matched on the published
+    /// (coarsened) location, as a response shows it.
     pub bbox: Option<[f64; 4]>,
     pub before: Option<(i64, i64)>,
     pub limit: u32,
@@ -272,10 +276,19 @@ pub(crate) fn observation_query(
         bind(&mut sql, " AND o.observed_at < ?", Arg::Int(until));
     }
     if let Some([min_lon, min_lat, max_lon, max_lat]) = filter.bbox {
-        bind(&mut sql, " AND s.longitude >= ?", Arg::Real(min_lon));
-        bind(&mut sql, " AND s.latitude >= ?", Arg::Real(min_lat));
-        bind(&mut sql, " AND s.longitude <= ?", Arg::Real(max_lon));
-        bind(&mut sql, " AND s.latitude <= ?", Arg::Real(max_lat));
+        // The box is on published locations: compare the exact ones with the
+        // ends of the exact ranges that publish inside it.
+        let lon = published::exact_range(min_lon, max_lon);
+        let lat = published::exact_range(min_lat, max_lat);
+        match lon.zip(lat) {
+            Some(((lon_lo, lon_hi), (lat_lo, lat_hi))) => {
+                bind(&mut sql, " AND s.longitude >= ?", Arg::Real(lon_lo));
+                bind(&mut sql, " AND s.latitude >= ?", Arg::Real(lat_lo));
+                bind(&mut sql, " AND s.longitude <= ?", Arg::Real(lon_hi));
+                bind(&mut sql, " AND s.latitude <= ?", Arg::Real(lat_hi));
+            }
+            None => sql.push_str(" AND FALSE"),
+        }
     }
     if let Some((at, id)) = filter.before {
         // A row-value comparison, which both planners turn into an index range.

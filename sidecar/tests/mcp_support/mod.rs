@@ -27,7 +27,15 @@ pub const SEARCH_INDEX: &str = r#"{"version":1,"documents":[{"url":"/docs/","tit
 /// passages are what is searched.
 pub const PASSAGES: &str = r#"{"version":1,"synonyms":[["nitrate","fertiliser"]],"passages":[{"url":"/docs/","title":"Documentation","section":"","text":"Start with the archive of nitrate measurements."},{"url":"/docs/archive/","anchor":"nitrate","title":"Water Watch archive","heading":"Nitrate","section":"archive","historical":true,"licence":"CC BY 4.0","attribution":"The Water Watch volunteers","text":"Volunteers measured nitrate in rivers and ponds. Kingfisher sightings were noted on the visit form."}]}"#;
 
+/// A `dist/` built for [`BASE`].
 pub fn fixture() -> Fixture {
+    fixture_built_for(BASE)
+}
+
+/// A `dist/` built for `origin` (`generate build --base-url`): its sitemap
+/// names the pages there, while `service.json` keeps the organisation's
+/// own address, [`BASE`].
+pub fn fixture_built_for(origin: &str) -> Fixture {
     let service = json!({
         "name": "Blue Reach Observatory",
         "description": "Freshwater research with volunteers.",
@@ -58,6 +66,18 @@ pub fn fixture() -> Fixture {
         key: "api/service.json",
         bytes: service.to_string().into_bytes(),
         content_type: "application/json",
+        cache_control: PAGE,
+        compress: false,
+    });
+    let sitemap = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+         <url><loc>{origin}/</loc></url>\n<url><loc>{origin}/docs/</loc></url>\n</urlset>\n"
+    );
+    files.push(File {
+        key: "sitemap.xml",
+        bytes: sitemap.into_bytes(),
+        content_type: "application/xml",
         cache_control: PAGE,
         compress: false,
     });
