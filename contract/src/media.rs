@@ -3,6 +3,11 @@
 pub const JSON: &str = "application/json";
 pub const PROBLEM_JSON: &str = "application/problem+json";
 pub const GEO_JSON: &str = "application/geo+json";
+/// The OpenAPI contract: the JSON media type the OpenAPI Initiative
+/// registered, with the specification's version.
+pub const OPENAPI: &str = "application/vnd.oai.openapi+json;version=3.1";
+/// The OpenAPI media type without its version parameter.
+pub const OPENAPI_ESSENCE: &str = "application/vnd.oai.openapi+json";
 pub const AI_CATALOG: &str = "application/ai-catalog+json";
 pub const MCP_SERVER_CARD: &str = "application/mcp-server-card+json";
 /// RFC 9727's linkset, with the profile the RFC registers.
@@ -28,6 +33,7 @@ pub fn for_path(path: &str) -> &'static str {
         crate::manifest::AI_CATALOG => return AI_CATALOG,
         crate::manifest::MCP_SERVER_CARD => return MCP_SERVER_CARD,
         crate::manifest::API_CATALOG => return API_CATALOG,
+        crate::manifest::OPENAPI => return OPENAPI,
         _ => {}
     }
     let ext = path
@@ -63,6 +69,7 @@ pub fn compressible(content_type: &str) -> bool {
     content_type.starts_with("text/")
         || [
             JSON,
+            OPENAPI,
             AI_CATALOG,
             MCP_SERVER_CARD,
             LINKSET,
@@ -89,6 +96,8 @@ mod tests {
         assert_eq!(for_path("docs/a/index.md"), MARKDOWN_UTF8);
         assert_eq!(for_path(".well-known/ai-catalog.json"), AI_CATALOG);
         assert_eq!(for_path(".well-known/api-catalog"), API_CATALOG);
+        assert_eq!(for_path("openapi.json"), OPENAPI);
+        assert!(compressible(OPENAPI));
         assert_eq!(for_path("files/x.bin"), "application/octet-stream");
         assert!(compressible(for_path("index.html")));
         assert!(compressible(API_CATALOG));

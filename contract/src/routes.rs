@@ -281,7 +281,7 @@ pub static OPENAPI: Route = file(
     "getOpenApi",
     "service",
     "This OpenAPI contract",
-    &[media::JSON],
+    &[media::OPENAPI_ESSENCE],
 );
 pub static AI_CATALOG: Route = file(
     StaticFile::AiCatalog,

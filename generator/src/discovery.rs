@@ -17,14 +17,14 @@ use crate::openapi::{CONTRACT_VERSION, MCP_PROTOCOL_VERSIONS};
 /// AI Catalog draft version the catalog follows.
 pub const AI_CATALOG_SPEC_VERSION: &str = "1.0";
 /// Media type of the OpenAPI contract as a discovery target.
-pub const OPENAPI_MEDIA_TYPE: &str = "application/vnd.oai.openapi+json;version=3.1";
+pub const OPENAPI_MEDIA_TYPE: &str = contract::media::OPENAPI;
 /// Media type of the MCP server card (SEP-2127 draft).
 pub const MCP_SERVER_CARD_MEDIA_TYPE: &str = contract::media::MCP_SERVER_CARD;
 /// Site path of the MCP server card.
 pub const MCP_SERVER_CARD_PATH: &str = routes::MCP_SERVER_CARD.path;
-/// JSON Schema the server card declares (SEP-2127 draft, schema family v2).
+/// JSON Schema the server card declares (SEP-2127: the v1 schema family, the only one published).
 pub const MCP_SERVER_CARD_SCHEMA: &str =
-    "https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json";
+    "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 /// Name suffix of the MCP server: the last segment of its card `name` and of
 /// its AI Catalog identifier.
 const MCP_SERVER_NAME: &str = "public-information";

@@ -11,12 +11,18 @@ use serde_json::json;
 use super::{Crumb, Site, TwinHead, children_of, crumb, twin_head};
 use crate::discovery::{self, DocLink};
 use crate::markdown;
-use crate::model::Date;
+use crate::model::{Date, Licence};
 use crate::output::OutFile;
 use crate::render::Renderer;
 use crate::search::SearchDocument;
 use contract::ProblemCode;
 use contract::manifest;
+
+/// The list of problem codes.
+const PROBLEMS_URL: &str = "/docs/problems/";
+const PROBLEMS_TITLE: &str = "Problem codes";
+const PROBLEMS_SUMMARY: &str =
+    "Every error code this service answers with, and what to do about it.";
 
 #[derive(Serialize)]
 struct SimplePage<'a> {
@@ -24,6 +30,9 @@ struct SimplePage<'a> {
     summary: &'a str,
     url: &'a str,
     nav_url: String,
+    /// Set on the pages with a Markdown twin (see [`twin`]).
+    md_url: Option<String>,
+    licence: Option<&'a Licence>,
 }
 
 fn simple<'a>(site: &Site<'_>, title: &'a str, summary: &'a str, url: &'a str) -> SimplePage<'a> {
@@ -32,7 +41,20 @@ fn simple<'a>(site: &Site<'_>, title: &'a str, summary: &'a str, url: &'a str) -
         summary,
         url,
         nav_url: site.nav_url(url),
+        md_url: None,
+        licence: None,
     }
+}
+
+/// A fixed page that has a Markdown twin: it links the twin and states the
+/// twin's licence, the site's default.
+fn with_twin<'a>(site: &Site<'a>, mut page: SimplePage<'a>) -> SimplePage<'a> {
+    page.md_url = Some(format!("{}index.md", page.url));
+    page.licence = site
+        .licences
+        .get(site.content.site.default_licence.as_str())
+        .copied();
+    page
 }
 
 /// The fixed pages, the Markdown twins of those in the sitemap (the home
@@ -44,7 +66,7 @@ pub(super) fn render_fixed_pages(
     let service = &site.content.service;
     let mut out = Vec::new();
     let mut index = Vec::new();
-    let home = simple(site, &service.name, &service.description, "/");
+    let home = with_twin(site, simple(site, &service.name, &service.description, "/"));
     // The documentation's sections (the pages one level under /docs/), for
     // the home page's overview.
     let sections: Vec<Crumb> = children_of(site, "/docs/").into_iter().map(crumb).collect();
@@ -109,11 +131,9 @@ pub(super) fn render_fixed_pages(
                 .into_bytes(),
         });
     }
-    let list = simple(
+    let list = with_twin(
         site,
-        "Problem codes",
-        "Every error code this service answers with, and what to do about it.",
-        "/docs/problems/",
+        simple(site, PROBLEMS_TITLE, PROBLEMS_SUMMARY, PROBLEMS_URL),
     );
     let problems: Vec<_> = ProblemCode::ALL.into_iter().map(problem_json).collect();
     out.push(OutFile {
@@ -156,8 +176,8 @@ pub(super) fn render_fixed_pages(
     Ok((out, index))
 }
 
-/// The Markdown twin of a fixed page, under the site's default licence,
-/// and its search-index entry.
+/// The Markdown twin of a fixed page made by [`with_twin`], and its
+/// search-index entry.
 fn twin(
     site: &Site<'_>,
     page: &SimplePage<'_>,
@@ -167,8 +187,7 @@ fn twin(
     index: &mut Vec<SearchDocument>,
 ) {
     let cs = &site.content.site;
-    let licence = site.licences.get(cs.default_licence.as_str()).copied();
-    let Some(licence) = licence else {
+    let Some(licence) = page.licence else {
         return;
     };
     let mut text = twin_head(
@@ -212,7 +231,7 @@ pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
     let cs = &site.content.site;
     let service = &site.content.service;
     let base = site.base_url.as_str();
-    let docs: Vec<DocLink> = site
+    let mut docs: Vec<DocLink> = site
         .content
         .documents
         .iter()
@@ -223,6 +242,23 @@ pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
             section: d.section.clone(),
         })
         .collect();
+    // The fixed pages with a twin: the home page first, the problem codes
+    // as a section of their own.
+    docs.insert(
+        0,
+        DocLink {
+            url: "/".to_owned(),
+            title: service.name.clone(),
+            summary: service.description.clone(),
+            section: String::new(),
+        },
+    );
+    docs.push(DocLink {
+        url: PROBLEMS_URL.to_owned(),
+        title: PROBLEMS_TITLE.to_owned(),
+        summary: PROBLEMS_SUMMARY.to_owned(),
+        section: "problems".to_owned(),
+    });
     let mut pages: Vec<(String, Date)> = vec![("/".to_owned(), cs.updated.clone())];
     for d in &site.content.documents {
         pages.push((
@@ -230,7 +266,7 @@ pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
             d.front.updated.clone().unwrap_or(cs.updated.clone()),
         ));
     }
-    pages.push(("/docs/problems/".to_owned(), cs.updated.clone()));
+    pages.push((PROBLEMS_URL.to_owned(), cs.updated.clone()));
 
     let text = |path: &str, s: String| OutFile {
         path: path.to_owned(),

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::model::{ServiceInformation, Site};
+use crate::model::{Material, ServiceInformation, Site};
 use crate::origin::Origins;
 use contract::ProblemCode;
 
@@ -32,6 +32,8 @@ pub const CONTRACT_VERSION: &str = "1.0.0";
 pub const OPENAPI_VERSION: &str = "3.1.0";
 /// JSON Schema dialect of every schema in the document.
 pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+/// The CORS response header, documented on every response that can carry it.
+const ALLOW_ORIGIN: &str = "Access-Control-Allow-Origin";
 
 #[derive(Serialize)]
 struct Document {
@@ -40,6 +42,9 @@ struct Document {
     json_schema_dialect: &'static str,
     info: Info,
     servers: Vec<Server>,
+    /// Always empty: no route takes credentials. Stated rather than left
+    /// out, so readers and linters see "public" instead of "undocumented".
+    security: Vec<BTreeMap<&'static str, Vec<&'static str>>>,
     tags: Vec<Tag>,
     paths: BTreeMap<&'static str, PathItem>,
     components: Components,
@@ -75,6 +80,10 @@ struct License {
 struct Server {
     url: String,
     description: &'static str,
+    /// Whether the server is for internal callers only; every one here is
+    /// public.
+    #[serde(rename = "x-internal")]
+    internal: bool,
 }
 
 #[derive(Serialize)]
@@ -215,11 +224,19 @@ impl Response {
 /// gives the same value.
 pub fn document(origins: &Origins, site: &Site, service: &ServiceInformation) -> Value {
     let base_url = origins.site.as_str();
+    // The contract is service information: its licence is the grant that
+    // covers that material (as `service.json` states), else the default.
+    let licence_id = service
+        .guardrails
+        .licences
+        .iter()
+        .find(|g| g.covers.contains(&Material::ServiceInformation))
+        .map_or(&site.default_licence, |g| &g.licence);
     let licence_name = site
         .licences
         .iter()
-        .find(|l| l.id == site.default_licence)
-        .map_or_else(|| site.default_licence.to_string(), |l| l.title.clone());
+        .find(|l| &l.id == licence_id)
+        .map_or_else(|| licence_id.to_string(), |l| l.title.clone());
     let doc = Document {
         openapi: OPENAPI_VERSION,
         json_schema_dialect: JSON_SCHEMA_DIALECT,
@@ -238,13 +255,15 @@ pub fn document(origins: &Origins, site: &Site, service: &ServiceInformation) ->
             },
             license: License {
                 name: licence_name,
-                identifier: site.default_licence.to_string(),
+                identifier: licence_id.to_string(),
             },
         },
         servers: vec![Server {
             url: base_url.to_owned(),
             description: "The service's canonical origin.",
+            internal: false,
         }],
+        security: Vec::new(),
         tags: vec![
             tag("service", "The service information and this contract."),
             tag(
@@ -304,7 +323,11 @@ fn info_description(origins: &Origins, site: &Site, service: &ServiceInformation
         This contract lists every machine-readable route of {title} {at}. \
         Pages are not operations: the home page, `/docs/…` and the other HTML pages (each with \
         a Markdown twin, `index.md` beside `index.html`, for agents) and the content-hashed \
-        files under `/assets/` are listed in `/sitemap.xml` and `/llms.txt` instead.\n\n\
+        files under `/assets/` are listed in `/sitemap.xml` and `/llms.txt` instead. The other \
+        static files are the file archive's downloads under `/files/…` (listed on its page), \
+        the search indexes the site's scripts read (`/search-index.json`, \
+        `/search-passages.json`), the page for unknown addresses `/404.html` and the contact \
+        form's thank-you page `/contact/thanks/`.\n\n\
         HEAD is answered wherever GET is, with the same headers and no body; it is not listed \
         as a separate operation.\n\n\
         Everything here is read-only: no GET route and no MCP tool changes state or contacts \
@@ -350,7 +373,15 @@ fn headers() -> BTreeMap<&'static str, Header> {
             "Retry-After",
             header(
                 "Seconds to wait before trying again.",
-                json!({ "type": "integer", "minimum": 0 }),
+                json!({ "type": "integer", "format": "int32", "minimum": 0 }),
+            ),
+        ),
+        (
+            ALLOW_ORIGIN,
+            header(
+                "`*` on the public routes. On the contact and chat routes, the request's \
+                `Origin` when it is one of the site's own origins, and absent otherwise.",
+                text(),
             ),
         ),
         ("Allow", header("The methods this route takes.", text())),
@@ -378,6 +409,9 @@ fn problem_example(base_url: &str, status: u16) -> Option<Value> {
 fn error_responses(base_url: &str) -> BTreeMap<&'static str, Response> {
     let problem = |status: u16, description: &str, headers: &[&'static str]| {
         let mut response = Response::new(description).headers(headers);
+        if status != 403 {
+            response = response.headers(&[ALLOW_ORIGIN]);
+        }
         response.content.insert(
             "application/problem+json",
             MediaType {
@@ -397,6 +431,7 @@ fn error_responses(base_url: &str) -> BTreeMap<&'static str, Response> {
             ),
         ),
         (
+            // Refused because of its origin, so without the CORS header.
             "Forbidden",
             problem(
                 403,
@@ -404,7 +439,6 @@ fn error_responses(base_url: &str) -> BTreeMap<&'static str, Response> {
                 &["Vary"],
             ),
         ),
-        ("NotFound", problem(404, "Nothing exists at this URL.", &[])),
         (
             "MethodNotAllowed",
             problem(
@@ -438,14 +472,6 @@ fn error_responses(base_url: &str) -> BTreeMap<&'static str, Response> {
             ),
         ),
         (
-            "UnprocessableContent",
-            problem(
-                422,
-                "The submission is well-formed but a field is invalid; `errors` names the fields.",
-                &[],
-            ),
-        ),
-        (
             "TooManyRequests",
             problem(429, "Too many requests from this client.", &["Retry-After"]),
         ),
@@ -468,6 +494,7 @@ fn error_responses(base_url: &str) -> BTreeMap<&'static str, Response> {
             "ETag",
             "Cache-Control",
             "Vary",
+            ALLOW_ORIGIN,
         ]),
     );
     responses

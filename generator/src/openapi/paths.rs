@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::{
-    MediaType, Operation, Parameter, PathItem, RefOr, RequestBody, Response, Server, media,
-    reference, schemas, text,
+    ALLOW_ORIGIN, MediaType, Operation, Parameter, PathItem, RefOr, RequestBody, Response, Server,
+    media, reference, schemas, text,
 };
 use crate::manifest;
 use contract::routes::{self, Endpoint, Method, Route, RouteId, StaticFile};
@@ -41,7 +41,10 @@ impl Operation {
         self
     }
 
+    /// Adds an answer of this operation; the sidecar's CORS layer decorates
+    /// every answer of a route, so each one documents the header.
     fn respond(mut self, status: &'static str, response: Response) -> Self {
+        let response = response.headers(&[ALLOW_ORIGIN]);
         self.responses.insert(status, RefOr::Item(response));
         self
     }
@@ -111,6 +114,7 @@ pub(super) fn all(api_origin: Option<&str>) -> BTreeMap<&'static str, PathItem> 
         vec![Server {
             url: url.to_owned(),
             description: "The sidecar's origin, which answers this route.",
+            internal: false,
         }]
     });
     let mut paths = BTreeMap::new();
@@ -245,7 +249,7 @@ fn observations(op: Operation) -> Operation {
         query(
             "site",
             "Only this site (`site_id`).",
-            json!({ "type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$" }),
+            json!({ "type": "string", "maxLength": 64, "pattern": "^[A-Za-z0-9_-]{1,64}$" }),
         ),
         query(
             "from",
@@ -269,7 +273,7 @@ fn observations(op: Operation) -> Operation {
         query(
             "limit",
             "Page size.",
-            json!({ "type": "integer", "minimum": 1, "maximum": 1000, "default": 100 }),
+            json!({ "type": "integer", "format": "int32", "minimum": 1, "maximum": 1000, "default": 100 }),
         ),
         query(
             "cursor",

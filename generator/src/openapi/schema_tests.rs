@@ -248,7 +248,6 @@ fn components_cover_required_names() {
     for name in [
         "BadRequest",
         "Forbidden",
-        "NotFound",
         "MethodNotAllowed",
         "PayloadTooLarge",
         "UnsupportedMediaType",

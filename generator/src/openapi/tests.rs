@@ -326,3 +326,31 @@ fn static_media_types_agree_with_the_manifest() {
         assert!(content.contains_key(essence), "{path}: {served}");
     }
 }
+
+#[test]
+fn public_routes_and_cors_are_stated() {
+    let d = doc();
+    // No credentials anywhere, said explicitly; every server is public.
+    assert_eq!(d["security"], serde_json::json!([]));
+    assert_eq!(d["servers"][0]["x-internal"], false);
+    assert!(
+        d["components"]["headers"][ALLOW_ORIGIN]["schema"].is_object(),
+        "the CORS header is a component"
+    );
+    // Every answer carries the CORS header but the 403 that refuses an origin.
+    let mut checked = 0;
+    for (path, method, op) in operations(&d) {
+        for (status, response) in op["responses"].as_object().unwrap() {
+            let has = resolve(&d, response)["headers"][ALLOW_ORIGIN].is_object();
+            assert_eq!(has, status != "403", "{method} {path} {status}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} responses");
+    // Every shared response is used by some operation.
+    let used = serde_json::to_string(&d["paths"]).unwrap();
+    for name in d["components"]["responses"].as_object().unwrap().keys() {
+        let target = format!("\"#/components/responses/{name}\"");
+        assert!(used.contains(&target), "{name} is never used");
+    }
+}

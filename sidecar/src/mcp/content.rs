@@ -1,6 +1,7 @@
 //! What the MCP tools and resources read, loaded once at start from the
 //! files the generator wrote: `api/service.json`, `openapi.json`, the
-//! Markdown twin of every documentation page listed in the manifest, and
+//! Markdown twin of every page listed in the manifest (the home page, the
+//! documentation and the list of problem codes), and
 //! `search-index.json`, the same index the site's in-browser search reads.
 //! The tools read exactly the bytes the static routes serve, so agents and
 //! people see one source of truth.
@@ -93,7 +94,7 @@ impl Content {
             .unwrap_or_default();
         let documents: Vec<Document> = keys
             .iter()
-            .filter(|k| k.starts_with("docs/") && k.ends_with("/index.md") && !k.contains(".."))
+            .filter(|k| (*k == "index.md" || k.ends_with("/index.md")) && !k.contains(".."))
             .filter_map(|k| {
                 let text = read(k)?;
                 let path = format!("/{}", k.strip_suffix("index.md").unwrap_or(k));

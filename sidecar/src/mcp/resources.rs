@@ -30,14 +30,14 @@ const FIXED: [Fixed; 2] = [
         name: "service.json",
         title: "Service information",
         description: "What the organisation offers, its projects, evidence, scope, consortium, contact and guardrails, as JSON.",
-        mime_type: "application/json",
+        mime_type: contract::media::JSON,
     },
     Fixed {
         path: "/openapi.json",
         name: "openapi.json",
         title: "OpenAPI description",
         description: "The OpenAPI 3.1 contract of every HTTP route of the service.",
-        mime_type: "application/json",
+        mime_type: contract::media::OPENAPI,
     },
 ];
 

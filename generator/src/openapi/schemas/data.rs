@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use super::{OBSERVATION_PARAMETERS, QUALITY_FLAGS, WATER_BODY_TYPES, schema_ref};
 
 fn count(description: &str) -> Value {
-    json!({ "type": "integer", "minimum": 0, "description": description })
+    json!({ "type": "integer", "format": "int64", "minimum": 0, "description": description })
 }
 
 fn date_time(description: &str) -> Value {
@@ -65,7 +65,7 @@ pub(super) fn observation() -> Value {
         "type": "object",
         "description": "One public water-quality measurement.",
         "properties": {
-            "id": { "type": "integer", "description": "Stable observation number." },
+            "id": { "type": "integer", "format": "int64", "description": "Stable observation number." },
             "site_id": { "type": "string" },
             "site_name": { "type": "string" },
             "country": {
@@ -111,7 +111,7 @@ pub(super) fn observation_page() -> Value {
                 "type": ["string", "null"],
                 "description": "Pass as `cursor` to get the next page; null on the last page."
             },
-            "limit": { "type": "integer", "minimum": 1, "maximum": 1000 },
+            "limit": { "type": "integer", "format": "int32", "minimum": 1, "maximum": 1000 },
             "licence": schema_ref("DataLicence"),
             "attribution": { "type": "string" },
             "generated_at": date_time("When this page was computed.")
@@ -130,6 +130,7 @@ pub(super) fn globe_data() -> Value {
             "features": { "type": "array", "items": schema_ref("GlobeFeature") },
             "precision_decimals": {
                 "type": "integer",
+                "format": "int32",
                 "minimum": 0,
                 "maximum": 6,
                 "description": "Decimal places coordinates are rounded to."
@@ -159,6 +160,7 @@ pub(super) fn globe_feature() -> Value {
                             { "type": "number", "minimum": -180, "maximum": 180 },
                             { "type": "number", "minimum": -90, "maximum": 90 }
                         ],
+                        "items": { "type": "number" },
                         "minItems": 2,
                         "maxItems": 2
                     }
@@ -172,7 +174,7 @@ pub(super) fn globe_feature() -> Value {
                     "name": { "type": "string" },
                     "country": { "type": "string", "pattern": "^[A-Z]{2}$" },
                     "water_body_type": { "type": "string", "enum": WATER_BODY_TYPES },
-                    "observations": { "type": "integer", "minimum": 0 },
+                    "observations": { "type": "integer", "format": "int64", "minimum": 0 },
                     "latest_observed_at": { "type": "string", "format": "date-time" },
                     "parameters": {
                         "type": "array",

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::schema_ref;
 
 fn json_rpc_id() -> Value {
-    json!({ "type": ["string", "integer"] })
+    json!({ "type": ["string", "integer"], "format": "int64" })
 }
 
 pub(super) fn mcp_request() -> Value {
@@ -61,12 +61,13 @@ pub(super) fn json_rpc_error() -> Value {
             status and a null `id`.",
         "properties": {
             "jsonrpc": { "const": "2.0" },
-            "id": { "type": ["string", "integer", "null"] },
+            "id": { "type": ["string", "integer", "null"], "format": "int64" },
             "error": {
                 "type": "object",
                 "properties": {
                     "code": {
                         "type": "integer",
+                        "format": "int32",
                         "examples": [-32700, -32600, -32601, -32602, -32603]
                     },
                     "message": { "type": "string" },
@@ -91,12 +92,13 @@ pub(super) fn contact_challenge() -> Value {
                     "algorithm": { "type": "string", "examples": ["PBKDF2/SHA-256"] },
                     "nonce": { "type": "string", "pattern": "^[0-9a-f]+$" },
                     "salt": { "type": "string", "pattern": "^[0-9a-f]+$" },
-                    "cost": { "type": "integer", "minimum": 1 },
-                    "keyLength": { "type": "integer", "minimum": 1 },
+                    "cost": { "type": "integer", "format": "int64", "minimum": 1 },
+                    "keyLength": { "type": "integer", "format": "int32", "minimum": 1 },
                     "keyPrefix": { "type": "string", "pattern": "^[0-9a-f]*$" },
                     "keySignature": { "type": "string" },
                     "expiresAt": {
                         "type": "integer",
+                        "format": "int64",
                         "description": "Unix time in seconds after which the challenge is refused."
                     },
                     "data": {
@@ -216,10 +218,9 @@ pub(super) fn ai_catalog() -> Value {
                         "updatedAt": { "type": "string", "format": "date-time" }
                     },
                     "required": ["identifier", "type"],
-                    "oneOf": [
-                        { "required": ["url"], "not": { "required": ["data"] } },
-                        { "required": ["data"], "not": { "required": ["url"] } }
-                    ]
+                    // Exactly one of the two: an entry with both matches both
+                    // branches, which `oneOf` rejects.
+                    "oneOf": [{ "required": ["url"] }, { "required": ["data"] }]
                 }
             }
         },
@@ -363,7 +364,7 @@ pub(super) fn chat_answer() -> Value {
                 "properties": {
                     "generated_at": { "type": "string", "format": "date-time" },
                     "stale": { "type": "boolean" },
-                    "values": { "type": "object", "additionalProperties": { "type": ["integer", "string", "null"] } }
+                    "values": { "type": "object", "additionalProperties": { "type": ["integer", "string", "null"], "format": "int64" } }
                 },
                 "required": ["generated_at", "stale", "values"]
             },

@@ -139,6 +139,7 @@ fn problem(base_url: &str) -> Value {
             "title": { "type": "string", "description": "Short summary of the problem type." },
             "status": {
                 "type": "integer",
+                "format": "int32",
                 "minimum": 100,
                 "maximum": 599,
                 "description": "The HTTP status code of the response."

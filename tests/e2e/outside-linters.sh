@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Outside checkers over a built site, each against a rule set or schema that
+# is not ours (the tools are pinned in tests/e2e/package-lock.json and run with
+# the Node 22 they ship; xmllint comes from Debian's libxml2-utils):
+#   1. Redocly CLI `lint` (recommended rules, tests/e2e/redocly.yaml) on
+#      openapi.json: no error.
+#   2. Spectral with spectral:oas and the OWASP API Security ruleset
+#      (tests/e2e/spectral.yaml) on openapi.json: no error.
+#   3. The AI catalog and the MCP server card against JSON Schemas (ajv,
+#      draft 2020-12, formats checked). The server card has a published schema
+#      (tests/e2e/schemas/mcp-server-card.schema.json). The AI catalog draft
+#      publishes none, so it is checked against our own encoding of the
+#      members the draft's text defines (ai-catalog.ours.schema.json).
+#   4. sitemap.xml against the sitemaps.org XSD (xmllint --schema).
+# The reasons for every rule the configurations change are written beside the
+# rule there; tests/e2e/schemas/README.md names where each schema comes from.
+# Each schema check first shows that it rejects a broken copy of its document,
+# so a schema that accepts everything cannot pass unnoticed.
+#
+#   tests/e2e/outside-linters.sh DIST_DIR
+# OUTSIDE_LINTERS_TIMEOUT bounds each tool run (seconds, default 300).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source scripts/lib.sh
+
+dist=${1:?usage: tests/e2e/outside-linters.sh DIST_DIR}
+limit=${OUTSIDE_LINTERS_TIMEOUT:-300}
+for f in openapi.json .well-known/ai-catalog.json sitemap.xml; do
+  [ -f "$dist/$f" ] || { echo "outside-linters: $dist/$f is missing" >&2; exit 1; }
+done
+
+node=$(npm_e2e_ensure)
+apt_ensure libxml2-utils
+modules=tests/e2e/node_modules
+schemas=tests/e2e/schemas
+version() { "$node" -p "require('./$modules/$1/package.json').version"; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+failed=()
+fail() {
+  echo "outside-linters: FAILED: $*" >&2
+  failed+=("$1")
+}
+
+# --- 1. Redocly -------------------------------------------------------------
+echo "== redocly $(version @redocly/cli) lint (recommended, tests/e2e/redocly.yaml)"
+if ! REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true NO_COLOR=1 \
+  timeout "$limit" "$node" "$modules/@redocly/cli/bin/cli.js" lint \
+  --config tests/e2e/redocly.yaml --format stylish "$dist/openapi.json"; then
+  fail "redocly" "errors in $dist/openapi.json (see above)"
+fi
+
+# --- 2. Spectral + OWASP ----------------------------------------------------
+echo "== spectral $(version @stoplight/spectral-cli) with spectral:oas and the OWASP ruleset $(version @stoplight/spectral-owasp-ruleset)"
+if ! timeout "$limit" "$node" "$modules/@stoplight/spectral-cli/dist/index.js" lint \
+  --ruleset tests/e2e/spectral.yaml --fail-severity error --format stylish \
+  "$dist/openapi.json"; then
+  fail "spectral" "errors in $dist/openapi.json (see above)"
+fi
+
+# --- 3. JSON Schemas --------------------------------------------------------
+ajv() {
+  timeout "$limit" "$node" "$modules/ajv-cli/dist/index.js" validate --spec=draft2020 \
+    --all-errors --errors=text -c ajv-formats "$@"
+}
+# check NAME SCHEMA DOCUMENT BREAK [LABEL]: DOCUMENT must validate, and a copy
+# of it changed by the JavaScript expression BREAK (on `d`) must not. LABEL
+# names the schema in messages (default: SCHEMA).
+check() {
+  local name=$1 schema=$2 doc=$3 break=$4 label=${5:-$2} broken
+  broken="$work/broken-$name.json"
+  "$node" -e 'const fs = require("fs"); const d = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    (new Function("d", process.argv[3]))(d); fs.writeFileSync(process.argv[2], JSON.stringify(d));' \
+    "$doc" "$broken" "$break"
+  if ajv -s "$schema" -d "$broken" >/dev/null 2>&1; then
+    fail "$name" "the schema accepts a broken copy ($break): it checks nothing"
+  elif ! ajv -s "$schema" -d "$doc"; then
+    fail "$name" "$doc does not match $label"
+  fi
+}
+
+echo "== ajv-cli $(version ajv-cli) (ajv $(version ajv), ajv-formats $(version ajv-formats)), JSON Schema 2020-12"
+catalog="$dist/.well-known/ai-catalog.json"
+check ai-catalog "$schemas/ai-catalog.ours.schema.json" "$catalog" 'delete d.entries[0].type'
+
+# The card is found the way a client finds it: through the catalog's entry of
+# type application/mcp-server-card+json.
+card_path=$("$node" -e 'const c = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const e = (c.entries || []).find((e) => e.type === "application/mcp-server-card+json");
+  if (e && e.url) console.log(new URL(e.url).pathname);' "$catalog")
+if [ -z "$card_path" ]; then
+  fail "mcp-server-card" "the AI catalog lists no application/mcp-server-card+json entry with a url"
+elif [ ! -f "$dist$card_path" ]; then
+  fail "mcp-server-card" "the AI catalog points at $card_path, which is not in $dist"
+else
+  # The published file keeps every shape under $defs; the card is ServerCard.
+  card_schema="$work/mcp-server-card.json"
+  "$node" -e 'const fs = require("fs"); const s = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    s.$ref = "#/$defs/ServerCard"; fs.writeFileSync(process.argv[2], JSON.stringify(s));' \
+    "$schemas/mcp-server-card.schema.json" "$card_schema"
+  check mcp-server-card "$card_schema" "$dist$card_path" 'delete d.name' \
+    "$schemas/mcp-server-card.schema.json (#/\$defs/ServerCard)"
+fi
+
+# --- 4. sitemaps.org XSD ----------------------------------------------------
+echo "== xmllint (libxml2-utils $(dpkg-query -W -f='${Version}' libxml2-utils)) --schema sitemap.xsd"
+sed '0,/<\/loc>/s#</loc>#</loc><changefreq>sometimes</changefreq>#' "$dist/sitemap.xml" >"$work/broken-sitemap.xml"
+if timeout "$limit" xmllint --nonet --noout --schema "$schemas/sitemap.xsd" "$work/broken-sitemap.xml" >/dev/null 2>&1; then
+  fail "sitemap" "the XSD accepts a broken copy of sitemap.xml: it checks nothing"
+elif ! timeout "$limit" xmllint --nonet --noout --schema "$schemas/sitemap.xsd" "$dist/sitemap.xml"; then
+  fail "sitemap" "$dist/sitemap.xml does not match the sitemaps.org schema"
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "outside-linters: ${#failed[@]} check(s) failed: ${failed[*]}" >&2
+  exit 1
+fi
+echo "outside-linters: redocly, spectral (OWASP), AI catalog, MCP server card and sitemap all pass"
