@@ -5,9 +5,11 @@
 # light and dark mode, the globe, live statistics, search, the theme toggle,
 # licence and attribution on archive pages. Then the same dist/ on a plain
 # static server (no live routes, 127.0.0.1 only): the live pages must say
-# that live data is not available.
+# that live data is not available. Then tests/e2e/privacy.py: no answer of
+# any route holds an exact coordinate or a personal name from the sidecar's
+# database (DATA_DIR, by default the data/ beside DIST_DIR).
 #
-#   tests/e2e/site-browser.sh BASE_URL DIST_DIR
+#   tests/e2e/site-browser.sh BASE_URL DIST_DIR [DATA_DIR]
 #
 # Screenshots go to ${E2E_ARTEFACTS:-target/e2e-artefacts}.
 set -euo pipefail
@@ -31,3 +33,4 @@ export E2E_ARTEFACTS="${E2E_ARTEFACTS:-$PWD/target/e2e-artefacts}"
 echo "site-browser: $base with $(/usr/bin/chromium --version 2>/dev/null | head -1), screenshots in $E2E_ARTEFACTS"
 STATIC_BASE="http://127.0.0.1:$static_port" \
   timeout "${SITE_BROWSER_TIMEOUT:-600}" "$node" tests/e2e/site_browser.mjs "$base" "$dist"
+timeout 600 python3 tests/e2e/privacy.py "$base" "$dist" "${3:-$(dirname "$dist")/data}"

@@ -1,9 +1,13 @@
 // The built site in headless Chromium against a running sidecar: every page
-// loads without console errors and without a request to another origin,
-// axe-core finds no serious or critical violation in light and dark mode,
-// the globe draws as many points as the API returns, the statistics page
-// shows the API's figures, search finds a page and opens it, the theme
-// toggle is remembered, archive pages carry their licence and attribution.
+// loads without console errors and without a request to another origin
+// (any request of the page: subresources, fetches, workers, beacons,
+// sockets), sets no cookie (neither Set-Cookie nor script) and stores
+// nothing in localStorage, sessionStorage, IndexedDB, Cache Storage or a
+// service worker but the theme choice; axe-core finds no serious or
+// critical violation in light and dark mode, the globe draws as many points
+// as the API returns, the statistics page shows the API's figures, search
+// finds a page and opens it, the theme toggle is remembered (and is all that
+// is stored), archive pages carry their licence and attribution.
 // With STATIC_BASE (the same dist/ on a plain static server), the live
 // pages must say that live data is not available.
 //
@@ -80,12 +84,31 @@ const browser = await chromium.launch({
   timeout: 30000,
 });
 
-// A page that records console errors, page errors, failed requests and any
-// request leaving the site's origin (which is blocked, not sent).
+// A page that records console errors, page errors, failed requests, every
+// request it makes (documents, subresources, fetches, workers' requests,
+// beacons, WebSockets), every Set-Cookie it receives, and any request
+// leaving the site's origin (which is blocked, not sent).
 async function newPage(context, allowedOrigin = origin) {
   const page = await context.newPage();
   page.setDefaultTimeout(15000);
-  const log = { errors: [], foreign: [], failed: [] };
+  const log = { errors: [], foreign: [], failed: [], requests: [], setCookies: [], pending: [] };
+  const foreign = (url) => !url.startsWith("data:") && !url.startsWith("blob:") && new URL(url).origin !== allowedOrigin;
+  page.on("request", (r) => {
+    log.requests.push(r.url());
+    if (foreign(r.url()) && !log.foreign.includes(r.url())) log.foreign.push(r.url());
+  });
+  page.on("websocket", (ws) => {
+    log.requests.push(ws.url());
+    if (new URL(ws.url()).host !== new URL(allowedOrigin).host && !log.foreign.includes(ws.url())) log.foreign.push(ws.url());
+  });
+  page.on("response", (r) => {
+    log.pending.push(
+      r.headerValue("set-cookie").then(
+        (v) => v && log.setCookies.push(`${r.url()}: ${v}`),
+        () => {}
+      )
+    );
+  });
   page.on("console", (m) => {
     if (m.type() === "error") log.errors.push(m.text());
   });
@@ -96,10 +119,18 @@ async function newPage(context, allowedOrigin = origin) {
   });
   await page.route("**/*", (route) => {
     const url = route.request().url();
-    if (url.startsWith("data:") || url.startsWith("blob:") || new URL(url).origin === allowedOrigin) return route.continue();
-    log.foreign.push(url);
+    if (!foreign(url)) return route.continue();
+    if (!log.foreign.includes(url)) log.foreign.push(url);
     return route.abort("blockedbyclient");
   });
+  // A socket to another host is answered here (closed), never opened.
+  await page.routeWebSocket(
+    (u) => u.host !== new URL(allowedOrigin).host,
+    (ws) => {
+      if (!log.foreign.includes(ws.url())) log.foreign.push(ws.url());
+      ws.close();
+    }
+  );
   return { page, log };
 }
 
@@ -125,6 +156,59 @@ async function settle(page) {
   await page.waitForLoadState("networkidle", { timeout: 10000 }).catch(() => {});
 }
 
+// What the site may keep in a visitor's browser: the theme choice, under the
+// key templates/assets/site.js writes (and theme.js reads), and nothing else:
+// no cookie (set by a response or by a script), no sessionStorage, no
+// IndexedDB database, no Cache Storage, no service worker.
+const THEME_KEY = "theme";
+const privacyTally = { pages: 0, requests: 0 };
+async function browserState(page) {
+  return page.evaluate(async () => {
+    const all = (s) => Object.fromEntries(Array.from({ length: s.length }, (_, i) => [s.key(i), s.getItem(s.key(i))]));
+    return {
+      local: all(localStorage),
+      session: all(sessionStorage),
+      indexedDB: indexedDB.databases ? (await indexedDB.databases()).map((d) => d.name) : [],
+      caches: typeof caches === "undefined" ? [] : await caches.keys(),
+      serviceWorkers: navigator.serviceWorker ? (await navigator.serviceWorker.getRegistrations()).map((r) => r.scope) : [],
+      // Hints that open a connection to another origin without a request.
+      hints: [...document.querySelectorAll("link[rel][href]")]
+        .filter((l) => /\b(preconnect|dns-prefetch|prefetch|prerender|preload|modulepreload)\b/i.test(l.rel) && new URL(l.href, location.href).origin !== location.origin)
+        .map((l) => `${l.rel} ${l.href}`)
+        .concat([...document.querySelectorAll("[ping]")].map((a) => `ping ${a.getAttribute("ping")}`)),
+    };
+  });
+}
+// Checks the cookies, Set-Cookie headers and storage after a page; what it
+// finds is reported and then cleared, so that the next page is judged alone.
+async function checkPrivacy(context, page, log, where) {
+  await Promise.all(log.pending.splice(0));
+  check(log.setCookies.length === 0, where, `Set-Cookie received: ${log.setCookies.join(" | ")}`);
+  const cookies = await context.cookies();
+  check(cookies.length === 0, where, `cookies set: ${cookies.map((c) => `${c.name}=${c.value} (${c.domain})`).join(", ")}`);
+  const s = await browserState(page);
+  const extra = Object.keys(s.local).filter((k) => k !== THEME_KEY || !["light", "dark"].includes(s.local[k]));
+  const clean = [
+    check(extra.length === 0, where, `localStorage holds more than the theme choice: ${extra.map((k) => `${k}=${s.local[k]}`).join(", ")}`),
+    check(Object.keys(s.session).length === 0, where, `sessionStorage written: ${Object.keys(s.session).join(", ")}`),
+    check(s.indexedDB.length === 0, where, `IndexedDB databases created: ${s.indexedDB.join(", ")}`),
+    check(s.caches.length === 0, where, `Cache Storage caches created: ${s.caches.join(", ")}`),
+    check(s.serviceWorkers.length === 0 && context.serviceWorkers().length === 0, where, `service worker registered: ${s.serviceWorkers.join(", ")}`),
+    check(s.hints.length === 0, where, `hints to other origins: ${s.hints.join(", ")}`),
+  ].every(Boolean);
+  if (cookies.length) await context.clearCookies();
+  if (!clean) {
+    await page.evaluate(async (keep) => {
+      for (const k of Object.keys(localStorage)) if (k !== keep) localStorage.removeItem(k);
+      sessionStorage.clear();
+      for (const d of indexedDB.databases ? await indexedDB.databases() : []) indexedDB.deleteDatabase(d.name);
+      if (typeof caches !== "undefined") for (const k of await caches.keys()) await caches.delete(k);
+      if (navigator.serviceWorker) for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+    }, THEME_KEY);
+  }
+  return s;
+}
+
 let step = 0;
 async function phase(name, fn) {
   step++;
@@ -137,7 +221,7 @@ async function phase(name, fn) {
 }
 
 // ---------------------------------------------------------------------------
-await phase(`every page (${pages.length} + 404), light and dark, with axe-core`, async () => {
+await phase(`every page (${pages.length} + 404), light and dark, with axe-core; no cookie, no storage, no other origin`, async () => {
   for (const scheme of ["light", "dark"]) {
     const context = await browser.newContext({ colorScheme: scheme });
     const { page, log } = await newPage(context);
@@ -146,8 +230,13 @@ await phase(`every page (${pages.length} + 404), light and dark, with axe-core`,
       log.errors.length = 0;
       log.foreign.length = 0;
       log.failed.length = 0;
+      log.requests.length = 0;
+      log.setCookies.length = 0;
       const res = await page.goto(base + path, { waitUntil: "load" });
       await settle(page);
+      await checkPrivacy(context, page, log, where);
+      privacyTally.pages++;
+      privacyTally.requests += log.requests.length;
       if (path === missingUrl) {
         check(res.status() === 404, where, `status ${res.status()}, want 404`);
         check((await page.locator("h1").innerText()).length > 0, where, "the 404 page has no heading");
@@ -167,6 +256,11 @@ await phase(`every page (${pages.length} + 404), light and dark, with axe-core`,
       check(dark === (scheme === "dark"), where, `background is ${dark ? "dark" : "light"}`);
       await axe(page, where);
     }
+    // A beacon sent as the last page is left would come now.
+    log.foreign.length = 0;
+    await page.goto("about:blank");
+    await page.waitForTimeout(300);
+    check(log.foreign.length === 0, `leaving ${missingUrl} (${scheme})`, `requests to other origins: ${log.foreign.join(", ")}`);
     await context.close();
   }
 });
@@ -301,9 +395,9 @@ await phase("search: type a word, see the page, open it with Enter and with a cl
   await context.close();
 });
 
-await phase("theme toggle: remembered across pages, applied before first paint", async () => {
+await phase("theme toggle: remembered across pages, applied before first paint, the only thing stored", async () => {
   const context = await browser.newContext({ colorScheme: "light" });
-  const { page } = await newPage(context);
+  const { page, log } = await newPage(context);
   await page.goto(base + "/");
   const toggle = page.locator("#theme-toggle");
   check((await toggle.getAttribute("aria-pressed")) === "false", "theme", "toggle pressed in light mode");
@@ -311,12 +405,27 @@ await phase("theme toggle: remembered across pages, applied before first paint",
   check((await page.locator("html").getAttribute("data-theme")) === "dark", "theme", "click did not switch to dark");
   check((await toggle.getAttribute("aria-pressed")) === "true", "theme", "aria-pressed not updated");
   await axe(page, "/ (toggled dark)");
+  // The choice is stored under its key, and nothing else is.
+  const stored = await checkPrivacy(context, page, log, "/ (toggled dark)");
+  check(JSON.stringify(stored.local) === JSON.stringify({ [THEME_KEY]: "dark" }), "theme", `localStorage after the toggle: ${JSON.stringify(stored.local)}`);
   // On the next page the theme is set before the body is parsed.
   await page.goto(base + "/docs/", { waitUntil: "commit" });
   await page.waitForSelector("body", { state: "attached" });
   const early = await page.evaluate(() => document.documentElement.getAttribute("data-theme"));
   check(early === "dark", "theme", `theme at first parse is ${early}`);
   await page.screenshot({ path: join(artefacts, "home-dark-toggle.png") });
+  // The pages with scripts of their own, with a choice remembered, toggled
+  // back: still nothing but the theme.
+  for (const path of ["/docs/data/globe/", "/docs/data/statistics/", "/contact/", "/chat/"]) {
+    if (!pages.includes(path)) continue;
+    log.foreign.length = 0;
+    await page.goto(base + path);
+    await settle(page);
+    await page.locator("#theme-toggle").click();
+    const s = await checkPrivacy(context, page, log, `${path} (toggled)`);
+    check(Object.keys(s.local).join() === THEME_KEY, "theme", `${path}: localStorage keys ${Object.keys(s.local).join(", ")}`);
+    check(log.foreign.length === 0, `${path} (toggled)`, `requests to other origins: ${log.foreign.join(", ")}`);
+  }
   await context.close();
 });
 
@@ -379,6 +488,7 @@ if (staticBase) {
 }
 
 await browser.close();
+console.log(`site-browser: privacy: ${privacyTally.pages} page loads, ${privacyTally.requests} requests observed (cookies, storage and other origins checked after each)`);
 console.log(`site-browser: screenshots in ${artefacts}`);
 if (failures.length) {
   console.log(`site-browser: ${failures.length} failure(s)`);
