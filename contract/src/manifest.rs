@@ -24,6 +24,8 @@ pub const MCP_SERVER_CARD: &str = ".well-known/mcp/server-card.json";
 pub const SECURITY_TXT: &str = ".well-known/security.txt";
 pub const LLMS_TXT: &str = "llms.txt";
 pub const SITEMAP: &str = "sitemap.xml";
+/// The Atom feed of new and updated documents.
+pub const FEED: &str = "feed.xml";
 pub const ROBOTS_TXT: &str = "robots.txt";
 pub const SEARCH_INDEX: &str = "search-index.json";
 pub const SEARCH_PASSAGES: &str = "search-passages.json";

@@ -23,6 +23,8 @@ pub const TEXT_PLAIN_UTF8: &str = "text/plain; charset=utf-8";
 pub const HTML_UTF8: &str = "text/html; charset=utf-8";
 pub const MARKDOWN_UTF8: &str = "text/markdown; charset=utf-8";
 pub const XML: &str = "application/xml";
+/// The Atom Syndication Format (RFC 4287).
+pub const ATOM: &str = "application/atom+xml";
 /// The Prometheus text exposition format.
 pub const PROMETHEUS: &str = "text/plain; version=0.0.4";
 
@@ -34,6 +36,7 @@ pub fn for_path(path: &str) -> &'static str {
         crate::manifest::MCP_SERVER_CARD => return MCP_SERVER_CARD,
         crate::manifest::API_CATALOG => return API_CATALOG,
         crate::manifest::OPENAPI => return OPENAPI,
+        crate::manifest::FEED => return ATOM,
         _ => {}
     }
     let ext = path
@@ -75,6 +78,7 @@ pub fn compressible(content_type: &str) -> bool {
             LINKSET,
             GEO_JSON,
             XML,
+            ATOM,
             "image/svg+xml",
         ]
         .iter()
@@ -97,6 +101,8 @@ mod tests {
         assert_eq!(for_path(".well-known/ai-catalog.json"), AI_CATALOG);
         assert_eq!(for_path(".well-known/api-catalog"), API_CATALOG);
         assert_eq!(for_path("openapi.json"), OPENAPI);
+        assert_eq!(for_path("feed.xml"), ATOM);
+        assert!(compressible(ATOM));
         assert!(compressible(OPENAPI));
         assert_eq!(for_path("files/x.bin"), "application/octet-stream");
         assert!(compressible(for_path("index.html")));

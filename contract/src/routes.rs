@@ -67,6 +67,7 @@ pub enum StaticFile {
     McpServerCard,
     LlmsTxt,
     Sitemap,
+    Feed,
     RobotsTxt,
     SecurityTxt,
 }
@@ -82,6 +83,7 @@ impl StaticFile {
             StaticFile::McpServerCard => manifest::MCP_SERVER_CARD,
             StaticFile::LlmsTxt => manifest::LLMS_TXT,
             StaticFile::Sitemap => manifest::SITEMAP,
+            StaticFile::Feed => manifest::FEED,
             StaticFile::RobotsTxt => manifest::ROBOTS_TXT,
             StaticFile::SecurityTxt => manifest::SECURITY_TXT,
         }
@@ -323,6 +325,14 @@ pub static SITEMAP: Route = file(
     "Sitemap of every page",
     &[media::XML],
 );
+pub static FEED: Route = file(
+    StaticFile::Feed,
+    "/feed.xml",
+    "getFeed",
+    "discovery",
+    "Atom feed of new and updated documents",
+    &[media::ATOM],
+);
 pub static ROBOTS_TXT: Route = file(
     StaticFile::RobotsTxt,
     "/robots.txt",
@@ -454,7 +464,7 @@ pub static METRICS: Route = get(
 );
 
 /// The whole table: the documented files first, then the sidecar's routes.
-pub static ROUTES: [&Route; 19] = [
+pub static ROUTES: [&Route; 20] = [
     &SERVICE_INFORMATION,
     &OPENAPI,
     &AI_CATALOG,
@@ -462,6 +472,7 @@ pub static ROUTES: [&Route; 19] = [
     &MCP_SERVER_CARD,
     &LLMS_TXT,
     &SITEMAP,
+    &FEED,
     &ROBOTS_TXT,
     &SECURITY_TXT,
     &PLATFORM_STATS,

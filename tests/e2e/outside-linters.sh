@@ -12,6 +12,10 @@
 #      publishes none, so it is checked against our own encoding of the
 #      members the draft's text defines (ai-catalog.ours.schema.json).
 #   4. sitemap.xml against the sitemaps.org XSD (xmllint --schema).
+#   5. feed.xml against RFC 4287: well-formed, then every rule of the RFC's
+#      schema and prose that a feed can break (tests/e2e/atom_check.py; the
+#      RFC's RELAX NG schema needs a Java validator, so the rules are stated
+#      in Python, each proven on a broken copy first).
 # The reasons for every rule the configurations change are written beside the
 # rule there; tests/e2e/schemas/README.md names where each schema comes from.
 # Each schema check first shows that it rejects a broken copy of its document,
@@ -25,7 +29,7 @@ source scripts/lib.sh
 
 dist=${1:?usage: tests/e2e/outside-linters.sh DIST_DIR}
 limit=${OUTSIDE_LINTERS_TIMEOUT:-300}
-for f in openapi.json .well-known/ai-catalog.json sitemap.xml; do
+for f in openapi.json .well-known/ai-catalog.json sitemap.xml feed.xml; do
   [ -f "$dist/$f" ] || { echo "outside-linters: $dist/$f is missing" >&2; exit 1; }
 done
 
@@ -112,8 +116,16 @@ elif ! timeout "$limit" xmllint --nonet --noout --schema "$schemas/sitemap.xsd" 
   fail "sitemap" "$dist/sitemap.xml does not match the sitemaps.org schema"
 fi
 
+echo "== feed.xml against RFC 4287 (well-formed by xmllint, then tests/e2e/atom_check.py, which first proves each rule on broken copies)"
+base=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["servers"][0]["url"].rstrip("/"))' "$dist/openapi.json")
+if ! timeout "$limit" xmllint --nonet --noout "$dist/feed.xml"; then
+  fail "feed" "$dist/feed.xml is not well-formed XML"
+elif ! timeout "$limit" python3 tests/e2e/atom_check.py --self-test "$dist/feed.xml" "$base"; then
+  fail "feed" "$dist/feed.xml breaks RFC 4287 (see above)"
+fi
+
 if [ ${#failed[@]} -gt 0 ]; then
   echo "outside-linters: ${#failed[@]} check(s) failed: ${failed[*]}" >&2
   exit 1
 fi
-echo "outside-linters: redocly, spectral (OWASP), AI catalog, MCP server card and sitemap all pass"
+echo "outside-linters: redocly, spectral (OWASP), AI catalog, MCP server card, sitemap and Atom feed all pass"

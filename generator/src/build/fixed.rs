@@ -242,6 +242,17 @@ pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
             section: d.section.clone(),
         })
         .collect();
+    // The feed lists the documents, each with its date.
+    let feed_docs: Vec<(DocLink, Date)> = docs
+        .iter()
+        .cloned()
+        .zip(
+            site.content
+                .documents
+                .iter()
+                .map(|d| d.front.updated.clone().unwrap_or(cs.updated.clone())),
+        )
+        .collect();
     // The fixed pages with a twin: the home page first, the problem codes
     // as a section of their own.
     docs.insert(
@@ -268,6 +279,21 @@ pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
     }
     pages.push((PROBLEMS_URL.to_owned(), cs.updated.clone()));
 
+    let rights = site.licences.get(cs.default_licence.as_str()).map_or_else(
+        || cs.default_licence.to_string(),
+        |l| format!("{} ({})", l.title, l.id),
+    );
+    let subtitle = format!("New and updated documents of {}", service.name);
+    let feed = discovery::atom_feed(
+        base,
+        &discovery::FeedHead {
+            title: &cs.title,
+            subtitle: &subtitle,
+            author: &service.name,
+            rights: &rights,
+        },
+        &feed_docs,
+    );
     let text = |path: &str, s: String| OutFile {
         path: path.to_owned(),
         bytes: s.into_bytes(),
@@ -299,6 +325,7 @@ pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
         ),
         text(manifest::ROBOTS_TXT, discovery::robots_txt(base)),
         text(manifest::SITEMAP, discovery::sitemap_xml(base, &pages)),
+        text(manifest::FEED, feed),
         text(
             manifest::SECURITY_TXT,
             discovery::security_txt(base, cs, service),

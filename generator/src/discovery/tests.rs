@@ -81,7 +81,7 @@ fn ai_catalog_is_bounded_and_same_origin() {
     assert_eq!(parsed["specVersion"], "1.0");
     assert_eq!(parsed["host"]["displayName"], "Water Watch");
     let entries = parsed["entries"].as_array().unwrap();
-    assert_eq!(entries.len(), 5);
+    assert_eq!(entries.len(), 6);
     let mut ids: Vec<&str> = Vec::new();
     for e in entries {
         let id = e["identifier"].as_str().unwrap();
@@ -98,7 +98,7 @@ fn ai_catalog_is_bounded_and_same_origin() {
     assert_eq!(mcp["url"], format!("{BASE_URL}{MCP_SERVER_CARD_PATH}"));
     assert_eq!(entries[1]["version"], CONTRACT_VERSION);
     // Five entry urls plus the host's documentationUrl.
-    assert_same_origin(&parsed, 6);
+    assert_same_origin(&parsed, 7);
     snapshot_json("ai_catalog", &catalog);
 }
 
@@ -356,4 +356,48 @@ fn a_separate_api_origin_is_named_for_the_sidecar_routes_only() {
         )["remotes"][0]["url"],
         format!("{BASE_URL}/mcp/")
     );
+}
+
+#[test]
+fn the_feed_lists_the_documents_updated_last_newest_first() {
+    let head = FeedHead {
+        title: "Water & Watch",
+        subtitle: "New <and> updated",
+        author: "Blue Reach",
+        rights: "CC-BY-4.0",
+    };
+    // More documents than the feed holds: the oldest fall out.
+    let mut list: Vec<(DocLink, Date)> = Vec::new();
+    for i in 0..FEED_ENTRIES + 5 {
+        let mut d = docs()[i % 3].clone();
+        d.url = format!("/docs/page-{i:03}/");
+        let day = 1 + (i % 28);
+        list.push((
+            d,
+            Date::parse(&format!("2026-0{}-{day:02}", 1 + i % 9)).unwrap(),
+        ));
+    }
+    let feed = atom_feed(BASE_URL, &head, &list);
+    assert!(feed.contains("<title>Water &amp; Watch</title>"), "{feed}");
+    assert!(feed.contains("<subtitle>New &lt;and&gt; updated</subtitle>"));
+    assert_eq!(feed.matches("<entry>").count(), FEED_ENTRIES);
+    let times: Vec<&str> = feed.split("<updated>").skip(1).map(|s| &s[..20]).collect();
+    // The feed's own time is its newest entry's; entries never get newer.
+    assert_eq!(times[0], times[1]);
+    assert!(times[1..].windows(2).all(|w| w[0] >= w[1]), "{times:?}");
+    let mut newest: Vec<&Date> = list.iter().map(|(_, d)| d).collect();
+    newest.sort_by(|a, b| b.cmp(a));
+    let oldest_listed = &times[times.len() - 1][..10];
+    assert_eq!(oldest_listed, newest[FEED_ENTRIES - 1].to_string());
+    // Each entry links its page and its twin on the site.
+    for entry in feed.split("<entry>").skip(1) {
+        let id = &entry[entry.find("<id>").unwrap() + 4..entry.find("</id>").unwrap()];
+        assert!(id.starts_with(&format!("{BASE_URL}/docs/page-")), "{id}");
+        assert!(entry.contains(&format!("type=\"text/html\" href=\"{id}\"")));
+        assert!(entry.contains(&format!("type=\"text/markdown\" href=\"{id}index.md\"")));
+    }
+    assert!(feed.contains(&format!(
+        "<link rel=\"self\" type=\"application/atom+xml\" href=\"{BASE_URL}/feed.xml\"/>"
+    )));
+    assert!(feed.ends_with("</feed>\n"));
 }

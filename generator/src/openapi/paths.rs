@@ -173,6 +173,10 @@ fn operation(route: &Route, op: Operation) -> Operation {
                     text(),
                     "sitemaps.org XML with each page's last modification date.",
                 ),
+                StaticFile::Feed => (
+                    text(),
+                    "Atom (RFC 4287): the most recently updated documents, newest first, each with its page and its Markdown twin.",
+                ),
                 StaticFile::RobotsTxt => (
                     text(),
                     "Everything may be crawled except the contact and MCP endpoints.",

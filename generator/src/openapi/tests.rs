@@ -297,8 +297,8 @@ fn cacheable_gets_are_conditional() {
         assert!(not_modified["headers"]["ETag"].is_object());
         assert!(not_modified.get("content").is_none());
     }
-    // Nine static documents and three live data routes.
-    assert_eq!(conditional, 12);
+    // Ten static documents and three live data routes.
+    assert_eq!(conditional, 13);
 }
 
 #[test]
