@@ -3,10 +3,12 @@
 
     atom_check.py FEED.xml [BASE_URL]
 
-The RFC's normative schema is RELAX NG with Schematron rules; running it
-needs a Java validator. This script states the same constraints in Python
-(standard library only) and adds the RFC's prose rules the schema cannot
-express (the self link, unique ids, date order). With BASE_URL it also
+The RFC's schema (Appendix B) is RELAX NG with Schematron rules;
+tests/e2e/outside-linters.sh also runs its RELAX NG part with jing (Java),
+which skips the Schematron rules as annotations. This script states the
+schema's constraints, Schematron rules included, in Python (standard library
+only) and adds the RFC's prose rules the schema cannot express (the self
+link, unique ids, date order). With BASE_URL it also
 checks that every link stays on that origin. Exits 1 naming every
 violation; `--self-test` first proves each rule fires on a broken copy.
 """
