@@ -163,8 +163,8 @@ impl<'a> Publisher<'a> {
     /// Checks `out` and reads the manifest of a build there, if any.
     pub fn open(out: &Path, cache: Option<&'a TwinCache>) -> Result<Self> {
         let previous = read_manifest(out);
-        let mut fresh = previous.is_none();
-        if previous.is_none() && out.exists() {
+        let fresh = previous.is_none();
+        if fresh && out.exists() {
             let non_empty = std::fs::read_dir(out)
                 .with_context(|| format!("listing {}", out.display()))?
                 .next()
@@ -175,7 +175,6 @@ impl<'a> Publisher<'a> {
                     out.display()
                 );
             }
-            fresh = true;
         }
         std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
         Ok(Self {
