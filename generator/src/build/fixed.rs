@@ -242,17 +242,14 @@ pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
             section: d.section.clone(),
         })
         .collect();
-    // The feed lists the documents, each with its date.
-    let feed_docs: Vec<(DocLink, Date)> = docs
+    // Each document's date, for the feed and the sitemap.
+    let dates: Vec<Date> = site
+        .content
+        .documents
         .iter()
-        .cloned()
-        .zip(
-            site.content
-                .documents
-                .iter()
-                .map(|d| d.front.updated.clone().unwrap_or(cs.updated.clone())),
-        )
+        .map(|d| d.front.updated.clone().unwrap_or(cs.updated.clone()))
         .collect();
+    let feed_docs: Vec<(DocLink, Date)> = docs.iter().cloned().zip(dates.iter().cloned()).collect();
     // The fixed pages with a twin: the home page first, the problem codes
     // as a section of their own.
     docs.insert(
@@ -271,11 +268,8 @@ pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
         section: "problems".to_owned(),
     });
     let mut pages: Vec<(String, Date)> = vec![("/".to_owned(), cs.updated.clone())];
-    for d in &site.content.documents {
-        pages.push((
-            d.url.clone(),
-            d.front.updated.clone().unwrap_or(cs.updated.clone()),
-        ));
+    for (d, date) in site.content.documents.iter().zip(dates) {
+        pages.push((d.url.clone(), date));
     }
     pages.push((PROBLEMS_URL.to_owned(), cs.updated.clone()));
 

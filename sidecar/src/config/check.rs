@@ -57,7 +57,7 @@ pub(super) fn check_contact(c: &ContactArgs) -> Result<(), String> {
 
 /// Checks and serialises an origin the way browsers send it in `Origin`:
 /// lower-case scheme and host, no default port, no path.
-pub(super) fn parse_origin(raw: &str) -> Result<String, String> {
+pub(crate) fn parse_origin(raw: &str) -> Result<String, String> {
     let bad = |why: &str| Err(format!("--site-origin {raw:?}: {why}"));
     let trimmed = raw.trim().trim_end_matches('/');
     let Some((scheme, rest)) = trimmed.split_once("://") else {

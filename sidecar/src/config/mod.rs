@@ -18,6 +18,7 @@ use crate::store::SampleSize;
 mod args;
 mod check;
 pub use args::*;
+pub(crate) use check::parse_origin;
 use check::*;
 
 /// Serves the built site (`dist/`) and the live, MCP and contact routes of

@@ -215,20 +215,14 @@ fn sitemap_origin(sitemap: &str) -> Option<String> {
     origin_of(sitemap[start..end].trim())
 }
 
-/// The `scheme://authority` of an absolute `http(s)` URL, without a
-/// trailing slash; `None` for anything else.
+/// The origin of an absolute `http(s)` URL, serialised as `--site-origin`
+/// is (lower case, no default port); `None` for anything else.
 fn origin_of(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    let scheme = scheme.to_ascii_lowercase();
-    if scheme != "http" && scheme != "https" {
-        return None;
-    }
-    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
-    let plain = |c: char| c.is_ascii_alphanumeric() || "-.:[]".contains(c);
-    if authority.is_empty() || !authority.chars().all(plain) {
-        return None;
-    }
-    Some(format!("{scheme}://{}", authority.to_ascii_lowercase()))
+    let authority_at = url.find("://")? + "://".len();
+    let end = url[authority_at..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |i| authority_at + i);
+    crate::config::parse_origin(&url[..end]).ok()
 }
 
 /// About how long a snippet is, in characters.
