@@ -253,12 +253,7 @@ impl<'a> Publisher<'a> {
 
         stats.removed = remove_stale(&self.out, &manifest)?;
 
-        let mut json = serde_json::to_vec_pretty(&manifest).context("serialising the manifest")?;
-        json.push(b'\n');
-        let manifest_path = self.out.join(MANIFEST_FILE);
-        if std::fs::read(&manifest_path).ok().as_deref() != Some(&json[..]) {
-            write_atomic(&manifest_path, &json)?;
-        }
+        write_manifest(&self.out, &manifest)?;
         Ok((manifest, stats))
     }
 
@@ -279,6 +274,55 @@ impl<'a> Publisher<'a> {
             }
         }
     }
+}
+
+/// Writes `manifest` last, as the mark of a whole build (unless it holds
+/// these bytes already).
+fn write_manifest(out: &Path, manifest: &Manifest) -> Result<()> {
+    let mut json = serde_json::to_vec_pretty(manifest).context("serialising the manifest")?;
+    json.push(b'\n');
+    let manifest_path = out.join(MANIFEST_FILE);
+    if std::fs::read(&manifest_path).ok().as_deref() != Some(&json[..]) {
+        write_atomic(&manifest_path, &json)?;
+    }
+    Ok(())
+}
+
+/// Publishes `files` into the build in `out` whose manifest is `previous`,
+/// for a rebuild that knows which files it may have changed: each is
+/// written (and compressed) only when its bytes changed, every other file
+/// of `previous` is kept as it is, and the new manifest is written last.
+/// A file `previous` does not hold is added; nothing is removed (such a
+/// rebuild publishes the same paths).
+pub fn republish(
+    out: &Path,
+    previous: &Manifest,
+    files: Vec<OutFile>,
+    cache: Option<&TwinCache>,
+) -> Result<(Manifest, WriteStats)> {
+    for f in &files {
+        validate_path(&f.path)?;
+    }
+    let results: Vec<Result<Published>> = files
+        .into_par_iter()
+        .map(|f| publish_one(out, &f, previous.files.get(&f.path), cache))
+        .collect();
+    let mut manifest = previous.clone();
+    let mut stats = WriteStats::default();
+    for r in results {
+        let p = r?;
+        stats.written += usize::from(p.written);
+        stats.compressed += p.compressed;
+        stats.cached += p.cached;
+        manifest.files.insert(p.path, p.entry);
+    }
+    stats.files = manifest.files.len();
+    for entry in manifest.files.values() {
+        stats.bytes += entry.size;
+        stats.compressed_bytes += entry.encodings.values().map(|e| e.size).sum::<u64>();
+    }
+    write_manifest(out, &manifest)?;
+    Ok((manifest, stats))
 }
 
 /// One file published: its manifest entry, whether it was written, and

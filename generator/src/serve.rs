@@ -2,9 +2,11 @@
 //!
 //! It builds into a temporary folder (with the twin cache, so only what an
 //! edit changed is compressed), serves that folder on loopback, watches
-//! `content/` and `templates/`, rebuilds after each change (a rebuild into
-//! the previous build writes only the files whose bytes changed) and tells
-//! open pages to reload through Server-Sent Events, from a small script
+//! `content/` and `templates/`, rebuilds after each change (incrementally
+//! when only documents were edited, see [`crate::build::Session`]: just the
+//! pages that show what changed are rendered, and only files whose bytes
+//! changed are written) and tells open pages to reload through
+//! Server-Sent Events, from a small script
 //! that only the preview adds to its answers (never to `dist/`). A build
 //! that fails keeps the server up: every page then shows the error until
 //! the next build succeeds. With `--sidecar-url`, the sidecar's routes
@@ -33,7 +35,7 @@ use hyper_util::rt::TokioIo;
 use notify::Watcher;
 use tokio::sync::{mpsc, watch};
 
-use crate::build::{BuildOptions, build};
+use crate::build::{BuildOptions, Session};
 use crate::manifest::Manifest;
 use crate::origin::HttpOrigin;
 
@@ -113,14 +115,28 @@ async fn run(opts: ServeOptions) -> Result<()> {
         status: status_rx,
         sidecar: opts.sidecar.clone(),
     });
-    rebuild(&build_opts, &state, &status_tx).await;
+    let session = Arc::new(std::sync::Mutex::new(Session::new(build_opts)));
+    rebuild(&session, Vec::new(), &state, &status_tx).await;
 
     // Watch before announcing, so no edit after the announcement is missed.
+    // The watcher collects the paths; a message wakes the rebuilder.
+    let pending: Arc<std::sync::Mutex<Vec<PathBuf>>> = Arc::default();
     let (changed_tx, mut changed_rx) = mpsc::channel::<()>(1);
+    let collected = pending.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if event.is_ok_and(|e| !e.kind.is_access()) {
-            let _ = changed_tx.try_send(());
+        match event {
+            Ok(e) if e.kind.is_access() => return,
+            Ok(e) => collected
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(e.paths),
+            // A lost event: the empty path below asks for a whole build.
+            Err(_) => collected
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(PathBuf::new()),
         }
+        let _ = changed_tx.try_send(());
     })
     .context("watching for changes")?;
     for dir in [&opts.content, &opts.templates] {
@@ -142,7 +158,11 @@ async fn run(opts: ServeOptions) -> Result<()> {
             // Let a burst of writes (an editor's save, a checkout) settle.
             tokio::time::sleep(SETTLE).await;
             while changed_rx.try_recv().is_ok() {}
-            rebuild(&build_opts, &rebuild_state, &status_tx).await;
+            let mut changed =
+                std::mem::take(&mut *pending.lock().unwrap_or_else(|e| e.into_inner()));
+            changed.sort();
+            changed.dedup();
+            rebuild(&session, changed, &rebuild_state, &status_tx).await;
         }
     });
 
@@ -168,18 +188,29 @@ async fn run(opts: ServeOptions) -> Result<()> {
     }
 }
 
-/// Builds once and publishes the outcome.
-async fn rebuild(opts: &BuildOptions, state: &State, status: &watch::Sender<Status>) {
-    let build_opts = opts.clone();
-    let outcome = tokio::task::spawn_blocking(move || build(&build_opts))
-        .await
-        .map_err(|e| anyhow::anyhow!("the build stopped: {e}"))
-        .and_then(|r| r);
+/// Rebuilds after `changed` and publishes the outcome.
+async fn rebuild(
+    session: &Arc<std::sync::Mutex<Session>>,
+    changed: Vec<PathBuf>,
+    state: &State,
+    status: &watch::Sender<Status>,
+) {
+    let session = session.clone();
+    let outcome = tokio::task::spawn_blocking(move || {
+        session
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .rebuild(&changed)
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!("the build stopped: {e}"))
+    .and_then(|r| r);
     let generation = status.borrow().generation + 1;
     let error = match outcome {
-        Ok(summary) => {
-            eprintln!("{}", summary.line());
-            *state.files.write().unwrap_or_else(|e| e.into_inner()) = types(&summary.manifest);
+        Ok(rebuilt) => {
+            eprintln!("{}", rebuilt.line());
+            *state.files.write().unwrap_or_else(|e| e.into_inner()) =
+                types(&rebuilt.summary.manifest);
             None
         }
         Err(e) => {

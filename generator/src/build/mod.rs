@@ -38,6 +38,9 @@ use pages::*;
 mod unchanged;
 use unchanged::Stamp;
 
+mod session;
+pub use session::{Rebuilt, Session};
+
 /// What to build from where.
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
@@ -107,6 +110,15 @@ fn human_bytes(n: u64) -> String {
 
 /// Builds the site.
 pub fn build(opts: &BuildOptions) -> Result<Summary> {
+    build_keeping(opts).map(|(summary, _)| summary)
+}
+
+/// What a build loaded, and what each page was rendered from.
+type Loaded = (Prepared, Vec<PageMemo>);
+
+/// Builds the site; returns, unless nothing was rendered, what it loaded
+/// and what its pages were rendered from (for [`Session`]).
+fn build_keeping(opts: &BuildOptions) -> Result<(Summary, Option<Loaded>)> {
     let started = Instant::now();
     let stamp = opts.cache.as_deref().and_then(|c| Stamp::of(opts, c));
     if let Some(manifest) = stamp.as_ref().and_then(|s| s.unchanged(&opts.out)) {
@@ -121,146 +133,224 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
                 .sum(),
             ..WriteStats::default()
         };
-        return Ok(Summary {
+        let summary = Summary {
             pages: 0,
             unchanged: true,
             stats,
             seconds: started.elapsed().as_secs_f64(),
             manifest,
-        });
+        };
+        return Ok((summary, None));
     }
-    let mut content = content::load_content(&opts.content)?;
-    let base_url = match &opts.base_url {
-        Some(url) => validate_base_url(url)?,
-        None => content.site.base_url.clone(),
-    };
-    let origins = Origins {
-        separate_api: match &opts.api_origin {
-            Some(raw) => Some(
-                origin::api_origin(raw)
-                    .map_err(anyhow::Error::msg)?
-                    .origin(),
-            )
-            .filter(|api| *api != base_url),
-            None => None,
-        },
-        site: base_url.clone(),
-    };
-    for d in &mut content.documents {
-        substitute_origins(&mut d.body, &origins);
-    }
-    let openapi_doc = openapi::document(&origins, &content.site, &content.service);
-    let downloads: Vec<(String, Vec<u8>)> = content
-        .files
-        .iter()
-        .map(|(rel, source)| {
-            std::fs::read(source)
-                .with_context(|| format!("reading {}", source.display()))
-                .map(|bytes| (rel.clone(), bytes))
-        })
-        .collect::<Result<_>>()?;
-    let listing = archive_listing(&content, &downloads)?;
-    let api = apiref::reference(&openapi_doc, &base_url);
-    add_generated_documents(&mut content, &api, &base_url)?;
-    let assets = assets::load(&opts.templates.join("assets"))?;
-    let renderer = Renderer::new(&opts.templates, &assets)?;
-    let mut site = Site::new(&content, &origins, openapi_doc);
-    site.template_extra
-        .insert(apiref::TEMPLATE, ("api", Value::from(Serde(&api))));
-    if let Some(listing) = &listing {
-        site.template_extra
-            .insert(archive::TEMPLATE, ("files", Value::from(Serde(listing))));
-        site.twin_extra
-            .insert(archive::TEMPLATE, listing.markdown(&base_url));
-    }
-
+    let prepared = Prepared::load(opts)?;
     let cache = opts.cache.as_deref().map(TwinCache::new);
     let publisher = Publisher::open(&opts.out, cache.as_ref())?;
     if let Some(stamp) = &stamp {
         stamp.forget();
     }
-    let published = publish(
-        &site,
-        &renderer,
-        &publisher,
-        opts.progress,
-        listing.as_ref(),
-        &assets,
-        downloads,
-    )
-    .and_then(|staged| publisher.finish(staged, origins.separate_api.clone()));
-    let (manifest, stats) = published.inspect_err(|_| publisher.discard())?;
+    let (manifest, stats, memo) = prepared.publish(&publisher, opts.progress)?;
     if let Some(stamp) = &stamp {
         stamp.record(&opts.out);
     }
-    let page_count = content.documents.len() + 3 + ProblemCode::ALL.len();
-    Ok(Summary {
-        pages: page_count,
+    let summary = Summary {
+        pages: prepared.page_count(),
         unchanged: false,
         stats,
         seconds: started.elapsed().as_secs_f64(),
         manifest,
-    })
+    };
+    Ok((summary, Some((prepared, memo))))
 }
 
-/// Renders every output file and stages it with the publisher.
-fn publish(
-    site: &Site<'_>,
-    renderer: &Renderer,
-    publisher: &Publisher<'_>,
-    progress: bool,
-    listing: Option<&Listing>,
-    assets: &assets::Assets,
+/// Everything a build reads and derives before it renders a page: the
+/// content, the contract, the assets, the templates and the downloads.
+struct Prepared {
+    content: Content,
+    origins: Origins,
+    openapi: serde_json::Value,
+    api: apiref::Reference,
+    listing: Option<Listing>,
+    assets: assets::Assets,
+    renderer: Renderer,
     downloads: Vec<(String, Vec<u8>)>,
-) -> Result<Vec<Staged>> {
-    let base_url = &site.base_url;
-    let (mut staged, mut search_docs, passages) =
-        render_documents(site, renderer, progress, publisher)?;
-    let (fixed, fixed_index) = render_fixed_pages(site, renderer)?;
-    search_docs.extend(fixed_index);
-    let mut files: Vec<OutFile> = fixed;
-    files.extend(data_files(site)?);
-    files.push(OutFile {
-        path: search::PATH.into(),
-        bytes: search::index_json(search_docs),
-    });
-    files.push(OutFile {
-        path: search::PASSAGES_PATH.into(),
-        bytes: search::passages_json(passages, &site.content.synonyms),
-    });
-    if let Some(listing) = listing {
-        let page = site
-            .content
-            .documents
+}
+
+/// What the pages of a build were rendered from and what they gave the
+/// search files: one per document, in the content's order.
+struct PageMemo {
+    neighbours: Neighbours,
+    entry: Vec<u8>,
+    passages: Vec<u8>,
+}
+
+impl Prepared {
+    fn load(opts: &BuildOptions) -> Result<Self> {
+        let mut content = content::load_content(&opts.content)?;
+        let base_url = match &opts.base_url {
+            Some(url) => validate_base_url(url)?,
+            None => content.site.base_url.clone(),
+        };
+        let origins = Origins {
+            separate_api: match &opts.api_origin {
+                Some(raw) => Some(
+                    origin::api_origin(raw)
+                        .map_err(anyhow::Error::msg)?
+                        .origin(),
+                )
+                .filter(|api| *api != base_url),
+                None => None,
+            },
+            site: base_url.clone(),
+        };
+        for d in &mut content.documents {
+            substitute_origins(&mut d.body, &origins);
+        }
+        let openapi = openapi::document(&origins, &content.site, &content.service);
+        let downloads: Vec<(String, Vec<u8>)> = content
+            .files
             .iter()
-            .find(|d| d.front.template.as_deref() == Some(archive::TEMPLATE))
-            .map_or("/docs/", |d| d.url.as_str());
-        files.push(OutFile {
-            path: format!("files/{}{}", archive::FOLDER, archive::LICENCE_NOTE),
-            bytes: listing.licence_note(base_url, page).into_bytes(),
-        });
-        files.push(OutFile {
-            path: format!("files/{}{}", archive::FOLDER, archive::CHECKSUMS),
-            bytes: listing.checksums().into_bytes(),
-        });
+            .map(|(rel, source)| {
+                std::fs::read(source)
+                    .with_context(|| format!("reading {}", source.display()))
+                    .map(|bytes| (rel.clone(), bytes))
+            })
+            .collect::<Result<_>>()?;
+        let listing = archive_listing(&content, &downloads)?;
+        let api = apiref::reference(&openapi, &base_url);
+        add_generated_documents(&mut content, &api, &base_url)?;
+        let assets = assets::load(&opts.templates.join("assets"))?;
+        let renderer = Renderer::new(&opts.templates, &assets)?;
+        Ok(Self {
+            content,
+            origins,
+            openapi,
+            api,
+            listing,
+            assets,
+            renderer,
+            downloads,
+        })
     }
-    for asset in assets.by_name.values() {
+
+    fn page_count(&self) -> usize {
+        self.content.documents.len() + 3 + ProblemCode::ALL.len()
+    }
+
+    /// The context every page shares.
+    fn site(&self) -> Site<'_> {
+        let mut site = Site::new(&self.content, &self.origins, self.openapi.clone());
+        site.template_extra
+            .insert(apiref::TEMPLATE, ("api", Value::from(Serde(&self.api))));
+        if let Some(listing) = &self.listing {
+            site.template_extra
+                .insert(archive::TEMPLATE, ("files", Value::from(Serde(listing))));
+            site.twin_extra
+                .insert(archive::TEMPLATE, listing.markdown(&site.base_url));
+        }
+        site
+    }
+
+    /// Renders and publishes every file; a failed build leaves the folder
+    /// as [`Publisher::discard`] says.
+    fn publish(
+        &self,
+        publisher: &Publisher<'_>,
+        progress: bool,
+    ) -> Result<(Manifest, WriteStats, Vec<PageMemo>)> {
+        let site = self.site();
+        let published = (|| {
+            let pages = render_documents(&site, &self.renderer, progress, publisher)?;
+            let mut staged = Vec::with_capacity(pages.len() * 2 + 64);
+            let mut memo = Vec::with_capacity(pages.len());
+            for (r, neighbours) in pages {
+                staged.extend(r.files);
+                memo.push(PageMemo {
+                    neighbours,
+                    entry: r.entry,
+                    passages: r.passages,
+                });
+            }
+            let files = self.whole_site_files(&site, &memo, true)?;
+            let rest: Vec<Result<Staged>> =
+                files.into_par_iter().map(|f| publisher.stage(f)).collect();
+            for s in rest {
+                staged.push(s?);
+            }
+            let (manifest, stats) = publisher.finish(staged, self.origins.separate_api.clone())?;
+            Ok((manifest, stats, memo))
+        })();
+        published.inspect_err(|_| publisher.discard())
+    }
+
+    /// Every file but the documents' pages: the fixed pages, the data and
+    /// discovery files, the search files (from the pages' `memo`), the
+    /// archive's notes and, with `unchanging`, the assets and downloads
+    /// (which only a change of templates or files changes).
+    fn whole_site_files(
+        &self,
+        site: &Site<'_>,
+        memo: &[PageMemo],
+        unchanging: bool,
+    ) -> Result<Vec<OutFile>> {
+        let base_url = &site.base_url;
+        let (mut files, fixed_index) = render_fixed_pages(site, &self.renderer)?;
+        files.extend(data_files(site)?);
+        let fixed_entries: Vec<Vec<u8>> = fixed_index.iter().map(search::fragment).collect();
+        let docs = &self.content.documents;
+        let mut entries: Vec<(&str, &[u8])> = docs
+            .iter()
+            .zip(memo)
+            .map(|(d, m)| (d.url.as_str(), &m.entry[..]))
+            .collect();
+        entries.extend(
+            fixed_index
+                .iter()
+                .zip(&fixed_entries)
+                .map(|(d, e)| (d.url.as_str(), &e[..])),
+        );
         files.push(OutFile {
-            path: asset.url.trim_start_matches('/').to_owned(),
-            bytes: asset.bytes.clone(),
+            path: search::PATH.into(),
+            bytes: search::index_from_fragments(entries),
         });
-    }
-    for (rel, bytes) in downloads {
+        let passages = docs
+            .iter()
+            .zip(memo)
+            .map(|(d, m)| (d.url.as_str(), &m.passages[..]))
+            .collect();
         files.push(OutFile {
-            path: format!("files/{rel}"),
-            bytes,
+            path: search::PASSAGES_PATH.into(),
+            bytes: search::passages_from_fragments(passages, &self.content.synonyms),
         });
+        if let Some(listing) = &self.listing {
+            let page = docs
+                .iter()
+                .find(|d| d.front.template.as_deref() == Some(archive::TEMPLATE))
+                .map_or("/docs/", |d| d.url.as_str());
+            files.push(OutFile {
+                path: format!("files/{}{}", archive::FOLDER, archive::LICENCE_NOTE),
+                bytes: listing.licence_note(base_url, page).into_bytes(),
+            });
+            files.push(OutFile {
+                path: format!("files/{}{}", archive::FOLDER, archive::CHECKSUMS),
+                bytes: listing.checksums().into_bytes(),
+            });
+        }
+        if unchanging {
+            for asset in self.assets.by_name.values() {
+                files.push(OutFile {
+                    path: asset.url.trim_start_matches('/').to_owned(),
+                    bytes: asset.bytes.clone(),
+                });
+            }
+            for (rel, bytes) in &self.downloads {
+                files.push(OutFile {
+                    path: format!("files/{rel}"),
+                    bytes: bytes.clone(),
+                });
+            }
+        }
+        Ok(files)
     }
-    let rest: Vec<Result<Staged>> = files.into_par_iter().map(|f| publisher.stage(f)).collect();
-    for s in rest {
-        staged.push(s?);
-    }
-    Ok(staged)
 }
 
 /// The tokens a document's Markdown may use for the origins of this build,

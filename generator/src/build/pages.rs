@@ -87,7 +87,7 @@ impl<'a> Site<'a> {
     }
 }
 
-#[derive(Serialize, Clone)]
+#[derive(Serialize, Clone, PartialEq, Eq)]
 pub(super) struct Crumb {
     pub(super) title: String,
     pub(super) url: String,
@@ -142,28 +142,55 @@ pub(super) fn children_of<'a>(site: &Site<'a>, parent: &str) -> Vec<&'a Document
     kids
 }
 
-/// A rendered page: its HTML and Markdown twin, its search-index entry
-/// and its passages.
-type Rendered<F> = ([F; 2], SearchDocument, Vec<Passage>);
+/// What a page shows of the other documents: its breadcrumbs, its
+/// previous and next siblings and (for a section's index) its children.
+/// A page whose own source and neighbours did not change renders to the
+/// same bytes (see [`super::session`]).
+#[derive(Clone, PartialEq, Eq)]
+pub(super) struct Neighbours {
+    breadcrumbs: Vec<Crumb>,
+    prev: Option<Crumb>,
+    next: Option<Crumb>,
+    children: Vec<Crumb>,
+}
 
+/// A rendered page: its HTML and Markdown twin, its search-index entry and
+/// its passages (as compact JSON, see [`search::Fragments`]).
+pub(super) struct Rendered<F> {
+    pub(super) files: [F; 2],
+    pub(super) entry: Vec<u8>,
+    pub(super) passages: Vec<u8>,
+}
+
+/// The siblings of every section: documents under each parent URL, in
+/// listing order.
+pub(super) fn siblings<'a>(site: &Site<'a>) -> BTreeMap<&'a str, Vec<&'a Document>> {
+    let mut parents: BTreeMap<&str, Vec<&Document>> = BTreeMap::new();
+    for d in &site.content.documents {
+        if let Some(parent) = parent_url(&d.url) {
+            parents.entry(parent).or_default().push(d);
+        }
+    }
+    for kids in parents.values_mut() {
+        kids.sort_by(|a, b| {
+            (a.front.weight, &a.front.title, &a.url).cmp(&(b.front.weight, &b.front.title, &b.url))
+        });
+    }
+    parents
+}
+
+/// Renders every document, handing each page to the publisher as soon as
+/// it is rendered (into a fresh folder it is written and compressed at
+/// once); returns the staged files, each document's neighbours and its
+/// search entry and passages.
 pub(super) fn render_documents(
     site: &Site<'_>,
     renderer: &Renderer,
     progress: bool,
     publisher: &Publisher<'_>,
-) -> Result<(Vec<Staged>, Vec<SearchDocument>, Vec<Passage>)> {
+) -> Result<Vec<(Rendered<Staged>, Neighbours)>> {
     let docs = &site.content.documents;
-    let mut siblings: BTreeMap<&str, Vec<&Document>> = BTreeMap::new();
-    for d in docs {
-        if let Some(parent) = parent_url(&d.url) {
-            siblings.entry(parent).or_default();
-        }
-    }
-    let siblings: BTreeMap<&str, Vec<&Document>> = siblings
-        .into_keys()
-        .map(|p| (p, children_of(site, p)))
-        .collect();
-
+    let siblings = siblings(site);
     let bar = (progress && docs.len() >= 500 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(docs.len() as u64);
         bar.set_style(
@@ -172,20 +199,21 @@ pub(super) fn render_documents(
         );
         bar
     });
-    let results: Vec<Result<Rendered<Staged>>> = docs
+    let results: Vec<Result<(Rendered<Staged>, Neighbours)>> = docs
         .par_iter()
         .map(|d| {
-            // Each page goes to the publisher as soon as it is rendered: into
-            // a fresh folder it is written (and compressed) at once.
-            let r = render_document(site, renderer, d, &siblings).and_then(
-                |([html, twin], entry, parts)| {
-                    Ok((
-                        [publisher.stage(html)?, publisher.stage(twin)?],
-                        entry,
-                        parts,
-                    ))
-                },
-            );
+            let near = neighbours(site, d, &siblings);
+            let r = render_document(site, renderer, d, &near).and_then(|r| {
+                let [html, twin] = r.files;
+                Ok((
+                    Rendered {
+                        files: [publisher.stage(html)?, publisher.stage(twin)?],
+                        entry: r.entry,
+                        passages: r.passages,
+                    },
+                    near,
+                ))
+            });
             if let Some(bar) = &bar {
                 bar.inc(1);
             }
@@ -195,23 +223,55 @@ pub(super) fn render_documents(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let mut out = Vec::with_capacity(docs.len() * 2);
-    let mut index = Vec::with_capacity(docs.len());
-    let mut passages = Vec::with_capacity(docs.len() * 4);
-    for r in results {
-        let (files, entry, parts) = r?;
-        out.extend(files);
-        index.push(entry);
-        passages.extend(parts);
+    results.into_iter().collect()
+}
+
+/// What `d` shows of the other documents.
+pub(super) fn neighbours(
+    site: &Site<'_>,
+    d: &Document,
+    siblings: &BTreeMap<&str, Vec<&Document>>,
+) -> Neighbours {
+    let mut breadcrumbs = Vec::new();
+    let mut cur = parent_url(&d.url);
+    while let Some(p) = cur {
+        if let Some(doc) = site.by_url.get(p) {
+            breadcrumbs.push(crumb(doc));
+        }
+        cur = parent_url(p);
     }
-    Ok((out, index, passages))
+    breadcrumbs.reverse();
+
+    let (prev, next) = match parent_url(&d.url).and_then(|p| siblings.get(p)) {
+        Some(list) if !d.is_index => {
+            let i = list.iter().position(|x| x.url == d.url);
+            let prev = i.and_then(|i| i.checked_sub(1)).map(|i| crumb(list[i]));
+            let next = i.and_then(|i| list.get(i + 1)).map(|x| crumb(x));
+            (prev, next)
+        }
+        _ => (None, None),
+    };
+    let children = if d.is_index {
+        siblings
+            .get(d.url.as_str())
+            .map(|kids| kids.iter().map(|k| crumb(k)).collect())
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    Neighbours {
+        breadcrumbs,
+        prev,
+        next,
+        children,
+    }
 }
 
 pub(super) fn render_document(
     site: &Site<'_>,
     renderer: &Renderer,
     d: &Document,
-    siblings: &BTreeMap<&str, Vec<&Document>>,
+    near: &Neighbours,
 ) -> Result<Rendered<OutFile>> {
     let cs = &site.content.site;
     let rendered = markdown::render(&d.body);
@@ -254,33 +314,6 @@ pub(super) fn render_document(
         .unwrap_or(&cs.default_attribution);
     let updated = d.front.updated.as_ref().unwrap_or(&cs.updated);
 
-    let mut breadcrumbs = Vec::new();
-    let mut cur = parent_url(&d.url);
-    while let Some(p) = cur {
-        if let Some(doc) = site.by_url.get(p) {
-            breadcrumbs.push(crumb(doc));
-        }
-        cur = parent_url(p);
-    }
-    breadcrumbs.reverse();
-
-    let (prev, next) = match parent_url(&d.url).and_then(|p| siblings.get(p)) {
-        Some(list) if !d.is_index => {
-            let i = list.iter().position(|x| x.url == d.url);
-            let prev = i.and_then(|i| i.checked_sub(1)).map(|i| crumb(list[i]));
-            let next = i.and_then(|i| list.get(i + 1)).map(|x| crumb(x));
-            (prev, next)
-        }
-        _ => (None, None),
-    };
-    let children = if d.is_index {
-        siblings
-            .get(d.url.as_str())
-            .map(|kids| kids.iter().map(|k| crumb(k)).collect())
-            .unwrap_or_default()
-    } else {
-        Vec::new()
-    };
     let md_url = format!("{}index.md", d.url);
     let jsonld = json!({
         "@context": "https://schema.org",
@@ -307,10 +340,10 @@ pub(super) fn render_document(
         licence: Some(licence),
         attribution: Some(attribution),
         updated: Some(updated),
-        breadcrumbs,
-        children,
-        prev,
-        next,
+        breadcrumbs: near.breadcrumbs.clone(),
+        children: near.children.clone(),
+        prev: near.prev.clone(),
+        next: near.next.clone(),
         jsonld,
     };
     let template = d.front.template.as_deref().unwrap_or("page.html");
@@ -329,7 +362,7 @@ pub(super) fn render_document(
         sections.extend(more.sections);
     }
     let historical = archive.is_some();
-    let passages = sections
+    let passages: Vec<Passage> = sections
         .into_iter()
         .map(|part| Passage {
             url: d.url.clone(),
@@ -351,8 +384,8 @@ pub(super) fn render_document(
         section: d.section.clone(),
         text,
     };
-    Ok((
-        [
+    Ok(Rendered {
+        files: [
             OutFile {
                 path: format!("{}index.html", d.out_dir),
                 bytes: html.into_bytes(),
@@ -362,9 +395,9 @@ pub(super) fn render_document(
                 bytes: twin.into_bytes(),
             },
         ],
-        entry,
-        passages,
-    ))
+        entry: search::fragment(&entry),
+        passages: search::fragment_list(&passages),
+    })
 }
 
 /// The Markdown twin of a page: title, summary, source, licence and

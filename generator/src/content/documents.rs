@@ -104,44 +104,9 @@ pub(super) fn load_documents(dir: &Path, _site: &Site) -> Result<Vec<Document>, 
     let mut paths = Vec::new();
     walk(dir, &mut paths)?;
     paths.sort();
-    let mut docs = Vec::new();
+    let mut docs = Vec::with_capacity(paths.len());
     for path in paths {
-        let rel = relative_slash(dir, &path)?;
-        let Some(stem) = rel.strip_suffix(".md") else {
-            return Err(ContentError::whole(
-                &path,
-                "unexpected file in docs/, expected only Markdown (.md) documents; put downloads in files/",
-            ));
-        };
-        let (segments, is_index) = match stem.strip_suffix("_index") {
-            Some(prefix) => (prefix.trim_end_matches('/').to_owned(), true),
-            None => (stem.to_owned(), false),
-        };
-        if !segments.is_empty() && !segments.split('/').all(is_url_safe_segment) {
-            return Err(ContentError::whole(
-                &path,
-                "invalid document path, expected lowercase letters, digits, `-`, `_` and `.` in every folder and file name",
-            ));
-        }
-        let text = read(&path)?;
-        let (front, body, body_line) = split_front_matter(&path, &text)?;
-        let url = if segments.is_empty() {
-            "/docs/".to_owned()
-        } else {
-            format!("/docs/{segments}/")
-        };
-        let out_dir = url.trim_start_matches('/').to_owned();
-        let section = segments.split('/').next().unwrap_or("").to_owned();
-        docs.push(Document {
-            source: path,
-            url,
-            out_dir,
-            section,
-            is_index,
-            front,
-            body,
-            body_line,
-        });
+        docs.push(load_document(dir, path)?);
     }
     docs.sort_by(|a, b| a.url.cmp(&b.url));
     for pair in docs.windows(2) {
@@ -157,6 +122,46 @@ pub(super) fn load_documents(dir: &Path, _site: &Site) -> Result<Vec<Document>, 
         }
     }
     Ok(docs)
+}
+
+/// One document of `dir` (the `docs/` folder), read from `path`.
+pub fn load_document(dir: &Path, path: PathBuf) -> Result<Document, ContentError> {
+    let rel = relative_slash(dir, &path)?;
+    let Some(stem) = rel.strip_suffix(".md") else {
+        return Err(ContentError::whole(
+            &path,
+            "unexpected file in docs/, expected only Markdown (.md) documents; put downloads in files/",
+        ));
+    };
+    let (segments, is_index) = match stem.strip_suffix("_index") {
+        Some(prefix) => (prefix.trim_end_matches('/').to_owned(), true),
+        None => (stem.to_owned(), false),
+    };
+    if !segments.is_empty() && !segments.split('/').all(is_url_safe_segment) {
+        return Err(ContentError::whole(
+            &path,
+            "invalid document path, expected lowercase letters, digits, `-`, `_` and `.` in every folder and file name",
+        ));
+    }
+    let text = read(&path)?;
+    let (front, body, body_line) = split_front_matter(&path, &text)?;
+    let url = if segments.is_empty() {
+        "/docs/".to_owned()
+    } else {
+        format!("/docs/{segments}/")
+    };
+    let out_dir = url.trim_start_matches('/').to_owned();
+    let section = segments.split('/').next().unwrap_or("").to_owned();
+    Ok(Document {
+        source: path,
+        url,
+        out_dir,
+        section,
+        is_index,
+        front,
+        body,
+        body_line,
+    })
 }
 
 pub(super) fn list_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, ContentError> {

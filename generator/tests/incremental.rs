@@ -1,0 +1,234 @@
+//! `generate serve`'s rebuilds (`build::Session`): after each edit the
+//! folder holds, byte for byte, what a whole build of the edited content
+//! writes, and an edit of documents renders only the pages that show it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use generator::build::{Rebuilt, Session};
+use generator::{BuildOptions, build};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let target = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_dir(&p, &target);
+        } else {
+            std::fs::copy(&p, &target).unwrap();
+        }
+    }
+}
+
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+struct Fixture {
+    tmp: tempfile::TempDir,
+    content: PathBuf,
+    templates: PathBuf,
+    out: PathBuf,
+    session: Session,
+    fresh_builds: usize,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let content = tmp.path().join("content");
+        let templates = tmp.path().join("templates");
+        copy_dir(&repo().join("content"), &content);
+        copy_dir(&repo().join("templates"), &templates);
+        let out = tmp.path().join("dist");
+        let session = Session::new(BuildOptions {
+            content: content.clone(),
+            templates: templates.clone(),
+            out: out.clone(),
+            base_url: Some("http://127.0.0.1:8123".into()),
+            api_origin: None,
+            progress: false,
+            cache: Some(tmp.path().join("cache")),
+        });
+        Self {
+            tmp,
+            content,
+            templates,
+            out,
+            session,
+            fresh_builds: 0,
+        }
+    }
+
+    fn rebuild(&mut self, changed: &[PathBuf]) -> Rebuilt {
+        self.session.rebuild(changed).unwrap()
+    }
+
+    /// Asserts the session's folder is what a whole build (no cache, a
+    /// fresh folder) of the same inputs writes.
+    fn assert_whole_build(&mut self, what: &str) {
+        self.fresh_builds += 1;
+        let dir = self.tmp.path().join(format!("fresh-{}", self.fresh_builds));
+        build(&BuildOptions {
+            content: self.content.clone(),
+            templates: self.templates.clone(),
+            out: dir.clone(),
+            base_url: Some("http://127.0.0.1:8123".into()),
+            api_origin: None,
+            progress: false,
+            cache: None,
+        })
+        .unwrap();
+        let (ours, whole) = (tree(&self.out), tree(&dir));
+        let differ: Vec<&String> = whole
+            .keys()
+            .chain(ours.keys())
+            .filter(|k| ours.get(*k) != whole.get(*k))
+            .collect();
+        assert!(
+            differ.is_empty(),
+            "{what}: differs from a whole build in {differ:?}"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    fn edit(&self, rel: &str, edit: impl FnOnce(String) -> String) -> PathBuf {
+        let path = self.content.join(rel);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, edit(text)).unwrap();
+        path
+    }
+}
+
+#[test]
+fn each_edit_renders_only_what_shows_it_and_ends_as_a_whole_build() {
+    let mut f = Fixture::new();
+    let first = f.rebuild(&[]);
+    assert!(!first.incremental);
+    f.assert_whole_build("the first build");
+
+    // A sentence in one page: that page alone is rendered; its HTML, its
+    // twin, the search files change, and nothing else is written but the
+    // manifest's list of them.
+    let ph = f.edit("docs/archive/protocols/ph.md", |t| {
+        format!("{t}\nA sentence the test adds, with the word zymurgical.\n")
+    });
+    let r = f.rebuild(std::slice::from_ref(&ph));
+    assert!(r.incremental, "{}", r.line());
+    assert_eq!(r.summary.pages, 1, "{}", r.line());
+    f.assert_whole_build("a sentence added");
+    let index = std::fs::read_to_string(f.out.join("search-index.json")).unwrap();
+    assert!(index.contains("zymurgical"));
+    let passages = std::fs::read_to_string(f.out.join("search-passages.json")).unwrap();
+    assert!(passages.contains("zymurgical"));
+
+    // A new title: the page, the section's listing and the previous and
+    // next pages (which name it) are rendered; nothing else.
+    let r = f.rebuild(&[f.edit("docs/archive/protocols/ph.md", |t| {
+        t.replacen("title = \"", "title = \"Renamed: ", 1)
+    })]);
+    assert!(r.incremental);
+    assert_eq!(r.summary.pages, 4, "{}", r.line());
+    f.assert_whole_build("a page renamed");
+    let listing = std::fs::read_to_string(f.out.join("docs/archive/protocols/index.html")).unwrap();
+    assert!(listing.contains("Renamed: "));
+
+    // A section's title is in the breadcrumbs of every page under it.
+    let r = f.rebuild(&[f.edit("docs/archive/protocols/_index.md", |t| {
+        t.replacen("title = \"", "title = \"Renamed section: ", 1)
+    })]);
+    assert!(r.incremental);
+    assert!(r.summary.pages >= 9, "{}", r.line());
+    f.assert_whole_build("a section renamed");
+
+    // A weight that moves a page to the front of its section.
+    let r = f.rebuild(&[f.edit("docs/archive/protocols/turbidity.md", |t| {
+        let weight = t.lines().find(|l| l.starts_with("weight = ")).unwrap();
+        t.replacen(weight, "weight = -100", 1)
+    })]);
+    assert!(r.incremental);
+    f.assert_whole_build("a page moved");
+
+    // Two documents at once, and an editor's swap file beside them (which
+    // the build skips, so the rebuild does too).
+    let swap = f.content.join("docs/archive/.quick-start.md.swp");
+    std::fs::write(&swap, "swap").unwrap();
+    let a = f.edit("docs/data/globe.md", |t| format!("{t}\nOne more line.\n"));
+    let b = f.edit("docs/_index.md", |t| format!("{t}\nAnother line.\n"));
+    let r = f.rebuild(&[a, swap.clone(), b]);
+    assert!(r.incremental, "{}", r.line());
+    f.assert_whole_build("two pages and a swap file");
+    std::fs::remove_file(&swap).unwrap();
+
+    // A broken page fails the rebuild and leaves the last build in place;
+    // once mended, the rebuild is whole again.
+    let before = tree(&f.out);
+    let broken = f.edit("docs/data/globe.md", |t| {
+        t.replacen("+++\n", "+++\ntitle = \n", 1)
+    });
+    let err = f
+        .session
+        .rebuild(std::slice::from_ref(&broken))
+        .unwrap_err();
+    assert!(format!("{err:#}").contains("globe.md"), "{err:#}");
+    assert_eq!(tree(&f.out), before);
+    let mended = f.edit("docs/data/globe.md", |t| {
+        t.replacen("+++\ntitle = \n", "+++\n", 1)
+    });
+    let r = f.rebuild(&[mended]);
+    assert!(!r.incremental);
+    f.assert_whole_build("a mended page");
+
+    // A template, a new document and a removed one: whole builds.
+    let page_html = f.templates.join("base.html");
+    let text = std::fs::read_to_string(&page_html).unwrap();
+    std::fs::write(
+        &page_html,
+        text.replacen("</main>", "<!-- test --></main>", 1),
+    )
+    .unwrap();
+    let r = f.rebuild(&[page_html]);
+    assert!(!r.incremental);
+    f.assert_whole_build("a template changed");
+    let added = f.content.join("docs/data/added.md");
+    std::fs::write(
+        &added,
+        "+++\ntitle = \"Added\"\nsummary = \"A page the test adds.\"\n+++\nBody\n",
+    )
+    .unwrap();
+    let r = f.rebuild(std::slice::from_ref(&added));
+    assert!(!r.incremental);
+    f.assert_whole_build("a page added");
+    std::fs::remove_file(&added).unwrap();
+    let r = f.rebuild(&[added]);
+    assert!(!r.incremental);
+    assert!(!f.out.join("docs/data/added/index.html").exists());
+    f.assert_whole_build("a page removed");
+
+    // And after all that, an edit is incremental again.
+    let r = f.rebuild(&[f.edit("docs/data/statistics.md", |t| format!("{t}\nLast.\n"))]);
+    assert!(r.incremental);
+    assert_eq!(r.summary.pages, 1);
+    f.assert_whole_build("a last edit");
+}
