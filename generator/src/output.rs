@@ -19,6 +19,9 @@ use crate::manifest::{
 };
 use crate::twin_cache::{Twin, TwinCache};
 
+mod chunked;
+pub use chunked::ChunkMemo;
+
 /// One file to publish: path relative to the output directory and its bytes.
 #[derive(Debug, Clone)]
 pub struct OutFile {
@@ -92,6 +95,14 @@ fn cache_key(coding: &str) -> String {
     format!("{coding}-{settings}-{}", env!("CARGO_PKG_VERSION"))
 }
 
+/// The cache's name for the chunks of large files ([`chunked`]).
+fn chunked_cache_key() -> String {
+    format!(
+        "chunk-q{BROTLI_QUALITY}-l{GZIP_LEVEL}-{}",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
 fn worth_it(original: usize, compressed: usize) -> bool {
     (compressed as u64) * 100 <= (original as u64) * (100 - MIN_SAVING_PERCENT)
 }
@@ -151,6 +162,7 @@ pub struct Publisher<'a> {
     previous: Manifest,
     fresh: bool,
     cache: Option<&'a TwinCache>,
+    memo: Option<&'a ChunkMemo>,
 }
 
 /// A staged file: published already (into a fresh folder) or held.
@@ -182,7 +194,15 @@ impl<'a> Publisher<'a> {
             previous: previous.unwrap_or_default(),
             fresh,
             cache,
+            memo: None,
         })
+    }
+
+    /// Keeps the chunks of large files' twins in `memo` for the next build
+    /// (see [`republish`]).
+    pub fn remembering(mut self, memo: &'a ChunkMemo) -> Self {
+        self.memo = Some(memo);
+        self
     }
 
     /// Writes `file` now when the folder is fresh, else holds it.
@@ -191,7 +211,7 @@ impl<'a> Publisher<'a> {
             return Ok(Staged::Held(file));
         }
         validate_path(&file.path)?;
-        publish_one(&self.out, &file, None, self.cache).map(Staged::Written)
+        publish_one(&self.out, &file, None, self.cache, self.memo).map(Staged::Written)
     }
 
     /// Publishes what is held, removes what this build does not publish
@@ -225,9 +245,13 @@ impl<'a> Publisher<'a> {
             .into_par_iter()
             .map(|s| match s {
                 Staged::Written(p) => Ok(p),
-                Staged::Held(f) => {
-                    publish_one(&self.out, &f, self.previous.files.get(&f.path), self.cache)
-                }
+                Staged::Held(f) => publish_one(
+                    &self.out,
+                    &f,
+                    self.previous.files.get(&f.path),
+                    self.cache,
+                    self.memo,
+                ),
             })
             .collect();
 
@@ -253,7 +277,7 @@ impl<'a> Publisher<'a> {
 
         stats.removed = remove_stale(&self.out, &manifest)?;
 
-        write_manifest(&self.out, &manifest)?;
+        write_manifest(&self.out, &manifest, true)?;
         Ok((manifest, stats))
     }
 
@@ -278,42 +302,46 @@ impl<'a> Publisher<'a> {
 
 /// Writes `manifest` last, as the mark of a whole build (unless it holds
 /// these bytes already).
-fn write_manifest(out: &Path, manifest: &Manifest) -> Result<()> {
-    let mut json = serde_json::to_vec_pretty(manifest).context("serialising the manifest")?;
+fn write_manifest(out: &Path, manifest: &Manifest, compare: bool) -> Result<()> {
+    // About 700 bytes an entry: one allocation, not a doubling series.
+    let mut json = Vec::with_capacity(manifest.files.len() * 768 + 256);
+    serde_json::to_writer_pretty(&mut json, manifest).context("serialising the manifest")?;
     json.push(b'\n');
     let manifest_path = out.join(MANIFEST_FILE);
-    if std::fs::read(&manifest_path).ok().as_deref() != Some(&json[..]) {
+    if !compare || std::fs::read(&manifest_path).ok().as_deref() != Some(&json[..]) {
         write_atomic(&manifest_path, &json)?;
     }
     Ok(())
 }
 
-/// Publishes `files` into the build in `out` whose manifest is `previous`,
+/// Publishes `files` into the build in `out` whose manifest is `manifest`,
 /// for a rebuild that knows which files it may have changed: each is
 /// written (and compressed) only when its bytes changed, every other file
-/// of `previous` is kept as it is, and the new manifest is written last.
-/// A file `previous` does not hold is added; nothing is removed (such a
-/// rebuild publishes the same paths).
+/// of the manifest is kept as it is, and the updated manifest is written
+/// last. A file the manifest does not hold is added; nothing is removed
+/// (such a rebuild publishes the same paths). The twins of large files
+/// reuse the chunks `memo` kept from the last build.
 pub fn republish(
     out: &Path,
-    previous: &Manifest,
+    manifest: &mut Manifest,
     files: Vec<OutFile>,
     cache: Option<&TwinCache>,
-) -> Result<(Manifest, WriteStats)> {
+    memo: &ChunkMemo,
+) -> Result<WriteStats> {
     for f in &files {
         validate_path(&f.path)?;
     }
-    let results: Vec<Result<Published>> = files
+    let published: Vec<Published> = files
         .into_par_iter()
-        .map(|f| publish_one(out, &f, previous.files.get(&f.path), cache))
-        .collect();
-    let mut manifest = previous.clone();
+        .map(|f| publish_one(out, &f, manifest.files.get(&f.path), cache, Some(memo)))
+        .collect::<Result<_>>()?;
     let mut stats = WriteStats::default();
-    for r in results {
-        let p = r?;
+    let mut changed = false;
+    for p in published {
         stats.written += usize::from(p.written);
         stats.compressed += p.compressed;
         stats.cached += p.cached;
+        changed |= p.written;
         manifest.files.insert(p.path, p.entry);
     }
     stats.files = manifest.files.len();
@@ -321,8 +349,10 @@ pub fn republish(
         stats.bytes += entry.size;
         stats.compressed_bytes += entry.encodings.values().map(|e| e.size).sum::<u64>();
     }
-    write_manifest(out, &manifest)?;
-    Ok((manifest, stats))
+    if changed {
+        write_manifest(out, manifest, false)?;
+    }
+    Ok(stats)
 }
 
 /// One file published: its manifest entry, whether it was written, and
@@ -340,6 +370,7 @@ fn publish_one(
     f: &OutFile,
     old: Option<&FileEntry>,
     cache: Option<&TwinCache>,
+    memo: Option<&ChunkMemo>,
 ) -> Result<Published> {
     let sha = sha256_hex(&f.bytes);
     let ctype = content_type(&f.path);
@@ -388,7 +419,14 @@ fn publish_one(
         twin
     };
     let mut twins: Vec<(&str, &str, Twin)> = Vec::new();
-    if compressible(ctype) && f.bytes.len() >= 256 {
+    if compressible(ctype) && f.bytes.len() >= chunked::CHUNKED_FROM {
+        let (br, gz, counts) = chunked::twins(&f.bytes, memo, cache, &chunked_cache_key());
+        compressed += counts.compressed;
+        cached += counts.reused;
+        let (br_sha, gz_sha) = rayon::join(|| sha256_hex(&br), || sha256_hex(&gz));
+        twins.push(("br", "br", (br, br_sha)));
+        twins.push(("gzip", "gz", (gz, gz_sha)));
+    } else if compressible(ctype) && f.bytes.len() >= 256 {
         twins.push(("br", "br", twin("br", brotli)));
         twins.push(("gzip", "gz", twin("gzip", gzip)));
     }

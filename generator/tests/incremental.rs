@@ -232,3 +232,49 @@ fn each_edit_renders_only_what_shows_it_and_ends_as_a_whole_build() {
     assert_eq!(r.summary.pages, 1);
     f.assert_whole_build("a last edit");
 }
+
+#[test]
+fn large_search_files_are_rejoined_from_kept_chunks_byte_for_byte() {
+    let mut f = Fixture::new();
+    // Enough pages that the search index and passages pass 1 MiB and are
+    // compressed in chunks.
+    let bulk = f.content.join("docs/bulk");
+    std::fs::create_dir_all(&bulk).unwrap();
+    std::fs::write(
+        bulk.join("_index.md"),
+        "+++\ntitle = \"Bulk\"\nsummary = \"Many pages.\"\n+++\nPages.\n",
+    )
+    .unwrap();
+    let mut seed = 7u64;
+    for i in 0..400 {
+        let mut body = String::new();
+        for h in 0..4 {
+            body.push_str(&format!("\n## Part {h}\n\n"));
+            for _ in 0..120 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                body.push_str(&format!("w{} ", (seed >> 33) % 3000));
+            }
+        }
+        std::fs::write(
+            bulk.join(format!("page-{i:03}.md")),
+            format!("+++\ntitle = \"Page {i}\"\nsummary = \"Page {i} of many.\"\n+++\n{body}\n"),
+        )
+        .unwrap();
+    }
+    f.rebuild(&[]);
+    let index = f.out.join("search-index.json");
+    assert!(std::fs::metadata(&index).unwrap().len() > 1 << 20);
+    f.assert_whole_build("a large site");
+    for (i, page) in ["page-123.md", "page-007.md", "page-399.md"].iter().enumerate() {
+        let r = f.rebuild(&[f.edit(&format!("docs/bulk/{page}"), |t| {
+            format!("{t}\nEdit number {i}.\n")
+        })]);
+        assert!(r.incremental);
+        assert_eq!(r.summary.pages, 1);
+        // Only the edited page's chunk of each large file was compressed.
+        assert!(r.summary.stats.compressed <= 2 * 2 + 2 * 2, "{}", r.line());
+        f.assert_whole_build(&format!("edit {i} of a large site"));
+    }
+}

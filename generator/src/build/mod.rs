@@ -24,7 +24,7 @@ use crate::markdown::{self, Heading};
 use crate::model::{Date, Licence, LicenceGrant, LicenceId, Material};
 use crate::openapi;
 use crate::origin::{self, Origins};
-use crate::output::{OutFile, Publisher, Staged, WriteStats};
+use crate::output::{ChunkMemo, OutFile, Publisher, Staged, WriteStats};
 use crate::render::Renderer;
 use crate::search::{self, Passage, SearchDocument};
 use contract::ProblemCode;
@@ -110,7 +110,7 @@ fn human_bytes(n: u64) -> String {
 
 /// Builds the site.
 pub fn build(opts: &BuildOptions) -> Result<Summary> {
-    build_keeping(opts).map(|(summary, _)| summary)
+    build_keeping(opts, None).map(|(summary, _)| summary)
 }
 
 /// What a build loaded, and what each page was rendered from.
@@ -118,7 +118,10 @@ type Loaded = (Prepared, Vec<PageMemo>);
 
 /// Builds the site; returns, unless nothing was rendered, what it loaded
 /// and what its pages were rendered from (for [`Session`]).
-fn build_keeping(opts: &BuildOptions) -> Result<(Summary, Option<Loaded>)> {
+fn build_keeping(
+    opts: &BuildOptions,
+    memo: Option<&ChunkMemo>,
+) -> Result<(Summary, Option<Loaded>)> {
     let started = Instant::now();
     let stamp = opts.cache.as_deref().and_then(|c| Stamp::of(opts, c));
     if let Some(manifest) = stamp.as_ref().and_then(|s| s.unchanged(&opts.out)) {
@@ -144,7 +147,10 @@ fn build_keeping(opts: &BuildOptions) -> Result<(Summary, Option<Loaded>)> {
     }
     let prepared = Prepared::load(opts)?;
     let cache = opts.cache.as_deref().map(TwinCache::new);
-    let publisher = Publisher::open(&opts.out, cache.as_ref())?;
+    let mut publisher = Publisher::open(&opts.out, cache.as_ref())?;
+    if let Some(memo) = memo {
+        publisher = publisher.remembering(memo);
+    }
     if let Some(stamp) = &stamp {
         stamp.forget();
     }

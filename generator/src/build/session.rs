@@ -28,7 +28,7 @@ use super::{
 };
 use crate::content;
 use crate::manifest::Manifest;
-use crate::output::{self, OutFile};
+use crate::output::{self, ChunkMemo, OutFile};
 use crate::twin_cache::TwinCache;
 
 /// What one rebuild did.
@@ -37,6 +37,8 @@ pub struct Rebuilt {
     pub summary: Summary,
     /// Whether only what the changed documents touch was rendered.
     pub incremental: bool,
+    /// The pages of the site (`summary.pages` were rendered).
+    pub site_pages: usize,
 }
 
 impl Rebuilt {
@@ -46,7 +48,7 @@ impl Rebuilt {
             format!(
                 "rebuilt {} of {} pages, {} files written, in {:.0} ms",
                 self.summary.pages,
-                self.summary.manifest.files.len(),
+                self.site_pages,
                 self.summary.stats.written,
                 self.summary.seconds * 1000.0
             )
@@ -60,6 +62,8 @@ impl Rebuilt {
 pub struct Session {
     opts: BuildOptions,
     kept: Option<Kept>,
+    /// The chunks of the large files' twins of the last build.
+    chunks: ChunkMemo,
 }
 
 struct Kept {
@@ -94,7 +98,11 @@ fn memo_of(prepared: &Prepared) -> Result<Vec<PageMemo>> {
 
 impl Session {
     pub fn new(opts: BuildOptions) -> Self {
-        Self { opts, kept: None }
+        Self {
+            opts,
+            kept: None,
+            chunks: ChunkMemo::default(),
+        }
     }
 
     /// Rebuilds after `changed` (the paths a watcher reported; none for the
@@ -103,10 +111,12 @@ impl Session {
     pub fn rebuild(&mut self, changed: &[PathBuf]) -> Result<Rebuilt> {
         let started = Instant::now();
         let edited = self.kept.as_ref().and_then(|k| k.edited(changed));
+        self.chunks.begin();
         let outcome = match edited {
             Some(docs) => self.incremental(&docs, started),
             None => self.whole(),
         };
+        self.chunks.sweep();
         if outcome.is_err() {
             self.kept = None;
         }
@@ -117,7 +127,7 @@ impl Session {
         self.kept = None;
         // Through the build of `generate build`: the first build of a
         // session takes its no-change shortcut and records its stamp.
-        let (summary, kept) = build_keeping(&self.opts)?;
+        let (summary, kept) = build_keeping(&self.opts, Some(&self.chunks))?;
         let (prepared, memo) = match kept {
             Some(kept) => kept,
             None => {
@@ -147,9 +157,11 @@ impl Session {
             docs_dir,
             roots,
         });
+        let site_pages = self.kept.as_ref().map_or(0, |k| k.prepared.page_count());
         Ok(Rebuilt {
             summary,
             incremental: false,
+            site_pages,
         })
     }
 
@@ -166,6 +178,13 @@ impl Session {
             d.source = kept.prepared.content.documents[*i].source.clone();
             reloaded.push((*i, d));
         }
+        // Other pages show a document's title, summary and place (weight):
+        // when no edit changed those, only the edited pages can change.
+        let others_unchanged = reloaded.iter().all(|(i, d)| {
+            let old = &kept.prepared.content.documents[*i].front;
+            (&old.title, &old.summary, old.weight)
+                == (&d.front.title, &d.front.summary, d.front.weight)
+        });
         let mut dirty = vec![false; kept.prepared.content.documents.len()];
         for (i, d) in reloaded {
             dirty[i] = true;
@@ -174,14 +193,18 @@ impl Session {
         let prepared = &kept.prepared;
         let site = prepared.site();
         let near = siblings(&site);
+        let memo = &kept.memo;
         let rendered: Vec<Option<(usize, Rendered<OutFile>, _)>> = prepared
             .content
             .documents
             .par_iter()
             .enumerate()
             .map(|(i, d)| {
+                if others_unchanged && !dirty[i] {
+                    return Ok(None);
+                }
                 let neighbours = neighbours(&site, d, &near);
-                if !dirty[i] && neighbours == kept.memo[i].neighbours {
+                if !dirty[i] && neighbours == memo[i].neighbours {
                     return Ok(None);
                 }
                 render_document(&site, &prepared.renderer, d, &neighbours)
@@ -202,18 +225,23 @@ impl Session {
         files.extend(prepared.whole_site_files(&site, &kept.memo, false)?);
         drop(site);
         let cache = self.opts.cache.as_deref().map(TwinCache::new);
-        let (manifest, stats) =
-            output::republish(&self.opts.out, &kept.manifest, files, cache.as_ref())?;
-        kept.manifest = manifest.clone();
+        let stats = output::republish(
+            &self.opts.out,
+            &mut kept.manifest,
+            files,
+            cache.as_ref(),
+            &self.chunks,
+        )?;
         Ok(Rebuilt {
             summary: Summary {
                 pages,
                 unchanged: false,
                 stats,
                 seconds: started.elapsed().as_secs_f64(),
-                manifest,
+                manifest: kept.manifest.clone(),
             },
             incremental: true,
+            site_pages: kept.prepared.page_count(),
         })
     }
 }
