@@ -447,7 +447,7 @@ pub struct LicenceGrant {
 }
 
 /// TOML front matter of a Markdown document, between `+++` lines.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct FrontMatter {
     pub title: String,

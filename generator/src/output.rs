@@ -6,7 +6,7 @@
 //! rendering and hashing only. Compression is deterministic, so reuse keeps
 //! the output byte-identical to a clean build.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -277,7 +277,7 @@ impl<'a> Publisher<'a> {
 
         stats.removed = remove_stale(&self.out, &manifest)?;
 
-        write_manifest(&self.out, &manifest, true)?;
+        write_manifest(&self.out, &manifest)?;
         Ok((manifest, stats))
     }
 
@@ -302,13 +302,13 @@ impl<'a> Publisher<'a> {
 
 /// Writes `manifest` last, as the mark of a whole build (unless it holds
 /// these bytes already).
-fn write_manifest(out: &Path, manifest: &Manifest, compare: bool) -> Result<()> {
+fn write_manifest(out: &Path, manifest: &Manifest) -> Result<()> {
     // About 700 bytes an entry: one allocation, not a doubling series.
     let mut json = Vec::with_capacity(manifest.files.len() * 768 + 256);
     serde_json::to_writer_pretty(&mut json, manifest).context("serialising the manifest")?;
     json.push(b'\n');
     let manifest_path = out.join(MANIFEST_FILE);
-    if !compare || std::fs::read(&manifest_path).ok().as_deref() != Some(&json[..]) {
+    if std::fs::read(&manifest_path).ok().as_deref() != Some(&json[..]) {
         write_atomic(&manifest_path, &json)?;
     }
     Ok(())
@@ -327,6 +327,7 @@ pub fn republish(
     files: Vec<OutFile>,
     cache: Option<&TwinCache>,
     memo: &ChunkMemo,
+    json: &mut ManifestJson,
 ) -> Result<WriteStats> {
     for f in &files {
         validate_path(&f.path)?;
@@ -337,6 +338,7 @@ pub fn republish(
         .collect::<Result<_>>()?;
     let mut stats = WriteStats::default();
     let mut changed = false;
+    let paths: Vec<String> = published.iter().map(|p| p.path.clone()).collect();
     for p in published {
         stats.written += usize::from(p.written);
         stats.compressed += p.compressed;
@@ -350,9 +352,65 @@ pub fn republish(
         stats.compressed_bytes += entry.encodings.values().map(|e| e.size).sum::<u64>();
     }
     if changed {
-        write_manifest(out, manifest, false)?;
+        write_atomic(&out.join(MANIFEST_FILE), &json.render(manifest, &paths))?;
     }
     Ok(stats)
+}
+
+/// The manifest's JSON kept entry by entry between the rebuilds of one
+/// session, so a rebuild serialises only the entries it published: the
+/// bytes of `serde_json::to_vec_pretty` plus a final newline (tested).
+#[derive(Default)]
+pub struct ManifestJson {
+    entries: HashMap<String, Vec<u8>>,
+}
+
+impl ManifestJson {
+    /// The JSON of `manifest`, whose entries other than `changed` are those
+    /// of the last call.
+    pub fn render(&mut self, manifest: &Manifest, changed: &[String]) -> Vec<u8> {
+        for path in changed {
+            self.entries.remove(path);
+        }
+        self.entries
+            .retain(|path, _| manifest.files.contains_key(path));
+        if manifest.files.is_empty() {
+            let mut json = serde_json::to_vec_pretty(manifest).expect("a manifest serialises");
+            json.push(b'\n');
+            return json;
+        }
+        let mut json = Vec::with_capacity(manifest.files.len() * 768 + 256);
+        json.extend_from_slice(format!("{{\n  \"format\": {},\n", manifest.format).as_bytes());
+        if let Some(origin) = &manifest.api_origin {
+            json.extend_from_slice(b"  \"api_origin\": ");
+            serde_json::to_writer(&mut json, origin).expect("a string serialises");
+            json.extend_from_slice(b",\n");
+        }
+        json.extend_from_slice(b"  \"files\": {\n");
+        for (i, (path, entry)) in manifest.files.iter().enumerate() {
+            if i > 0 {
+                json.extend_from_slice(b",\n");
+            }
+            json.extend_from_slice(b"    ");
+            serde_json::to_writer(&mut json, path).expect("a string serialises");
+            json.extend_from_slice(b": ");
+            let fragment = self.entries.entry(path.clone()).or_insert_with(|| {
+                // An entry two levels down: each of its lines indented by 4.
+                let own = serde_json::to_vec_pretty(entry).expect("an entry serialises");
+                let mut indented = Vec::with_capacity(own.len() + own.len() / 8);
+                for &b in &own {
+                    indented.push(b);
+                    if b == b'\n' {
+                        indented.extend_from_slice(b"    ");
+                    }
+                }
+                indented
+            });
+            json.extend_from_slice(fragment);
+        }
+        json.extend_from_slice(b"\n  }\n}\n");
+        json
+    }
 }
 
 /// One file published: its manifest entry, whether it was written, and
@@ -576,6 +634,44 @@ mod tests {
             !out.join("index.html.br").exists(),
             "stale twin left behind"
         );
+    }
+
+    #[test]
+    fn the_manifest_json_kept_entry_by_entry_is_serde_json_pretty() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = vec![
+            file("index.html", &b"<!doctype html><p>x</p>".repeat(40)),
+            file("a/b.json", b"{\"k\": \"\\u00e9 \\\"q\\\"\"}"),
+            file("z.txt", b"plain"),
+        ];
+        let mut manifest = write_tree(dir.path(), files, None, None).unwrap().0;
+        let whole = |m: &Manifest| {
+            let mut j = serde_json::to_vec_pretty(m).unwrap();
+            j.push(b'\n');
+            j
+        };
+        let mut json = ManifestJson::default();
+        assert_eq!(json.render(&manifest, &[]), whole(&manifest));
+        manifest.api_origin = Some("https://api.example.org".into());
+        manifest.files.get_mut("z.txt").unwrap().size = 99;
+        assert_eq!(json.render(&manifest, &["z.txt".into()]), whole(&manifest));
+        // Through republish: one file changed, the manifest on disk is
+        // what serde_json writes.
+        let memo = ChunkMemo::default();
+        republish(
+            dir.path(),
+            &mut manifest,
+            vec![file("a/b.json", b"{}")],
+            None,
+            &memo,
+            &mut json,
+        )
+        .unwrap();
+        assert_eq!(
+            std::fs::read(dir.path().join(MANIFEST_FILE)).unwrap(),
+            whole(&manifest)
+        );
+        assert_eq!(manifest.files["a/b.json"].size, 2);
     }
 
     #[test]

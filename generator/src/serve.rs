@@ -209,8 +209,11 @@ async fn rebuild(
     let error = match outcome {
         Ok(rebuilt) => {
             eprintln!("{}", rebuilt.line());
-            *state.files.write().unwrap_or_else(|e| e.into_inner()) =
-                types(&rebuilt.summary.manifest);
+            // An incremental rebuild publishes the same files.
+            if !rebuilt.incremental {
+                *state.files.write().unwrap_or_else(|e| e.into_inner()) =
+                    types(&rebuilt.summary.manifest);
+            }
             None
         }
         Err(e) => {

@@ -267,7 +267,10 @@ fn large_search_files_are_rejoined_from_kept_chunks_byte_for_byte() {
     let index = f.out.join("search-index.json");
     assert!(std::fs::metadata(&index).unwrap().len() > 1 << 20);
     f.assert_whole_build("a large site");
-    for (i, page) in ["page-123.md", "page-007.md", "page-399.md"].iter().enumerate() {
+    for (i, page) in ["page-123.md", "page-007.md", "page-399.md"]
+        .iter()
+        .enumerate()
+    {
         let r = f.rebuild(&[f.edit(&format!("docs/bulk/{page}"), |t| {
             format!("{t}\nEdit number {i}.\n")
         })]);

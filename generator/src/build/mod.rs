@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
@@ -70,7 +71,8 @@ pub struct Summary {
     pub unchanged: bool,
     pub stats: WriteStats,
     pub seconds: f64,
-    pub manifest: Manifest,
+    /// Shared with the session that keeps it ([`Session`]).
+    pub manifest: Arc<Manifest>,
 }
 
 impl Summary {
@@ -113,8 +115,16 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
     build_keeping(opts, None).map(|(summary, _)| summary)
 }
 
-/// What a build loaded, and what each page was rendered from.
-type Loaded = (Prepared, Vec<PageMemo>);
+/// The search-index entries of the fixed pages (URL, fragment).
+type FixedEntries = Vec<(String, Vec<u8>)>;
+
+/// What a build loaded, what each page was rendered from and the fixed
+/// pages' search entries.
+struct Loaded {
+    prepared: Prepared,
+    memo: Vec<PageMemo>,
+    fixed: FixedEntries,
+}
 
 /// Builds the site; returns, unless nothing was rendered, what it loaded
 /// and what its pages were rendered from (for [`Session`]).
@@ -141,7 +151,7 @@ fn build_keeping(
             unchanged: true,
             stats,
             seconds: started.elapsed().as_secs_f64(),
-            manifest,
+            manifest: Arc::new(manifest),
         };
         return Ok((summary, None));
     }
@@ -154,7 +164,7 @@ fn build_keeping(
     if let Some(stamp) = &stamp {
         stamp.forget();
     }
-    let (manifest, stats, memo) = prepared.publish(&publisher, opts.progress)?;
+    let (manifest, stats, memo, fixed) = prepared.publish(&publisher, opts.progress)?;
     if let Some(stamp) = &stamp {
         stamp.record(&opts.out);
     }
@@ -163,9 +173,14 @@ fn build_keeping(
         unchanged: false,
         stats,
         seconds: started.elapsed().as_secs_f64(),
-        manifest,
+        manifest: Arc::new(manifest),
     };
-    Ok((summary, Some((prepared, memo))))
+    let loaded = Loaded {
+        prepared,
+        memo,
+        fixed,
+    };
+    Ok((summary, Some(loaded)))
 }
 
 /// Everything a build reads and derives before it renders a page: the
@@ -262,7 +277,7 @@ impl Prepared {
         &self,
         publisher: &Publisher<'_>,
         progress: bool,
-    ) -> Result<(Manifest, WriteStats, Vec<PageMemo>)> {
+    ) -> Result<(Manifest, WriteStats, Vec<PageMemo>, FixedEntries)> {
         let site = self.site();
         let published = (|| {
             let pages = render_documents(&site, &self.renderer, progress, publisher)?;
@@ -276,14 +291,14 @@ impl Prepared {
                     passages: r.passages,
                 });
             }
-            let files = self.whole_site_files(&site, &memo, true)?;
+            let (files, fixed) = self.whole_site_files(&site, &memo, true)?;
             let rest: Vec<Result<Staged>> =
                 files.into_par_iter().map(|f| publisher.stage(f)).collect();
             for s in rest {
                 staged.push(s?);
             }
             let (manifest, stats) = publisher.finish(staged, self.origins.separate_api.clone())?;
-            Ok((manifest, stats, memo))
+            Ok((manifest, stats, memo, fixed))
         })();
         published.inspect_err(|_| publisher.discard())
     }
@@ -297,36 +312,16 @@ impl Prepared {
         site: &Site<'_>,
         memo: &[PageMemo],
         unchanging: bool,
-    ) -> Result<Vec<OutFile>> {
+    ) -> Result<(Vec<OutFile>, FixedEntries)> {
         let base_url = &site.base_url;
         let (mut files, fixed_index) = render_fixed_pages(site, &self.renderer)?;
         files.extend(data_files(site)?);
-        let fixed_entries: Vec<Vec<u8>> = fixed_index.iter().map(search::fragment).collect();
+        let fixed: FixedEntries = fixed_index
+            .iter()
+            .map(|d| (d.url.clone(), search::fragment(d)))
+            .collect();
+        files.extend(self.search_files(memo, &fixed));
         let docs = &self.content.documents;
-        let mut entries: Vec<(&str, &[u8])> = docs
-            .iter()
-            .zip(memo)
-            .map(|(d, m)| (d.url.as_str(), &m.entry[..]))
-            .collect();
-        entries.extend(
-            fixed_index
-                .iter()
-                .zip(&fixed_entries)
-                .map(|(d, e)| (d.url.as_str(), &e[..])),
-        );
-        files.push(OutFile {
-            path: search::PATH.into(),
-            bytes: search::index_from_fragments(entries),
-        });
-        let passages = docs
-            .iter()
-            .zip(memo)
-            .map(|(d, m)| (d.url.as_str(), &m.passages[..]))
-            .collect();
-        files.push(OutFile {
-            path: search::PASSAGES_PATH.into(),
-            bytes: search::passages_from_fragments(passages, &self.content.synonyms),
-        });
         if let Some(listing) = &self.listing {
             let page = docs
                 .iter()
@@ -355,7 +350,34 @@ impl Prepared {
                 });
             }
         }
-        Ok(files)
+        Ok((files, fixed))
+    }
+
+    /// The search index and passages, from each document's fragments in
+    /// `memo` and the fixed pages' entries.
+    fn search_files(&self, memo: &[PageMemo], fixed: &FixedEntries) -> [OutFile; 2] {
+        let docs = &self.content.documents;
+        let mut entries: Vec<(&str, &[u8])> = docs
+            .iter()
+            .zip(memo)
+            .map(|(d, m)| (d.url.as_str(), &m.entry[..]))
+            .collect();
+        entries.extend(fixed.iter().map(|(url, e)| (url.as_str(), &e[..])));
+        let passages = docs
+            .iter()
+            .zip(memo)
+            .map(|(d, m)| (d.url.as_str(), &m.passages[..]))
+            .collect();
+        [
+            OutFile {
+                path: search::PATH.into(),
+                bytes: search::index_from_fragments(entries),
+            },
+            OutFile {
+                path: search::PASSAGES_PATH.into(),
+                bytes: search::passages_from_fragments(passages, &self.content.synonyms),
+            },
+        ]
     }
 }
 

@@ -17,18 +17,20 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
 use rayon::prelude::*;
 
 use super::{
-    BuildOptions, PageMemo, Prepared, Rendered, Summary, build_keeping, neighbours,
-    render_document, siblings, substitute_origins,
+    BuildOptions, FixedEntries, Loaded, Neighbours, PageMemo, Prepared, Rendered, Summary,
+    build_keeping, neighbours, render_document, render_fixed_pages, siblings, substitute_origins,
 };
 use crate::content;
 use crate::manifest::Manifest;
-use crate::output::{self, ChunkMemo, OutFile};
+use crate::output::{self, ChunkMemo, ManifestJson, OutFile};
+use crate::search;
 use crate::twin_cache::TwinCache;
 
 /// What one rebuild did.
@@ -64,12 +66,17 @@ pub struct Session {
     kept: Option<Kept>,
     /// The chunks of the large files' twins of the last build.
     chunks: ChunkMemo,
+    /// The last manifest's JSON, entry by entry.
+    json: ManifestJson,
 }
 
 struct Kept {
     prepared: Prepared,
     memo: Vec<PageMemo>,
-    manifest: Manifest,
+    fixed: FixedEntries,
+    /// The last build's manifest (shared with the summary given out: a
+    /// rebuild copies it only while a summary is still held).
+    manifest: Arc<Manifest>,
     /// A document's source file (canonical path) → its index.
     sources: HashMap<PathBuf, usize>,
     docs_dir: PathBuf,
@@ -77,11 +84,17 @@ struct Kept {
     roots: [PathBuf; 2],
 }
 
-/// What each page is rendered from and gives the search files.
-fn memo_of(prepared: &Prepared) -> Result<Vec<PageMemo>> {
+/// What each page is rendered from and gives the search files, and the
+/// fixed pages' search entries.
+fn memo_of(prepared: &Prepared) -> Result<(Vec<PageMemo>, FixedEntries)> {
     let site = prepared.site();
     let near = siblings(&site);
-    prepared
+    let (_, fixed) = render_fixed_pages(&site, &prepared.renderer)?;
+    let fixed = fixed
+        .iter()
+        .map(|d| (d.url.clone(), search::fragment(d)))
+        .collect();
+    let memo = prepared
         .content
         .documents
         .par_iter()
@@ -93,7 +106,8 @@ fn memo_of(prepared: &Prepared) -> Result<Vec<PageMemo>> {
                 passages: r.passages,
             })
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    Ok((memo, fixed))
 }
 
 impl Session {
@@ -102,6 +116,7 @@ impl Session {
             opts,
             kept: None,
             chunks: ChunkMemo::default(),
+            json: ManifestJson::default(),
         }
     }
 
@@ -125,17 +140,26 @@ impl Session {
 
     fn whole(&mut self) -> Result<Rebuilt> {
         self.kept = None;
+        self.json = ManifestJson::default();
         // Through the build of `generate build`: the first build of a
         // session takes its no-change shortcut and records its stamp.
         let (summary, kept) = build_keeping(&self.opts, Some(&self.chunks))?;
-        let (prepared, memo) = match kept {
+        let Loaded {
+            prepared,
+            memo,
+            fixed,
+        } = match kept {
             Some(kept) => kept,
             None => {
                 // Nothing was rendered: what the pages were rendered from
                 // is taken again.
                 let prepared = Prepared::load(&self.opts)?;
-                let memo = memo_of(&prepared)?;
-                (prepared, memo)
+                let (memo, fixed) = memo_of(&prepared)?;
+                Loaded {
+                    prepared,
+                    memo,
+                    fixed,
+                }
             }
         };
         let roots = [&self.opts.content, &self.opts.templates]
@@ -152,7 +176,8 @@ impl Session {
         self.kept = Some(Kept {
             prepared,
             memo,
-            manifest: summary.manifest.clone(),
+            fixed,
+            manifest: Arc::clone(&summary.manifest),
             sources,
             docs_dir,
             roots,
@@ -178,13 +203,12 @@ impl Session {
             d.source = kept.prepared.content.documents[*i].source.clone();
             reloaded.push((*i, d));
         }
-        // Other pages show a document's title, summary and place (weight):
-        // when no edit changed those, only the edited pages can change.
-        let others_unchanged = reloaded.iter().all(|(i, d)| {
-            let old = &kept.prepared.content.documents[*i].front;
-            (&old.title, &old.summary, old.weight)
-                == (&d.front.title, &d.front.summary, d.front.weight)
-        });
+        // Other pages and files show a document's front matter (its title,
+        // summary, place, date, licence): when no edit changed it, only the
+        // edited pages and the search files can change.
+        let text_only = reloaded
+            .iter()
+            .all(|(i, d)| kept.prepared.content.documents[*i].front == d.front);
         let mut dirty = vec![false; kept.prepared.content.documents.len()];
         for (i, d) in reloaded {
             dirty[i] = true;
@@ -192,18 +216,19 @@ impl Session {
         }
         let prepared = &kept.prepared;
         let site = prepared.site();
-        let near = siblings(&site);
+        let near = (!text_only).then(|| siblings(&site));
         let memo = &kept.memo;
-        let rendered: Vec<Option<(usize, Rendered<OutFile>, _)>> = prepared
+        let rendered: Vec<Option<(usize, Rendered<OutFile>, Neighbours)>> = prepared
             .content
             .documents
             .par_iter()
             .enumerate()
             .map(|(i, d)| {
-                if others_unchanged && !dirty[i] {
-                    return Ok(None);
-                }
-                let neighbours = neighbours(&site, d, &near);
+                let neighbours = match &near {
+                    Some(near) => neighbours(&site, d, near),
+                    None if dirty[i] => memo[i].neighbours.clone(),
+                    None => return Ok(None),
+                };
                 if !dirty[i] && neighbours == memo[i].neighbours {
                     return Ok(None);
                 }
@@ -222,15 +247,22 @@ impl Session {
                 passages: r.passages,
             };
         }
-        files.extend(prepared.whole_site_files(&site, &kept.memo, false)?);
+        if text_only {
+            files.extend(prepared.search_files(&kept.memo, &kept.fixed));
+        } else {
+            let (more, fixed) = prepared.whole_site_files(&site, &kept.memo, false)?;
+            files.extend(more);
+            kept.fixed = fixed;
+        }
         drop(site);
         let cache = self.opts.cache.as_deref().map(TwinCache::new);
         let stats = output::republish(
             &self.opts.out,
-            &mut kept.manifest,
+            Arc::make_mut(&mut kept.manifest),
             files,
             cache.as_ref(),
             &self.chunks,
+            &mut self.json,
         )?;
         Ok(Rebuilt {
             summary: Summary {
@@ -238,7 +270,7 @@ impl Session {
                 unchanged: false,
                 stats,
                 seconds: started.elapsed().as_secs_f64(),
-                manifest: kept.manifest.clone(),
+                manifest: Arc::clone(&kept.manifest),
             },
             incremental: true,
             site_pages: kept.prepared.page_count(),
