@@ -128,8 +128,11 @@ fn static_route(state: &AppState, request: &Parts, path: &str) -> (Route, Cors, 
             );
         }
     };
-    // A 200 for a file is its prepared answer, complete.
-    let cors = if response.status() == http::StatusCode::OK {
+    // A 200 or 304 for a file is its prepared answer, complete.
+    let cors = if matches!(
+        response.status(),
+        http::StatusCode::OK | http::StatusCode::NOT_MODIFIED
+    ) {
         Cors::Prepared
     } else {
         Cors::Public

@@ -107,6 +107,12 @@ async fn if_none_match_gives_304_with_validators() {
     assert_eq!(again.header("cache-control"), common::PAGE);
     assert_eq!(again.header("vary"), "accept-encoding");
     assert_eq!(again.header("access-control-allow-origin"), "*");
+    assert!(
+        again
+            .header("access-control-expose-headers")
+            .contains("ETag")
+    );
+    assert_eq!(again.header("x-content-type-options"), "nosniff");
     // The br tag does not validate the gzip representation.
     let other = send(
         &s,

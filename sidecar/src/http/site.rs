@@ -32,6 +32,8 @@ pub struct Variant {
     /// security headers included, in the order they are sent: the common
     /// answer is one clone of this map instead of a dozen hashed inserts.
     pub headers: HeaderMap,
+    /// The same for a 304 answer to a revalidation of this representation.
+    pub not_modified: HeaderMap,
 }
 
 /// A published file.
@@ -210,18 +212,23 @@ fn load_entry(root: &Path, key: &str, file: FileEntry, csp: &HeaderValue) -> any
         br,
         gzip,
     };
-    let full = |coding| crate::http::static_files::full_headers(&entry, coding);
+    let full = |coding| {
+        (
+            crate::http::static_files::full_headers(&entry, coding),
+            crate::http::static_files::not_modified_headers(&entry, coding),
+        )
+    };
     let (identity, br, gzip) = (
         full(Coding::Identity),
         entry.br.is_some().then(|| full(Coding::Br)),
         entry.gzip.is_some().then(|| full(Coding::Gzip)),
     );
-    entry.identity.headers = identity;
+    (entry.identity.headers, entry.identity.not_modified) = identity;
     if let (Some(variant), Some(headers)) = (entry.br.as_mut(), br) {
-        variant.headers = headers;
+        (variant.headers, variant.not_modified) = headers;
     }
     if let (Some(variant), Some(headers)) = (entry.gzip.as_mut(), gzip) {
-        variant.headers = headers;
+        (variant.headers, variant.not_modified) = headers;
     }
     Ok(entry)
 }
@@ -242,6 +249,7 @@ fn load_variant(root: &Path, rel: &str, size: u64, etag: &str) -> anyhow::Result
         etag: HeaderValue::try_from(etag)?,
         // Filled in once the entry is complete (see `load_entry`).
         headers: HeaderMap::new(),
+        not_modified: HeaderMap::new(),
     })
 }
 

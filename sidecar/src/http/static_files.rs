@@ -53,12 +53,7 @@ pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<
         && conditional::none_match(inm.as_bytes(), variant.etag.as_bytes())
     {
         let mut response = empty(StatusCode::NOT_MODIFIED);
-        let h = response.headers_mut();
-        h.insert(header::ETAG, variant.etag.clone());
-        h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
-        if entry.has_encodings() {
-            h.insert(header::VARY, VARY_ENCODING);
-        }
+        *response.headers_mut() = variant.not_modified.clone();
         return Ok(response);
     }
 
@@ -124,6 +119,21 @@ pub fn full_headers(entry: &Entry, coding: Coding) -> HeaderMap {
     let mut h = HeaderMap::with_capacity(16);
     let length = entry.variant(coding).content_length.clone();
     entity_headers(&mut h, entry, coding, length);
+    crate::http::cors::apply(&crate::http::cors::Cors::Public, &mut h);
+    security_headers::apply_all(&mut h);
+    h
+}
+
+/// Every header of a 304 answer to a revalidation of the `coding`
+/// representation of `entry` (RFC 9110 §15.4.5: its ETag, Cache-Control
+/// and Vary), with the public CORS headers and `nosniff`.
+pub fn not_modified_headers(entry: &Entry, coding: Coding) -> HeaderMap {
+    let mut h = HeaderMap::with_capacity(12);
+    h.insert(header::ETAG, entry.variant(coding).etag.clone());
+    h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
+    if entry.has_encodings() {
+        h.insert(header::VARY, VARY_ENCODING);
+    }
     crate::http::cors::apply(&crate::http::cors::Cors::Public, &mut h);
     security_headers::apply_all(&mut h);
     h
