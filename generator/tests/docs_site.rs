@@ -10,6 +10,9 @@ use generator::search::SearchIndex;
 use generator::{BuildOptions, build};
 use sha2::{Digest, Sha256};
 
+mod common;
+use common::copy_dir;
+
 const ARCHIVE_LICENCE_URL: &str = "https://creativecommons.org/licenses/by-nc-nd/4.0/";
 const ARCHIVE_ATTRIBUTION: &str = "Water Watch project (2018-2024), coordinated by Lindmark University of Applied Sciences, and the Water Watch volunteers";
 
@@ -278,19 +281,6 @@ fn check_reports_a_search_index_that_misses_a_page() {
         .collect();
     assert!(targets.contains(&"/docs/archive/files/"), "{broken:?}");
     assert!(targets.contains(&"/docs/nowhere/"), "{broken:?}");
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let p = e.unwrap().path();
-        let target = to.join(p.file_name().unwrap());
-        if p.is_dir() {
-            copy_dir(&p, &target);
-        } else {
-            std::fs::copy(&p, &target).unwrap();
-        }
-    }
 }
 
 #[test]
