@@ -1,17 +1,66 @@
-//! `dist/search-index.json`: the plain text of every page that has a
-//! Markdown twin. The generator writes it; the browser's search box and the
-//! sidecar's ranking read it.
+//! The search files: the plain text of every page that has a Markdown twin
+//! (`dist/search-index.json`) and the same text cut at headings
+//! (`dist/search-passages.json`). The generator writes them; the browser's
+//! search box reads the index, the sidecar's ranking the passages.
 //!
-//! Format (version 1):
-//! `{"version": 1, "documents": [{"url", "title", "summary", "section", "text"}]}`,
-//! documents sorted by `url`; `url` is a site path ending in `/`, and the
-//! page's Markdown twin is at `url + "index.md"`.
+//! Each is published in parts, so that an edit of one page rewrites one
+//! part and not the text of every page (format version 2):
+//!
+//! - `search-index.json`: `{"version": 2, "documents": N, "parts": ["/search/index-1.json", …]}`;
+//!   each part `{"documents": [{"url", "title", "summary", "section", "text"}, …]}`.
+//! - `search-passages.json`: `{"version": 2, "synonyms": [[…]], "parts": ["/search/passages-1.json", …]}`;
+//!   each part `{"passages": [{"url", "anchor"?, "title", …, "text"}, …]}`.
+//!
+//! Parts are site paths under [`PARTS_DIR`]; their entries, read in the
+//! order the parts are listed, are sorted by `url` (a page's passages
+//! together, in page order). `url` is a site path ending in `/`, and the
+//! page's Markdown twin is at `url + "index.md"`. [`read_index`] and
+//! [`read_passages`] put the parts back together as [`SearchIndex`] and
+//! [`PassageIndex`], the whole lists.
 
 use serde::{Deserialize, Serialize};
 
 /// Bumped when the shape changes incompatibly.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
+/// The folder of the parts, as a site path.
+pub const PARTS_DIR: &str = "/search/";
+
+/// `search-index.json` as published: the parts to read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexHead {
+    pub version: u32,
+    /// How many documents the parts hold together.
+    pub documents: usize,
+    pub parts: Vec<String>,
+}
+
+/// One part of the search index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexPart {
+    pub documents: Vec<SearchDocument>,
+}
+
+/// `search-passages.json` as published: the synonyms and the parts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassagesHead {
+    pub version: u32,
+    /// Groups of words a visitor may use for the same thing (lower case).
+    pub synonyms: Vec<Vec<String>>,
+    pub parts: Vec<String>,
+}
+
+/// One part of the passages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassagesPart {
+    pub passages: Vec<Passage>,
+}
+
+/// The whole search index, its parts put together.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchIndex {
@@ -32,9 +81,9 @@ pub struct SearchDocument {
 }
 
 /// Bumped when the passage file's shape changes incompatibly.
-pub const PASSAGES_VERSION: u32 = 1;
+pub const PASSAGES_VERSION: u32 = 2;
 
-/// `dist/search-passages.json`: the same text as the search index, cut at
+/// The passages put together: the same text as the search index, cut at
 /// every heading, with the synonym groups of `content/`. The sidecar ranks
 /// it for the chat and the MCP `search_documentation` tool.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,4 +125,207 @@ pub struct Passage {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reference: bool,
     pub text: String,
+}
+
+/// Why search files could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadError {
+    /// A file is missing (the head or a part it lists).
+    Missing(String),
+    /// A file is not the JSON of its shape, or of another version.
+    Invalid(String, String),
+    /// A part outside [`PARTS_DIR`] or climbing out of it.
+    BadPart(String),
+    /// The parts do not hold the number of documents the head says.
+    Count { said: usize, found: usize },
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Missing(path) => write!(f, "{path} is missing"),
+            ReadError::Invalid(path, why) => write!(f, "{path} is not a search file: {why}"),
+            ReadError::BadPart(part) => {
+                write!(f, "the part {part:?} is not a file under {PARTS_DIR}")
+            }
+            ReadError::Count { said, found } => write!(
+                f,
+                "the index says {said} documents and its parts hold {found}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// The key of a listed part in the output folder (`search/index-1.json`),
+/// when it is a plain file name under [`PARTS_DIR`].
+pub fn part_key(part: &str) -> Result<&str, ReadError> {
+    let plain = part.strip_prefix(PARTS_DIR).is_some_and(|name| {
+        !name.is_empty()
+            && !name.starts_with('.')
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+    });
+    if plain {
+        Ok(&part[1..])
+    } else {
+        Err(ReadError::BadPart(part.to_owned()))
+    }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(
+    read: &impl Fn(&str) -> Option<Vec<u8>>,
+    key: &str,
+) -> Result<T, ReadError> {
+    let bytes = read(key).ok_or_else(|| ReadError::Missing(key.to_owned()))?;
+    serde_json::from_slice(&bytes).map_err(|e| ReadError::Invalid(key.to_owned(), e.to_string()))
+}
+
+fn check_version(key: &str, version: u32, expected: u32) -> Result<(), ReadError> {
+    if version == expected {
+        Ok(())
+    } else {
+        Err(ReadError::Invalid(
+            key.to_owned(),
+            format!("version {version}, not {expected}"),
+        ))
+    }
+}
+
+/// The whole search index, from `read` (a file's bytes by its key in the
+/// output folder, such as `search-index.json`).
+pub fn read_index(read: impl Fn(&str) -> Option<Vec<u8>>) -> Result<SearchIndex, ReadError> {
+    let key = crate::manifest::SEARCH_INDEX;
+    let head: IndexHead = parse(&read, key)?;
+    check_version(key, head.version, VERSION)?;
+    let mut documents = Vec::with_capacity(head.documents);
+    for part in &head.parts {
+        let part: IndexPart = parse(&read, part_key(part)?)?;
+        documents.extend(part.documents);
+    }
+    if documents.len() != head.documents {
+        return Err(ReadError::Count {
+            said: head.documents,
+            found: documents.len(),
+        });
+    }
+    Ok(SearchIndex {
+        version: VERSION,
+        documents,
+    })
+}
+
+/// The whole passage file, from `read` as for [`read_index`].
+pub fn read_passages(read: impl Fn(&str) -> Option<Vec<u8>>) -> Result<PassageIndex, ReadError> {
+    let key = crate::manifest::SEARCH_PASSAGES;
+    let head: PassagesHead = parse(&read, key)?;
+    check_version(key, head.version, PASSAGES_VERSION)?;
+    let mut passages = Vec::new();
+    for part in &head.parts {
+        let part: PassagesPart = parse(&read, part_key(part)?)?;
+        passages.extend(part.passages);
+    }
+    Ok(PassageIndex {
+        version: PASSAGES_VERSION,
+        synonyms: head.synonyms,
+        passages,
+    })
+}
+
+/// [`read_index`] and [`read_passages`]'s `read` for an output folder.
+pub fn read_from(dir: &std::path::Path) -> impl Fn(&str) -> Option<Vec<u8>> + '_ {
+    move |key| std::fs::read(dir.join(key)).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn files(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<Vec<u8>> {
+        let map: HashMap<String, Vec<u8>> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.as_bytes().to_vec()))
+            .collect();
+        move |k| map.get(k).cloned()
+    }
+
+    const DOC: &str = r#"{"url":"/docs/a/","title":"A","summary":"","section":"a","text":"t"}"#;
+
+    #[test]
+    fn parts_are_read_in_order_and_counted() {
+        let second = DOC.replace("/docs/a/", "/docs/b/");
+        let index = read_index(files(&[
+            (
+                "search-index.json",
+                r#"{"version":2,"documents":2,"parts":["/search/index-1.json","/search/index-2.json"]}"#,
+            ),
+            ("search/index-1.json", &format!(r#"{{"documents":[{DOC}]}}"#)),
+            ("search/index-2.json", &format!(r#"{{"documents":[{second}]}}"#)),
+        ]))
+        .unwrap();
+        let urls: Vec<&str> = index.documents.iter().map(|d| d.url.as_str()).collect();
+        assert_eq!(urls, ["/docs/a/", "/docs/b/"]);
+
+        let short = read_index(files(&[
+            (
+                "search-index.json",
+                r#"{"version":2,"documents":3,"parts":["/search/index-1.json"]}"#,
+            ),
+            (
+                "search/index-1.json",
+                &format!(r#"{{"documents":[{DOC}]}}"#),
+            ),
+        ]));
+        assert_eq!(short, Err(ReadError::Count { said: 3, found: 1 }));
+        let missing = read_index(files(&[(
+            "search-index.json",
+            r#"{"version":2,"documents":1,"parts":["/search/index-9.json"]}"#,
+        )]));
+        assert_eq!(
+            missing,
+            Err(ReadError::Missing("search/index-9.json".into()))
+        );
+        let old = read_index(files(&[(
+            "search-index.json",
+            r#"{"version":1,"documents":[]}"#,
+        )]));
+        assert!(matches!(old, Err(ReadError::Invalid(..))), "{old:?}");
+    }
+
+    #[test]
+    fn parts_stay_in_their_folder() {
+        assert_eq!(part_key("/search/index-1.json"), Ok("search/index-1.json"));
+        for bad in [
+            "/search/../manifest.json",
+            "/search/",
+            "/search/.hidden",
+            "search/index-1.json",
+            "/other/index-1.json",
+            "/search/a/b.json",
+            "https://example.org/search/x.json",
+        ] {
+            assert!(part_key(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn passages_keep_the_heads_synonyms() {
+        let passages = read_passages(files(&[
+            (
+                "search-passages.json",
+                r#"{"version":2,"synonyms":[["a","b"]],"parts":["/search/passages-1.json"]}"#,
+            ),
+            (
+                "search/passages-1.json",
+                r#"{"passages":[{"url":"/docs/a/","title":"A","section":"a","text":"t"}]}"#,
+            ),
+        ]))
+        .unwrap();
+        assert_eq!(passages.synonyms, [["a", "b"]]);
+        assert_eq!(passages.passages.len(), 1);
+        assert_eq!(passages.passages[0].anchor, "");
+    }
 }

@@ -5,7 +5,7 @@
 //! with a document that serialises, whose quotes are exact excerpts of the
 //! passages and whose kind matches its citations.
 //!
-//! The passages come from `$SIDECAR_FUZZ_DIST/search-passages.json` when
+//! The passages come from `$SIDECAR_FUZZ_DIST` (its search passages) when
 //! set, else the repository's `dist/` when built, else a fixed pair.
 
 #![no_main]
@@ -25,9 +25,7 @@ fn index() -> &'static Index {
         let dist = std::env::var_os("SIDECAR_FUZZ_DIST")
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../dist")));
-        let file = std::fs::read(dist.join("search-passages.json"))
-            .ok()
-            .and_then(|b| serde_json::from_slice::<PassageIndex>(&b).ok());
+        let file = contract::search::read_passages(contract::search::read_from(&dist)).ok();
         Index::new(file.unwrap_or_else(|| {
             let p = |url: &str, heading: &str, text: &str| Passage {
                 url: url.into(),
@@ -42,7 +40,7 @@ fn index() -> &'static Index {
                 text: text.into(),
             };
             PassageIndex {
-                version: 1,
+                version: contract::search::PASSAGES_VERSION,
                 synonyms: vec![vec!["ph".into(), "acidity".into()]],
                 passages: vec![
                     p(

@@ -391,7 +391,7 @@ pub fn llms_txt(
         (
             "Search index",
             "/search-index.json",
-            "the plain text of every documentation page as JSON",
+            "the plain text of every documentation page as JSON, in parts it lists",
         ),
     ];
     for (title, path, notes) in optional {

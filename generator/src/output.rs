@@ -394,19 +394,21 @@ impl ManifestJson {
             json.extend_from_slice(b"    ");
             serde_json::to_writer(&mut json, path).expect("a string serialises");
             json.extend_from_slice(b": ");
-            let fragment = self.entries.entry(path.clone()).or_insert_with(|| {
-                // An entry two levels down: each of its lines indented by 4.
-                let own = serde_json::to_vec_pretty(entry).expect("an entry serialises");
-                let mut indented = Vec::with_capacity(own.len() + own.len() / 8);
-                for &b in &own {
-                    indented.push(b);
-                    if b == b'\n' {
-                        indented.extend_from_slice(b"    ");
-                    }
+            if let Some(fragment) = self.entries.get(path) {
+                json.extend_from_slice(fragment);
+                continue;
+            }
+            // An entry two levels down: each of its lines indented by 4.
+            let own = serde_json::to_vec_pretty(entry).expect("an entry serialises");
+            let mut indented = Vec::with_capacity(own.len() + own.len() / 8);
+            for &b in &own {
+                indented.push(b);
+                if b == b'\n' {
+                    indented.extend_from_slice(b"    ");
                 }
-                indented
-            });
-            json.extend_from_slice(fragment);
+            }
+            json.extend_from_slice(&indented);
+            self.entries.insert(path.clone(), indented);
         }
         json.extend_from_slice(b"\n  }\n}\n");
         json

@@ -1,9 +1,12 @@
-//! `dist/search-index.json`: the plain text of every page that has a
-//! Markdown twin, for the in-browser search and the sidecar's MCP
-//! `search_documentation` tool, which both read this one file.
+//! The search files (`search-index.json`, `search-passages.json` and their
+//! parts under `search/`): the plain text of every page that has a
+//! Markdown twin, for the in-browser search, and cut at headings, for the
+//! sidecar's ranking (the chat and the MCP `search_documentation` tool).
 //!
-//! The format is the contract's (`contract::search`): documents sorted by
-//! `url`, a site path ending in `/` whose Markdown twin is `url + "index.md"`.
+//! The format is the contract's (`contract::search`): entries sorted by
+//! `url`, a site path ending in `/` whose Markdown twin is `url + "index.md"`,
+//! cut into parts of [`PART_SIZE`] pages, so an edit of one page rewrites
+//! one part of each file and the two small heads.
 
 pub use contract::manifest::SEARCH_INDEX as PATH;
 pub use contract::manifest::SEARCH_PASSAGES as PASSAGES_PATH;
@@ -28,99 +31,152 @@ pub fn fragment_list<T: Serialize>(values: &[T]) -> Vec<u8> {
     bytes
 }
 
-/// A JSON array's elements from fragments given with their URLs: sorted
-/// by URL (stably: the fragments of one URL keep their order), empty
-/// fragments left out.
-fn join_sorted(out: &mut Vec<u8>, mut parts: Vec<(&str, &[u8])>) {
-    parts.sort_by(|a, b| a.0.cmp(b.0));
-    out.reserve(parts.iter().map(|p| p.1.len() + 1).sum::<usize>() + 4);
-    out.push(b'[');
-    let mut first = true;
-    for (_, bytes) in parts.into_iter().filter(|p| !p.1.is_empty()) {
-        if !first {
-            out.push(b',');
+/// Pages per part. Parts are cut by position in the list sorted by URL,
+/// so which part holds a page changes only when pages are added or removed
+/// (which rebuilds everything).
+pub const PART_SIZE: usize = 200;
+
+/// Which parts to make: every part, or only the parts holding a URL for
+/// which the function is true (the others are as the last build left them).
+pub type Changed<'a> = Option<&'a dyn Fn(&str) -> bool>;
+
+/// A search file made of a head and parts: the head's bytes, then each
+/// part's key and bytes, for the parts `changed` asks for.
+fn parted(
+    kind: &str,
+    field: &str,
+    mut entries: Vec<(&str, &[u8])>,
+    changed: Changed<'_>,
+    head: impl FnOnce(&mut Vec<u8>, usize),
+) -> Vec<(String, Vec<u8>)> {
+    // Stable: the fragments of one URL keep their order.
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    let count = entries.iter().filter(|e| !e.1.is_empty()).count();
+    let parts = entries.chunks(PART_SIZE).count();
+    let path = |n: usize| format!("{}{kind}-{n}.json", contract::search::PARTS_DIR);
+    let mut out = Vec::with_capacity(parts + 1);
+    let mut bytes = Vec::new();
+    head(&mut bytes, count);
+    bytes.extend_from_slice(b",\"parts\":");
+    let list: Vec<String> = (1..=parts).map(path).collect();
+    serde_json::to_writer(&mut bytes, &list).expect("strings serialise");
+    bytes.extend_from_slice(b"}\n");
+    out.push((String::new(), bytes));
+    for (n, part) in entries.chunks(PART_SIZE).enumerate() {
+        if changed.is_some_and(|wanted| !part.iter().any(|e| wanted(e.0))) {
+            continue;
         }
-        first = false;
-        out.extend_from_slice(bytes);
+        let mut bytes =
+            Vec::with_capacity(part.iter().map(|e| e.1.len() + 1).sum::<usize>() + field.len() + 8);
+        bytes.extend_from_slice(format!("{{\"{field}\":[").as_bytes());
+        let mut first = true;
+        for (_, fragment) in part.iter().filter(|e| !e.1.is_empty()) {
+            if !first {
+                bytes.push(b',');
+            }
+            first = false;
+            bytes.extend_from_slice(fragment);
+        }
+        bytes.extend_from_slice(b"]}\n");
+        out.push((path(n + 1)[1..].to_owned(), bytes));
     }
-    out.extend_from_slice(b"]}\n");
-}
-
-/// The index from its entries' fragments ([`fragment`]) with their URLs:
-/// the same bytes as [`index_json`] of the entries, without serialising
-/// again the entries a rebuild did not change.
-pub fn index_from_fragments(parts: Vec<(&str, &[u8])>) -> Vec<u8> {
-    let mut out = format!("{{\"version\":{VERSION},\"documents\":").into_bytes();
-    join_sorted(&mut out, parts);
     out
 }
 
-/// The passage file from each page's fragment ([`fragment_list`]) with its
-/// URL: the same bytes as [`passages_json`].
-pub fn passages_from_fragments(parts: Vec<(&str, &[u8])>, synonyms: &[Vec<String>]) -> Vec<u8> {
-    let mut out = format!(
-        "{{\"version\":{},\"synonyms\":",
-        contract::search::PASSAGES_VERSION
-    )
-    .into_bytes();
-    serde_json::to_writer(&mut out, synonyms).expect("strings serialise");
-    out.extend_from_slice(b",\"passages\":");
-    join_sorted(&mut out, parts);
-    out
+/// The index's files (its head, keyed [`PATH`], then parts) from its
+/// entries' fragments ([`fragment`]) with their URLs.
+pub fn index_files(entries: Vec<(&str, &[u8])>, changed: Changed<'_>) -> Vec<(String, Vec<u8>)> {
+    let mut files = parted("index", "documents", entries, changed, |out, count| {
+        out.extend_from_slice(format!("{{\"version\":{VERSION},\"documents\":{count}").as_bytes());
+    });
+    files[0].0 = PATH.to_owned();
+    files
 }
 
-/// The index of `documents`, sorted by URL; compact JSON (it is fetched by
-/// browsers) with a final newline.
-pub fn index_json(documents: &[SearchDocument]) -> Vec<u8> {
-    let parts: Vec<Vec<u8>> = documents.iter().map(fragment).collect();
-    index_from_fragments(
-        documents
-            .iter()
-            .zip(&parts)
-            .map(|(d, p)| (d.url.as_str(), &p[..]))
-            .collect(),
-    )
-}
-
-/// The passage file: passages sorted by URL (then in page order), with the
-/// synonym groups; compact JSON with a final newline.
-pub fn passages_json(passages: &[Passage], synonyms: &[Vec<String>]) -> Vec<u8> {
-    let parts: Vec<Vec<u8>> = passages.iter().map(fragment).collect();
-    passages_from_fragments(
-        passages
-            .iter()
-            .zip(&parts)
-            .map(|(p, f)| (p.url.as_str(), &f[..]))
-            .collect(),
-        synonyms,
-    )
+/// The passage files (head keyed [`PASSAGES_PATH`], then parts) from each
+/// page's fragment ([`fragment_list`]) with its URL.
+pub fn passages_files(
+    pages: Vec<(&str, &[u8])>,
+    synonyms: &[Vec<String>],
+    changed: Changed<'_>,
+) -> Vec<(String, Vec<u8>)> {
+    let mut files = parted("passages", "passages", pages, changed, |out, _| {
+        out.extend_from_slice(
+            format!(
+                "{{\"version\":{},\"synonyms\":",
+                contract::search::PASSAGES_VERSION
+            )
+            .as_bytes(),
+        );
+        serde_json::to_writer(&mut *out, synonyms).expect("strings serialise");
+    });
+    files[0].0 = PASSAGES_PATH.to_owned();
+    files
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
-    #[test]
-    fn sorted_and_round_trips() {
-        let doc = |url: &str| SearchDocument {
+    fn read(files: &[(String, Vec<u8>)]) -> impl Fn(&str) -> Option<Vec<u8>> + '_ {
+        let map: HashMap<&str, &Vec<u8>> = files.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        move |k| map.get(k).map(|v| v.to_vec())
+    }
+
+    fn doc(url: &str) -> SearchDocument {
+        SearchDocument {
             url: url.into(),
             title: "T".into(),
             summary: "S".into(),
             section: "a".into(),
-            text: "x y".into(),
-        };
-        let bytes = index_json(&[doc("/docs/b/"), doc("/docs/a/")]);
-        let back: SearchIndex = serde_json::from_slice(&bytes).unwrap();
-        assert_eq!(back.version, 1);
-        assert_eq!(back.documents[0].url, "/docs/a/");
-        // The same bytes as serialising the whole index at once.
-        let mut whole = serde_json::to_vec(&back).unwrap();
-        whole.push(b'\n');
-        assert_eq!(bytes, whole);
+            text: "x \"y\"".into(),
+        }
     }
 
     #[test]
-    fn passages_from_fragments_are_the_whole_file_serialised() {
+    fn the_index_is_sorted_cut_into_parts_and_read_back_whole() {
+        let docs: Vec<SearchDocument> = (0..PART_SIZE * 2 + 7)
+            .rev()
+            .map(|i| doc(&format!("/docs/p{i:04}/")))
+            .collect();
+        let fragments: Vec<Vec<u8>> = docs.iter().map(fragment).collect();
+        let entries = || {
+            docs.iter()
+                .zip(&fragments)
+                .map(|(d, f)| (d.url.as_str(), &f[..]))
+                .collect()
+        };
+        let files = index_files(entries(), None);
+        assert_eq!(files.len(), 4, "a head and three parts");
+        assert_eq!(files[0].0, PATH);
+        assert_eq!(files[1].0, "search/index-1.json");
+        let back = contract::search::read_index(read(&files)).unwrap();
+        let mut sorted = docs.clone();
+        sorted.sort_by(|a, b| a.url.cmp(&b.url));
+        assert_eq!(back.documents, sorted);
+        // Each file is what serde_json writes for its shape.
+        let head: contract::search::IndexHead = serde_json::from_slice(&files[0].1).unwrap();
+        let mut again = serde_json::to_vec(&head).unwrap();
+        again.push(b'\n');
+        assert_eq!(files[0].1, again);
+        let part: contract::search::IndexPart = serde_json::from_slice(&files[3].1).unwrap();
+        assert_eq!(part.documents.len(), 7);
+        let mut again = serde_json::to_vec(&part).unwrap();
+        again.push(b'\n');
+        assert_eq!(files[3].1, again);
+
+        // Asking for the parts of one URL gives the head and that part only,
+        // with the bytes of the whole making.
+        let changed = |url: &str| url == "/docs/p0250/";
+        let some = index_files(entries(), Some(&changed));
+        assert_eq!(some.len(), 2);
+        assert_eq!(some[0], files[0]);
+        assert_eq!(some[1], files[2]);
+    }
+
+    #[test]
+    fn passages_keep_page_order_and_leave_empty_pages_out() {
         let passage = |url: &str, heading: &str| Passage {
             url: url.into(),
             anchor: heading.to_lowercase(),
@@ -134,7 +190,6 @@ mod tests {
             text: "x \"y\"".into(),
         };
         let synonyms = vec![vec!["ph".to_owned(), "acidity".to_owned()]];
-        // A page without passages leaves an empty fragment out.
         let pages = [
             (
                 "/docs/b/",
@@ -147,15 +202,18 @@ mod tests {
             .iter()
             .map(|(url, ps)| (*url, fragment_list(ps)))
             .collect();
-        let bytes =
-            passages_from_fragments(parts.iter().map(|(u, f)| (*u, &f[..])).collect(), &synonyms);
-        let all: Vec<Passage> = pages.iter().flat_map(|p| p.1.clone()).collect();
-        assert_eq!(bytes, passages_json(&all, &synonyms));
-        let back: PassageIndex = serde_json::from_slice(&bytes).unwrap();
+        let files = passages_files(
+            parts.iter().map(|(u, f)| (*u, &f[..])).collect(),
+            &synonyms,
+            None,
+        );
+        let back = contract::search::read_passages(read(&files)).unwrap();
+        assert_eq!(back.synonyms, synonyms);
         let headings: Vec<&str> = back.passages.iter().map(|p| p.heading.as_str()).collect();
         assert_eq!(headings, ["Three", "One", "Two"]);
-        let mut whole = serde_json::to_vec(&back).unwrap();
+        let part: contract::search::PassagesPart = serde_json::from_slice(&files[1].1).unwrap();
+        let mut whole = serde_json::to_vec(&part).unwrap();
         whole.push(b'\n');
-        assert_eq!(bytes, whole);
+        assert_eq!(files[1].1, whole);
     }
 }

@@ -6,7 +6,6 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use generator::search::SearchIndex;
 use generator::{BuildOptions, build};
 use sha2::{Digest, Sha256};
 
@@ -198,8 +197,8 @@ fn api_reference_lists_every_operation_and_links_every_problem_code() {
 
 #[test]
 fn search_index_lists_every_document_and_parses() {
-    let index: SearchIndex = serde_json::from_str(&read("search-index.json")).unwrap();
-    assert_eq!(index.version, 1);
+    let index = contract::search::read_index(contract::search::read_from(dist())).unwrap();
+    assert_eq!(index.version, 2);
     // Every page with a Markdown twin, the home page and the list of
     // problem codes included, and nothing else.
     let root = dist();
@@ -268,11 +267,25 @@ fn check_reports_a_search_index_that_misses_a_page() {
     })
     .unwrap();
     assert!(generator::check::check_links(&out).unwrap().is_empty());
-    let path = out.join(generator::search::PATH);
-    let mut index: SearchIndex = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let mut index = contract::search::read_index(contract::search::read_from(&out)).unwrap();
     index.documents.retain(|d| d.url != "/docs/archive/files/");
     index.documents[0].url = "/docs/nowhere/".into();
-    std::fs::write(&path, serde_json::to_vec(&index).unwrap()).unwrap();
+    // Written back as the head and one part, a file of the build's own.
+    let head = contract::search::IndexHead {
+        version: index.version,
+        documents: index.documents.len(),
+        parts: vec!["/search/index-1.json".into()],
+    };
+    let part = contract::search::IndexPart {
+        documents: index.documents,
+    };
+    let path = out.join(generator::search::PATH);
+    std::fs::write(&path, serde_json::to_vec(&head).unwrap()).unwrap();
+    std::fs::write(
+        out.join("search/index-1.json"),
+        serde_json::to_vec(&part).unwrap(),
+    )
+    .unwrap();
     let broken = generator::check::check_links(&out).unwrap();
     let targets: Vec<&str> = broken
         .iter()

@@ -103,10 +103,20 @@ fn each_edit_renders_only_what_shows_it_and_ends_as_a_whole_build() {
     assert!(r.incremental, "{}", r.line());
     assert_eq!(r.summary.pages, 1, "{}", r.line());
     f.assert_whole_build("a sentence added");
-    let index = std::fs::read_to_string(f.out.join("search-index.json")).unwrap();
-    assert!(index.contains("zymurgical"));
-    let passages = std::fs::read_to_string(f.out.join("search-passages.json")).unwrap();
-    assert!(passages.contains("zymurgical"));
+    let index = contract::search::read_index(contract::search::read_from(&f.out)).unwrap();
+    assert!(
+        index
+            .documents
+            .iter()
+            .any(|d| d.text.contains("zymurgical"))
+    );
+    let passages = contract::search::read_passages(contract::search::read_from(&f.out)).unwrap();
+    assert!(
+        passages
+            .passages
+            .iter()
+            .any(|p| p.text.contains("zymurgical"))
+    );
 
     // A new title: the page, the section's listing and the previous and
     // next pages (which name it) are rendered; nothing else.
@@ -201,8 +211,8 @@ fn each_edit_renders_only_what_shows_it_and_ends_as_a_whole_build() {
 #[test]
 fn large_search_files_are_rejoined_from_kept_chunks_byte_for_byte() {
     let mut f = Fixture::new();
-    // Enough pages that the search index and passages pass 1 MiB and are
-    // compressed in chunks.
+    // Enough text that the parts of the search index and passages pass
+    // 1 MiB and are compressed in chunks.
     let bulk = f.content.join("docs/bulk");
     std::fs::create_dir_all(&bulk).unwrap();
     std::fs::write(
@@ -215,7 +225,7 @@ fn large_search_files_are_rejoined_from_kept_chunks_byte_for_byte() {
         let mut body = String::new();
         for h in 0..4 {
             body.push_str(&format!("\n## Part {h}\n\n"));
-            for _ in 0..120 {
+            for _ in 0..300 {
                 seed = seed
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
@@ -229,8 +239,12 @@ fn large_search_files_are_rejoined_from_kept_chunks_byte_for_byte() {
         .unwrap();
     }
     f.rebuild(&[]);
-    let index = f.out.join("search-index.json");
-    assert!(std::fs::metadata(&index).unwrap().len() > 1 << 20);
+    for part in ["index-2.json", "passages-2.json"] {
+        let len = std::fs::metadata(f.out.join("search").join(part))
+            .unwrap()
+            .len();
+        assert!(len > 1 << 20, "{part}: {len} bytes");
+    }
     f.assert_whole_build("a large site");
     for (i, page) in ["page-123.md", "page-007.md", "page-399.md"]
         .iter()

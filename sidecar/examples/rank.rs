@@ -1,12 +1,12 @@
 //! Prints how the passages of a built site rank for some questions:
-//! `cargo run -p sidecar --example rank -- dist/search-passages.json "question" …`.
+//! `cargo run -p sidecar --example rank -- dist "question" …`.
 //! For tuning the ranking and the synonym table against real content.
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let file = args.next().unwrap();
+    let dist = std::path::PathBuf::from(args.next().expect("a built dist/"));
     let idx = sidecar::search::Index::new(
-        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap(),
+        contract::search::read_passages(contract::search::read_from(&dist)).unwrap(),
     );
     for q in args {
         println!("== {q}");

@@ -1,5 +1,5 @@
 //! Times the ranking on a built site, without the server around it:
-//! `cargo run --release -p sidecar --example rank_bench -- dist/search-passages.json [rounds]`.
+//! `cargo run --release -p sidecar --example rank_bench -- dist [rounds]`.
 //! Prints how long loading and indexing took and the cost of one chat-like
 //! ranking (the benchmark's questions, best pages), so that a change to the
 //! ranking can be measured on its own, or under `valgrind --tool=callgrind`
@@ -24,12 +24,11 @@ const QUESTIONS: &[&str] = &[
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let file = args.next().expect("the path of search-passages.json");
+    let dist = std::path::PathBuf::from(args.next().expect("a built dist/"));
     let rounds: usize = args.next().map_or(50, |r| r.parse().expect("rounds"));
     let start = Instant::now();
-    let text = std::fs::read_to_string(file).unwrap();
-    let parsed = serde_json::from_str(&text).unwrap();
-    drop(text);
+    let parsed =
+        contract::search::read_passages(contract::search::read_from(&dist)).expect("passages");
     let parse = start.elapsed();
     let idx = sidecar::search::Index::new(parsed);
     let build = start.elapsed() - parse;

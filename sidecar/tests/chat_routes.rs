@@ -44,10 +44,8 @@ async fn answers_and_refusals(backend: Backend) {
         return;
     };
     let s = &env.state;
-    let passages: contract::search::PassageIndex = serde_json::from_slice(
-        &std::fs::read(built_dist().unwrap().join("search-passages.json")).unwrap(),
-    )
-    .unwrap();
+    let dist = built_dist().unwrap();
+    let passages = contract::search::read_passages(contract::search::read_from(&dist)).unwrap();
 
     let a = ask(s, PEER, "How do I measure nitrate?").await;
     assert_eq!(a.status, 200);

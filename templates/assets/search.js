@@ -1,5 +1,6 @@
 // Offline site search. The header's search field (#site-search) loads
-// /search-index.json the first time it gets focus, ranks pages in the
+// /search-index.json and the parts it lists (all at once) the first time
+// it gets focus, ranks pages in the
 // browser (title matches over summary over section over body text; every
 // query word must match the start of a word; accents and case ignored) and
 // shows the best results in a listbox under the field (combobox pattern:
@@ -64,12 +65,35 @@
     return { docs: docs, postings: postings, vocab: vocab };
   }
 
+  function getJSON(url) {
+    return fetch(url, { headers: { Accept: "application/json" } }).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status + " for " + url);
+      return r.json();
+    });
+  }
+
   function load() {
     if (!loading) {
-      loading = fetch(INDEX_URL, { headers: { Accept: "application/json" } })
-        .then(function (r) {
-          if (!r.ok) throw new Error("HTTP " + r.status);
-          return r.json();
+      loading = getJSON(INDEX_URL)
+        .then(function (head) {
+          if (head.version !== 2 || !Array.isArray(head.parts)) {
+            throw new Error("unknown search index version " + head.version);
+          }
+          var base = new URL(INDEX_URL, location.href);
+          return Promise.all(
+            head.parts.map(function (part) {
+              return getJSON(new URL(part, base).href);
+            })
+          ).then(function (parts) {
+            var documents = [];
+            parts.forEach(function (part) {
+              documents = documents.concat(part.documents);
+            });
+            if (documents.length !== head.documents) {
+              throw new Error("the search index changed while loading");
+            }
+            return { documents: documents };
+          });
         })
         .then(prepare);
       loading.catch(function () {

@@ -548,9 +548,20 @@ def check_pages(site):
     llms.txt list the same pages, with the same titles."""
     rep = site.report
     index_path = next((p for label, p in site.llms_links if p and p.endswith(".json")
-                       and "documents" in (site.get(p).json() if site.get(p).status == 200 else {})), None)
-    rep.check("pages", index_path, "llms.txt links no search index (a JSON document with `documents`)")
-    index = {d["url"]: d for d in site.get(index_path).json()["documents"]} if index_path else {}
+                       and "parts" in (site.get(p).json() if site.get(p).status == 200 else {})), None)
+    rep.check("pages", index_path, "llms.txt links no search index (a JSON document with `parts`)")
+    index = {}
+    if index_path:
+        # The head lists its parts; each is served, and they hold as many
+        # documents as the head says.
+        head = site.get(index_path).json()
+        for part in head["parts"]:
+            r = site.get(part)
+            if rep.check("pages", r.status == 200 and r.type == "application/json",
+                         f"search index part {part} answers {r.status} {r.type}"):
+                index.update({d["url"]: d for d in r.json()["documents"]})
+        rep.check("pages", len(index) == head["documents"],
+                  f"the search index says {head['documents']} documents, its parts hold {len(index)}")
     sitemap = set(site.sitemap)
     twins_listed = {p for _, p in site.llms_links if p and p.endswith("/index.md")}
     twin_files = {"/" + f for f in site.files if f.endswith("/index.md") or f == "index.md"}

@@ -64,10 +64,14 @@ try {
 
   await step("an edit appears without a manual reload", async () => {
     const before = loads;
+    // The new text can be painted before the load event fires, so wait
+    // for both: the event is what proves the page was reloaded.
+    const reloaded = page.waitForEvent("load");
     const started = Date.now();
     appendFileSync(file, `\n${sentence}\n`);
     await page.getByText(sentence).waitFor();
     const ms = Date.now() - started;
+    await reloaded;
     assert(loads > before, "the preview reloaded the page");
     console.log(`generate serve: the edit was on the open page ${ms} ms after it was saved`);
   });

@@ -357,7 +357,10 @@ await phase("statistics: the API's figures, formatted, with the update time", as
 });
 
 await phase("search: type a word, see the page, open it with Enter and with a click", async () => {
-  const index = JSON.parse(readFileSync(join(distDir, "search-index.json"), "utf8"));
+  const head = JSON.parse(readFileSync(join(distDir, "search-index.json"), "utf8"));
+  const index = {
+    documents: head.parts.flatMap((part) => JSON.parse(readFileSync(join(distDir, part), "utf8")).documents),
+  };
   // A page whose title has a distinctive long word.
   const words = (s) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 6);
   const target = index.documents.find((d) => d.url !== "/" && words(d.title).length > 0);

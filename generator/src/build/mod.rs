@@ -118,6 +118,11 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
 /// The search-index entries of the fixed pages (URL, fragment).
 type FixedEntries = Vec<(String, Vec<u8>)>;
 
+/// What an incremental rebuild changed since the last build: the pages it
+/// rendered again (by URL) and the fixed pages' entries before it. `None`
+/// for a whole build.
+type Since<'a> = Option<(&'a dyn Fn(&str) -> bool, &'a FixedEntries)>;
+
 /// What a build loaded, what each page was rendered from and the fixed
 /// pages' search entries.
 struct Loaded {
@@ -291,7 +296,7 @@ impl Prepared {
                     passages: r.passages,
                 });
             }
-            let (files, fixed) = self.whole_site_files(&site, &memo, true)?;
+            let (files, fixed) = self.whole_site_files(&site, &memo, true, None)?;
             let rest: Vec<Result<Staged>> =
                 files.into_par_iter().map(|f| publisher.stage(f)).collect();
             for s in rest {
@@ -312,6 +317,7 @@ impl Prepared {
         site: &Site<'_>,
         memo: &[PageMemo],
         unchanging: bool,
+        since: Since<'_>,
     ) -> Result<(Vec<OutFile>, FixedEntries)> {
         let base_url = &site.base_url;
         let (mut files, fixed_index) = render_fixed_pages(site, &self.renderer)?;
@@ -320,7 +326,23 @@ impl Prepared {
             .iter()
             .map(|d| (d.url.clone(), search::fragment(d)))
             .collect();
-        files.extend(self.search_files(memo, &fixed));
+        // Since an earlier build: the parts of the search files holding a
+        // page rendered again or a fixed page's entry that changed; all of
+        // them when the fixed pages are not the same URLs.
+        let same_urls = since.is_some_and(|(_, before)| {
+            before.len() == fixed.len() && before.iter().zip(&fixed).all(|(a, b)| a.0 == b.0)
+        });
+        let changed = |url: &str| {
+            since.is_some_and(|(rendered, before)| {
+                rendered(url)
+                    || before
+                        .iter()
+                        .zip(&fixed)
+                        .any(|(a, b)| b.0 == url && a.1 != b.1)
+            })
+        };
+        let changed: search::Changed<'_> = if same_urls { Some(&changed) } else { None };
+        files.extend(self.search_files(memo, &fixed, changed));
         let docs = &self.content.documents;
         if let Some(listing) = &self.listing {
             let page = docs
@@ -353,9 +375,14 @@ impl Prepared {
         Ok((files, fixed))
     }
 
-    /// The search index and passages, from each document's fragments in
-    /// `memo` and the fixed pages' entries.
-    fn search_files(&self, memo: &[PageMemo], fixed: &FixedEntries) -> [OutFile; 2] {
+    /// The search files (heads and the parts `changed` asks for), from each
+    /// document's fragments in `memo` and the fixed pages' entries.
+    fn search_files(
+        &self,
+        memo: &[PageMemo],
+        fixed: &FixedEntries,
+        changed: search::Changed<'_>,
+    ) -> Vec<OutFile> {
         let docs = &self.content.documents;
         let mut entries: Vec<(&str, &[u8])> = docs
             .iter()
@@ -368,16 +395,15 @@ impl Prepared {
             .zip(memo)
             .map(|(d, m)| (d.url.as_str(), &m.passages[..]))
             .collect();
-        [
-            OutFile {
-                path: search::PATH.into(),
-                bytes: search::index_from_fragments(entries),
-            },
-            OutFile {
-                path: search::PASSAGES_PATH.into(),
-                bytes: search::passages_from_fragments(passages, &self.content.synonyms),
-            },
-        ]
+        search::index_files(entries, changed)
+            .into_iter()
+            .chain(search::passages_files(
+                passages,
+                &self.content.synonyms,
+                changed,
+            ))
+            .map(|(path, bytes)| OutFile { path, bytes })
+            .collect()
     }
 }
 

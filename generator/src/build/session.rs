@@ -3,19 +3,20 @@
 //! The first build is a whole one, and the session keeps what it loaded
 //! and derived (content, contract, templates, assets) and what each page
 //! was rendered from (its [`Neighbours`]) and gave the search files. When
-//! only Markdown documents changed, a rebuild reads just those files,
-//! renders just the pages whose own source or neighbours changed (the
-//! edited page, a section listing that shows its title, the pages whose
-//! previous/next or breadcrumbs name it), regenerates the files that list
-//! every page (search index and passages, sitemap, feed, llms.txt, the
-//! fixed pages) and publishes all that against the previous manifest, so
-//! only files whose bytes changed are written and compressed. Any other
-//! change (a template, an asset, a TOML file, a download, a document added
-//! or removed) makes a whole build. Either way the folder ends as a whole
-//! build of the same inputs would leave it, byte for byte
+//! only Markdown documents changed, a rebuild reads just those files. If
+//! their front matter is unchanged (a text-only edit), it renders just the
+//! edited pages and remakes the two search files; if front matter changed,
+//! it also renders the pages whose neighbours changed (a section listing
+//! that shows the title, the pages whose previous/next or breadcrumbs name
+//! it) and regenerates the files that list every page (sitemap, feed,
+//! llms.txt, the fixed pages). It publishes against the previous
+//! manifest, so only files whose bytes changed are written and compressed.
+//! Any other change (a template, an asset, a TOML file, a download, a
+//! document added or removed) makes a whole build. Either way the folder
+//! ends as a whole build of the same inputs would leave it, byte for byte
 //! (`generator/tests/incremental.rs`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -237,9 +238,9 @@ impl Session {
             })
             .collect::<Result<_>>()?;
         let mut files = Vec::new();
-        let mut pages = 0;
+        let mut again = HashSet::new();
         for (i, r, neighbours) in rendered.into_iter().flatten() {
-            pages += 1;
+            again.insert(prepared.content.documents[i].url.as_str());
             files.extend(r.files);
             kept.memo[i] = PageMemo {
                 neighbours,
@@ -247,10 +248,18 @@ impl Session {
                 passages: r.passages,
             };
         }
+        let pages = again.len();
+        // Only the parts of the search files that hold a page rendered again.
+        let rendered_again = |url: &str| again.contains(url);
         if text_only {
-            files.extend(prepared.search_files(&kept.memo, &kept.fixed));
+            files.extend(prepared.search_files(&kept.memo, &kept.fixed, Some(&rendered_again)));
         } else {
-            let (more, fixed) = prepared.whole_site_files(&site, &kept.memo, false)?;
+            let (more, fixed) = prepared.whole_site_files(
+                &site,
+                &kept.memo,
+                false,
+                Some((&rendered_again, &kept.fixed)),
+            )?;
             files.extend(more);
             kept.fixed = fixed;
         }

@@ -326,7 +326,7 @@ fn info_description(origins: &Origins, site: &Site, service: &ServiceInformation
         files under `/assets/` are listed in `/sitemap.xml` and `/llms.txt` instead. The other \
         static files are the file archive's downloads under `/files/…` (listed on its page), \
         the search indexes the site's scripts read (`/search-index.json`, \
-        `/search-passages.json`), the page for unknown addresses `/404.html` and the contact \
+        `/search-passages.json` and the parts under `/search/` they list), the page for unknown addresses `/404.html` and the contact \
         form's thank-you page `/contact/thanks/`.\n\n\
         HEAD is answered wherever GET is, with the same headers and no body; it is not listed \
         as a separate operation.\n\n\

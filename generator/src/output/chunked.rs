@@ -23,6 +23,7 @@
 
 use std::collections::HashMap;
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -74,7 +75,11 @@ pub(super) fn chunk_ends(bytes: &[u8]) -> Vec<usize> {
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+    fnv1a_of(bytes.iter().copied())
+}
+
+fn fnv1a_of(bytes: impl Iterator<Item = u8>) -> u64 {
+    bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
@@ -126,7 +131,7 @@ struct MemoInner {
 struct Remembered {
     bytes: Vec<u8>,
     twins: ChunkTwins,
-    used: Mutex<u64>,
+    used: AtomicU64,
 }
 
 impl ChunkMemo {
@@ -143,7 +148,7 @@ impl ChunkMemo {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let generation = inner.generation;
         for list in inner.chunks.values_mut() {
-            list.retain(|r| *r.used.lock().unwrap_or_else(|e| e.into_inner()) == generation);
+            list.retain(|r| r.used.load(Ordering::Relaxed) == generation);
         }
         inner.chunks.retain(|_, list| !list.is_empty());
     }
@@ -151,8 +156,7 @@ impl ChunkMemo {
     fn key(chunk: &[u8]) -> u64 {
         // A sample is enough for a key: a hit is compared byte for byte.
         let step = (chunk.len() / 256).max(1);
-        let sample: Vec<u8> = chunk.iter().step_by(step).copied().collect();
-        fnv1a(&sample) ^ (chunk.len() as u64).rotate_left(32)
+        fnv1a_of(chunk.iter().step_by(step).copied()) ^ (chunk.len() as u64).rotate_left(32)
     }
 
     fn get(&self, chunk: &[u8]) -> Option<Arc<Remembered>> {
@@ -163,7 +167,7 @@ impl ChunkMemo {
             .iter()
             .find(|r| r.bytes == chunk)?
             .clone();
-        *found.used.lock().unwrap_or_else(|e| e.into_inner()) = inner.generation;
+        found.used.store(inner.generation, Ordering::Relaxed);
         Some(found)
     }
 
@@ -172,7 +176,7 @@ impl ChunkMemo {
         let remembered = Arc::new(Remembered {
             bytes: chunk.to_vec(),
             twins,
-            used: Mutex::new(inner.generation),
+            used: AtomicU64::new(inner.generation),
         });
         inner
             .chunks
@@ -212,7 +216,7 @@ pub(super) fn twins(
                 None => Arc::new(Remembered {
                     bytes: Vec::new(),
                     twins,
-                    used: Mutex::new(0),
+                    used: AtomicU64::new(0),
                 }),
             };
             (remembered, fresh)

@@ -35,10 +35,8 @@ pub struct Hit {
     pub score: u32,
 }
 
-use contract::manifest::{
-    MANIFEST_FILE, MCP_SERVER_CARD, Manifest, SEARCH_INDEX, SEARCH_PASSAGES, SITEMAP,
-};
-use contract::search::{Passage, PassageIndex, SearchIndex};
+use contract::manifest::{MANIFEST_FILE, MCP_SERVER_CARD, Manifest, SEARCH_PASSAGES, SITEMAP};
+use contract::search::{Passage, PassageIndex};
 
 use crate::search::{self, Index};
 
@@ -228,24 +226,27 @@ fn origin_of(url: &str) -> Option<String> {
 /// About how long a snippet is, in characters.
 const SNIPPET_CHARS: usize = 240;
 
-/// The passages of the build: `search-passages.json`; else one per page of
-/// `search-index.json`; else one per Markdown twin.
+/// The passages of the build: `search-passages.json` and its parts; else
+/// one per page of `search-index.json` and its parts; else one per
+/// Markdown twin. Only files the manifest lists are read.
 fn load_passages(
     keys: &[String],
     read: &impl Fn(&str) -> Option<String>,
     documents: &[Document],
 ) -> PassageIndex {
     let listed = |key: &str| keys.iter().any(|k| k == key);
-    let parsed = listed(SEARCH_PASSAGES)
-        .then(|| read(SEARCH_PASSAGES))
-        .flatten()
-        .and_then(|s| serde_json::from_str::<PassageIndex>(&s).ok())
-        .filter(|f| f.version == contract::search::PASSAGES_VERSION);
-    if let Some(file) = parsed {
-        return file;
-    }
-    if listed(SEARCH_PASSAGES) {
-        tracing::warn!("{SEARCH_PASSAGES} is unreadable; ranking whole pages");
+    let read_listed = |key: &str| {
+        listed(key)
+            .then(|| read(key))
+            .flatten()
+            .map(String::into_bytes)
+    };
+    match contract::search::read_passages(read_listed) {
+        Ok(file) => return file,
+        Err(e) if listed(SEARCH_PASSAGES) => {
+            tracing::warn!("{e}; ranking whole pages");
+        }
+        Err(_) => {}
     }
     let page = |url: String, title: String, text: String| Passage {
         url,
@@ -259,17 +260,12 @@ fn load_passages(
         reference: false,
         text,
     };
-    let pages = listed(SEARCH_INDEX)
-        .then(|| read(SEARCH_INDEX))
-        .flatten()
-        .and_then(|s| serde_json::from_str::<SearchIndex>(&s).ok())
-        .filter(|f| f.version == contract::search::VERSION)
-        .map(|f| {
-            f.documents
-                .into_iter()
-                .map(|d| page(d.url, d.title, format!("{} {}", d.summary, d.text)))
-                .collect()
-        });
+    let pages = contract::search::read_index(read_listed).ok().map(|f| {
+        f.documents
+            .into_iter()
+            .map(|d| page(d.url, d.title, format!("{} {}", d.summary, d.text)))
+            .collect()
+    });
     let passages = pages.unwrap_or_else(|| {
         documents
             .iter()

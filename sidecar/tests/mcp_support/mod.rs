@@ -18,14 +18,21 @@ pub const BASE: &str = "https://water.example.org";
 pub const ARCHIVE: &str = "# Water Watch archive\n\n> The preserved archive of Water Watch.\n>\n> Source: https://water.example.org/docs/archive/\n> Licence: CC-BY-4.0\n> Attribution: The Water Watch volunteers\n\nVolunteers measured nitrate in rivers and ponds.\n";
 pub const DOCS: &str = "# Documentation\n\n> Everything published here.\n>\n> Licence: CC0-1.0\n> Attribution: The observatory\n\nStart with the archive of nitrate measurements.\n";
 
-/// The shared search index the generator writes (`search-index.json`).
-/// The MCP search ranks the passages below instead, when present.
-pub const SEARCH_INDEX: &str = r#"{"version":1,"documents":[{"url":"/docs/","title":"Documentation","summary":"Everything published here.","section":"","text":"Start with the archive of nitrate measurements."},{"url":"/docs/archive/","title":"Water Watch archive","summary":"The preserved archive of Water Watch.","section":"archive","text":"Volunteers measured nitrate in rivers and ponds."}]}"#;
+/// The shared search index the generator writes (`search-index.json`, a
+/// head listing its parts, and its one part). The MCP search ranks the
+/// passages below instead, when present.
+pub const SEARCH_INDEX: &str = r#"{"version":2,"documents":2,"parts":["/search/index-1.json"]}"#;
+pub const SEARCH_INDEX_PART: &str = r#"{"documents":[{"url":"/docs/","title":"Documentation","summary":"Everything published here.","section":"","text":"Start with the archive of nitrate measurements."},{"url":"/docs/archive/","title":"Water Watch archive","summary":"The preserved archive of Water Watch.","section":"archive","text":"Volunteers measured nitrate in rivers and ponds."}]}"#;
 
-/// The passages the generator writes (`search-passages.json`): what the MCP
-/// search ranks. "Kingfisher" occurs only here, so finding it proves the
-/// passages are what is searched.
-pub const PASSAGES: &str = r#"{"version":1,"synonyms":[["nitrate","fertiliser"]],"passages":[{"url":"/docs/","title":"Documentation","section":"","text":"Start with the archive of nitrate measurements."},{"url":"/docs/archive/","anchor":"nitrate","title":"Water Watch archive","heading":"Nitrate","section":"archive","historical":true,"licence":"CC BY 4.0","attribution":"The Water Watch volunteers","text":"Volunteers measured nitrate in rivers and ponds. Kingfisher sightings were noted on the visit form."}]}"#;
+/// The passages the generator writes (`search-passages.json` and its
+/// parts): what the MCP search ranks. "Kingfisher" occurs only in the
+/// second part, so finding it proves the passages, all their parts, are
+/// what is searched.
+pub const PASSAGES: &str = r#"{"version":2,"synonyms":[["nitrate","fertiliser"]],"parts":["/search/passages-1.json","/search/passages-2.json"]}"#;
+pub const PASSAGES_PARTS: [&str; 2] = [
+    r#"{"passages":[{"url":"/docs/","title":"Documentation","section":"","text":"Start with the archive of nitrate measurements."}]}"#,
+    r#"{"passages":[{"url":"/docs/archive/","anchor":"nitrate","title":"Water Watch archive","heading":"Nitrate","section":"archive","historical":true,"licence":"CC BY 4.0","attribution":"The Water Watch volunteers","text":"Volunteers measured nitrate in rivers and ponds. Kingfisher sightings were noted on the visit form."}]}"#,
+];
 
 /// A `dist/` built for [`BASE`].
 pub fn fixture() -> Fixture {
@@ -83,20 +90,22 @@ pub fn fixture_built_for(origin: &str) -> Fixture {
     });
     files.push(md("docs/archive/index.md", ARCHIVE));
     files.push(md("docs/index.md", DOCS));
-    files.push(File {
-        key: "search-index.json",
-        bytes: SEARCH_INDEX.as_bytes().to_vec(),
-        content_type: "application/json",
-        cache_control: PAGE,
-        compress: false,
-    });
-    files.push(File {
-        key: "search-passages.json",
-        bytes: PASSAGES.as_bytes().to_vec(),
-        content_type: "application/json",
-        cache_control: PAGE,
-        compress: false,
-    });
+    let search = [
+        ("search-index.json", SEARCH_INDEX),
+        ("search/index-1.json", SEARCH_INDEX_PART),
+        ("search-passages.json", PASSAGES),
+        ("search/passages-1.json", PASSAGES_PARTS[0]),
+        ("search/passages-2.json", PASSAGES_PARTS[1]),
+    ];
+    for (key, json) in search {
+        files.push(File {
+            key,
+            bytes: json.as_bytes().to_vec(),
+            content_type: "application/json",
+            cache_control: PAGE,
+            compress: false,
+        });
+    }
     Fixture::with_files(files)
 }
 
