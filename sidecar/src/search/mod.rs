@@ -1,5 +1,5 @@
 //! The published text, ranked: one BM25 implementation over the passages
-//! the generator cut from every page (`search-passages.json`: the search
+//! the generator cut from every page (`search-passages.json` and its parts: the search
 //! index's text, split at each heading), shared by the chat and the MCP
 //! `search_documentation` tool.
 //!
