@@ -372,8 +372,12 @@ impl ManifestJson {
         for path in changed {
             self.entries.remove(path);
         }
-        self.entries
-            .retain(|path, _| manifest.files.contains_key(path));
+        // After a render every file has an entry, so more entries than files
+        // means some files were removed since.
+        if self.entries.len() > manifest.files.len() {
+            self.entries
+                .retain(|path, _| manifest.files.contains_key(path));
+        }
         if manifest.files.is_empty() {
             let mut json = serde_json::to_vec_pretty(manifest).expect("a manifest serialises");
             json.push(b'\n');

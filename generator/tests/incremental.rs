@@ -212,7 +212,7 @@ fn each_edit_renders_only_what_shows_it_and_ends_as_a_whole_build() {
 fn large_search_files_are_rejoined_from_kept_chunks_byte_for_byte() {
     let mut f = Fixture::new();
     // Enough text that the parts of the search index and passages pass
-    // 1 MiB and are compressed in chunks.
+    // 256 KiB and are compressed in chunks.
     let bulk = f.content.join("docs/bulk");
     std::fs::create_dir_all(&bulk).unwrap();
     std::fs::write(
@@ -225,7 +225,7 @@ fn large_search_files_are_rejoined_from_kept_chunks_byte_for_byte() {
         let mut body = String::new();
         for h in 0..4 {
             body.push_str(&format!("\n## Part {h}\n\n"));
-            for _ in 0..300 {
+            for _ in 0..120 {
                 seed = seed
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
@@ -243,7 +243,7 @@ fn large_search_files_are_rejoined_from_kept_chunks_byte_for_byte() {
         let len = std::fs::metadata(f.out.join("search").join(part))
             .unwrap()
             .len();
-        assert!(len > 1 << 20, "{part}: {len} bytes");
+        assert!(len > 256 << 10, "{part}: {len} bytes");
     }
     f.assert_whole_build("a large site");
     for (i, page) in ["page-123.md", "page-007.md", "page-399.md"]

@@ -1,4 +1,4 @@
-//! Twins of large files (the search index and passages, a big sitemap or
+//! Twins of large files (the parts of the search files, a big sitemap or
 //! llms.txt) compressed in independent chunks and joined into one valid
 //! brotli or gzip stream.
 //!
@@ -32,8 +32,9 @@ use super::{BROTLI_QUALITY, GZIP_LEVEL};
 use crate::manifest::sha256_hex;
 use crate::twin_cache::TwinCache;
 
-/// Files at least this large are compressed in chunks.
-pub(super) const CHUNKED_FROM: usize = 1 << 20;
+/// Files at least this large are compressed in chunks (a part of the
+/// search files at 200 pages: 0.5–1.5 MB).
+pub(super) const CHUNKED_FROM: usize = 256 << 10;
 const CHUNK_MIN: usize = 128 << 10;
 const CHUNK_MAX: usize = 1 << 20;
 /// One candidate place in this many is a boundary (after `CHUNK_MIN`).
