@@ -200,7 +200,9 @@ pub fn read_index(read: impl Fn(&str) -> Option<Vec<u8>>) -> Result<SearchIndex,
     let key = crate::manifest::SEARCH_INDEX;
     let head: IndexHead = parse(&read, key)?;
     check_version(key, head.version, VERSION)?;
-    let mut documents = Vec::with_capacity(head.documents);
+    // Not sized by the head's count: a wrong count is found below, not
+    // allocated.
+    let mut documents = Vec::new();
     for part in &head.parts {
         let part: IndexPart = parse(&read, part_key(part)?)?;
         documents.extend(part.documents);
