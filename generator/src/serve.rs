@@ -116,9 +116,9 @@ async fn run(opts: ServeOptions) -> Result<()> {
         sidecar: opts.sidecar.clone(),
     });
     let session = Arc::new(std::sync::Mutex::new(Session::new(build_opts)));
-    rebuild(&session, Vec::new(), &state, &status_tx).await;
 
-    // Watch before announcing, so no edit after the announcement is missed.
+    // Watch before the first build, so no edit after the start is missed:
+    // one saved while the first build runs makes a rebuild after it.
     // The watcher collects the paths; a message wakes the rebuilder.
     let pending: Arc<std::sync::Mutex<Vec<PathBuf>>> = Arc::default();
     let (changed_tx, mut changed_rx) = mpsc::channel::<()>(1);
@@ -144,6 +144,7 @@ async fn run(opts: ServeOptions) -> Result<()> {
             .watch(dir, notify::RecursiveMode::Recursive)
             .with_context(|| format!("watching {}", dir.display()))?;
     }
+    rebuild(&session, Vec::new(), &state, &status_tx).await;
     // One write: a reader that takes the first line and closes the pipe
     // must not make a later line fail.
     let sidecar = match &opts.sidecar {
