@@ -5,7 +5,8 @@
 //! was rendered from (its [`Neighbours`]) and gave the search files. When
 //! only Markdown documents changed, a rebuild reads just those files. If
 //! their front matter is unchanged (a text-only edit), it renders just the
-//! edited pages and remakes the two search files; if front matter changed,
+//! edited pages and remakes the parts of the search files that hold them
+//! (and their heads); if front matter changed,
 //! it also renders the pages whose neighbours changed (a section listing
 //! that shows the title, the pages whose previous/next or breadcrumbs name
 //! it) and regenerates the files that list every page (sitemap, feed,
