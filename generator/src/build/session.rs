@@ -1,21 +1,20 @@
 //! A build kept in memory between rebuilds, for `generate serve`.
 //!
-//! The first build is a whole one, and the session keeps what it loaded
-//! and derived (content, contract, templates, assets) and what each page
-//! was rendered from (its [`Neighbours`]) and gave the search files. When
-//! only Markdown documents changed, a rebuild reads just those files. If
-//! their front matter is unchanged (a text-only edit), it renders just the
-//! edited pages and remakes the parts of the search files that hold them
-//! (and their heads); if front matter changed,
-//! it also renders the pages whose neighbours changed (a section listing
-//! that shows the title, the pages whose previous/next or breadcrumbs name
-//! it) and regenerates the files that list every page (sitemap, feed,
-//! llms.txt, the fixed pages). It publishes against the previous
-//! manifest, so only files whose bytes changed are written and compressed.
-//! Any other change (a template, an asset, a TOML file, a download, a
-//! document added or removed) makes a whole build. Either way the folder
-//! ends as a whole build of the same inputs would leave it, byte for byte
-//! (`generator/tests/incremental.rs`).
+//! The first build is a whole one, and the session keeps what it loaded and
+//! derived (content, contract, templates, assets) and what each page was
+//! rendered from (its [`Neighbours`]) and gave the search files. When only
+//! Markdown documents changed, a rebuild reads just those files. If their
+//! front matter is unchanged (a text-only edit), it renders just the edited
+//! pages and remakes the parts of the search files that hold them (and
+//! their heads); if front matter changed, it also renders the pages whose
+//! neighbours changed (a section listing that shows the title, the pages
+//! whose previous/next or breadcrumbs name it) and regenerates the files
+//! that list every page (sitemap, feed, llms.txt, the fixed pages). It
+//! publishes against the previous manifest, so only files whose bytes
+//! changed are written and compressed. Any other change (a template, an
+//! asset, a TOML file, a download, a document added or removed) makes a
+//! whole build. Either way the folder ends as a whole build of the same
+//! inputs would leave it, byte for byte (`generator/tests/incremental.rs`).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
