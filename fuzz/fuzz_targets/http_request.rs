@@ -129,6 +129,8 @@ fn dist(dirs: &mut Vec<tempfile::TempDir>) -> PathBuf {
         api_origin: None,
         progress: false,
         cache: None,
+        // The default build: the sidecar makes the twins on first use.
+        precompress: false,
     })
     .expect("the repository's content builds");
     dirs.push(dir);

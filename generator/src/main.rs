@@ -55,6 +55,13 @@ enum Command {
         /// Compress every twin again, reading and writing no cache.
         #[arg(long, env = "GENERATE_NO_CACHE")]
         no_cache: bool,
+        /// Also write a `.br` and a `.gz` twin of every compressible file
+        /// where smaller, listed in the manifest: for nginx, Caddy and other
+        /// fronts that serve twins as they are (`generate host-config` asks
+        /// for them). The sidecar needs none: it compresses each file the
+        /// first time it is asked for it.
+        #[arg(long, env = "GENERATE_PRECOMPRESS")]
+        precompress: bool,
     },
     /// Preview the site while writing it: build into a temporary folder,
     /// serve it on loopback, rebuild on every change to the content or the
@@ -75,9 +82,10 @@ enum Command {
         /// the contact form and the chat.
         #[arg(long, env = "GENERATE_SIDECAR_URL", value_parser = generator::origin::sidecar_url)]
         sidecar_url: Option<generator::origin::HttpOrigin>,
-        /// Folder of compressed twins kept between builds.
-        #[arg(long, env = "GENERATE_CACHE", default_value = ".cache/generate")]
-        cache: PathBuf,
+        /// Ignored: the preview makes no compressed twins, so it keeps no
+        /// cache (accepted so that earlier scripts keep working).
+        #[arg(long, env = "GENERATE_CACHE", hide = true)]
+        cache: Option<PathBuf>,
     },
     /// Validate the content and every internal link and anchor of a built site.
     Check {
@@ -143,6 +151,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             quiet,
             cache,
             no_cache,
+            precompress,
         } => {
             let summary = generator::build(&generator::BuildOptions {
                 content,
@@ -152,6 +161,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 api_origin,
                 progress: !quiet,
                 cache: (!no_cache).then_some(cache),
+                precompress,
             })?;
             println!("{}", summary.line());
             Ok(ExitCode::SUCCESS)
@@ -161,14 +171,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             templates,
             listen,
             sidecar_url,
-            cache,
+            cache: _,
         } => {
             generator::serve::serve(generator::serve::ServeOptions {
                 content,
                 templates,
                 listen,
                 sidecar: sidecar_url,
-                cache: Some(cache),
             })?;
             Ok(ExitCode::SUCCESS)
         }

@@ -1,5 +1,5 @@
-//! Writing the output tree: each file once, its precompressed twins where
-//! smaller, the manifest, and nothing stale.
+//! Writing the output tree: each file once, with `--precompress` its
+//! compressed twins where smaller, the manifest, and nothing stale.
 //!
 //! A rebuild reads the previous manifest and skips writing and compressing
 //! every file whose bytes did not change, so a no-change rebuild costs the
@@ -21,6 +21,29 @@ use crate::twin_cache::{Twin, TwinCache};
 
 mod chunked;
 pub use chunked::ChunkMemo;
+
+/// How a build makes the compressed twins of its files.
+#[derive(Clone, Copy, Default)]
+pub struct Twins<'a> {
+    /// Write `.br` and `.gz` twins at all (`generate build --precompress`,
+    /// for fronts that serve them as they are); without them the sidecar
+    /// compresses each file on its first request.
+    pub precompress: bool,
+    /// Where twins are kept between builds.
+    pub cache: Option<&'a TwinCache>,
+    /// Where the chunks of large files' twins are kept between the builds
+    /// of one session (see [`republish`]).
+    pub memo: Option<&'a ChunkMemo>,
+}
+
+impl Twins<'_> {
+    /// Every twin made, none cached.
+    pub const ALL: Twins<'static> = Twins {
+        precompress: true,
+        cache: None,
+        memo: None,
+    };
+}
 
 /// One file to publish: path relative to the output directory and its bytes.
 #[derive(Debug, Clone)]
@@ -141,9 +164,9 @@ pub fn write_tree(
     out: &Path,
     files: Vec<OutFile>,
     api_origin: Option<String>,
-    cache: Option<&TwinCache>,
+    twins: Twins<'_>,
 ) -> Result<(Manifest, WriteStats)> {
-    let publisher = Publisher::open(out, cache)?;
+    let publisher = Publisher::open(out, twins)?;
     let staged = files.into_iter().map(Staged::Held).collect();
     publisher.finish(staged, api_origin)
 }
@@ -161,8 +184,7 @@ pub struct Publisher<'a> {
     out: PathBuf,
     previous: Manifest,
     fresh: bool,
-    cache: Option<&'a TwinCache>,
-    memo: Option<&'a ChunkMemo>,
+    twins: Twins<'a>,
 }
 
 /// A staged file: published already (into a fresh folder) or held.
@@ -173,7 +195,7 @@ pub enum Staged {
 
 impl<'a> Publisher<'a> {
     /// Checks `out` and reads the manifest of a build there, if any.
-    pub fn open(out: &Path, cache: Option<&'a TwinCache>) -> Result<Self> {
+    pub fn open(out: &Path, twins: Twins<'a>) -> Result<Self> {
         let previous = read_manifest(out);
         let fresh = previous.is_none();
         if fresh && out.exists() {
@@ -189,20 +211,20 @@ impl<'a> Publisher<'a> {
             }
         }
         std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        let mut previous = previous.unwrap_or_default();
+        // A build with the other precompression setting keeps none of its
+        // files as they are: their twins are to be written or removed.
+        // (A precompressed build without a single twin is read as one
+        // without: its files are written again, to the same bytes.)
+        if previous.files.values().any(|e| !e.encodings.is_empty()) != twins.precompress {
+            previous.files.clear();
+        }
         Ok(Self {
             out: out.to_owned(),
-            previous: previous.unwrap_or_default(),
+            previous,
             fresh,
-            cache,
-            memo: None,
+            twins,
         })
-    }
-
-    /// Keeps the chunks of large files' twins in `memo` for the next build
-    /// (see [`republish`]).
-    pub fn remembering(mut self, memo: &'a ChunkMemo) -> Self {
-        self.memo = Some(memo);
-        self
     }
 
     /// Writes `file` now when the folder is fresh, else holds it.
@@ -211,7 +233,7 @@ impl<'a> Publisher<'a> {
             return Ok(Staged::Held(file));
         }
         validate_path(&file.path)?;
-        publish_one(&self.out, &file, None, self.cache, self.memo).map(Staged::Written)
+        publish_one(&self.out, &file, None, self.twins).map(Staged::Written)
     }
 
     /// Publishes what is held, removes what this build does not publish
@@ -245,13 +267,9 @@ impl<'a> Publisher<'a> {
             .into_par_iter()
             .map(|s| match s {
                 Staged::Written(p) => Ok(p),
-                Staged::Held(f) => publish_one(
-                    &self.out,
-                    &f,
-                    self.previous.files.get(&f.path),
-                    self.cache,
-                    self.memo,
-                ),
+                Staged::Held(f) => {
+                    publish_one(&self.out, &f, self.previous.files.get(&f.path), self.twins)
+                }
             })
             .collect();
 
@@ -271,7 +289,7 @@ impl<'a> Publisher<'a> {
             stats.cached += p.cached;
             manifest.files.insert(p.path, p.entry);
         }
-        if let Some(cache) = self.cache {
+        if let Some(cache) = self.twins.cache {
             cache.sweep();
         }
 
@@ -320,13 +338,12 @@ fn write_manifest(out: &Path, manifest: &Manifest) -> Result<()> {
 /// of the manifest is kept as it is, and the updated manifest is written
 /// last. A file the manifest does not hold is added; nothing is removed
 /// (such a rebuild publishes the same paths). The twins of large files
-/// reuse the chunks `memo` kept from the last build.
+/// reuse the chunks `twins.memo` kept from the last build.
 pub fn republish(
     out: &Path,
     manifest: &mut Manifest,
     files: Vec<OutFile>,
-    cache: Option<&TwinCache>,
-    memo: &ChunkMemo,
+    twins: Twins<'_>,
     json: &mut ManifestJson,
 ) -> Result<WriteStats> {
     for f in &files {
@@ -334,7 +351,7 @@ pub fn republish(
     }
     let published: Vec<Published> = files
         .into_par_iter()
-        .map(|f| publish_one(out, &f, manifest.files.get(&f.path), cache, Some(memo)))
+        .map(|f| publish_one(out, &f, manifest.files.get(&f.path), twins))
         .collect::<Result<_>>()?;
     let mut stats = WriteStats::default();
     let mut changed = false;
@@ -433,9 +450,13 @@ fn publish_one(
     out: &Path,
     f: &OutFile,
     old: Option<&FileEntry>,
-    cache: Option<&TwinCache>,
-    memo: Option<&ChunkMemo>,
+    twins: Twins<'_>,
 ) -> Result<Published> {
+    let Twins {
+        precompress,
+        cache,
+        memo,
+    } = twins;
     let sha = sha256_hex(&f.bytes);
     let ctype = content_type(&f.path);
     let target = out.join(&f.path);
@@ -483,14 +504,15 @@ fn publish_one(
         twin
     };
     let mut twins: Vec<(&str, &str, Twin)> = Vec::new();
-    if compressible(ctype) && f.bytes.len() >= chunked::CHUNKED_FROM {
+    let compressible = precompress && compressible(ctype);
+    if compressible && f.bytes.len() >= chunked::CHUNKED_FROM {
         let (br, gz, counts) = chunked::twins(&f.bytes, memo, cache, &chunked_cache_key());
         compressed += counts.compressed;
         cached += counts.reused;
         let (br_sha, gz_sha) = rayon::join(|| sha256_hex(&br), || sha256_hex(&gz));
         twins.push(("br", "br", (br, br_sha)));
         twins.push(("gzip", "gz", (gz, gz_sha)));
-    } else if compressible(ctype) && f.bytes.len() >= 256 {
+    } else if compressible && f.bytes.len() >= 256 {
         twins.push(("br", "br", twin("br", brotli)));
         twins.push(("gzip", "gz", twin("gzip", gzip)));
     }
@@ -608,7 +630,7 @@ mod tests {
             file("logo.png", &[0u8; 400]),
             file("tiny.txt", b"hi"),
         ];
-        let (m, stats) = write_tree(&out, files.clone(), None, None).unwrap();
+        let (m, stats) = write_tree(&out, files.clone(), None, Twins::ALL).unwrap();
         assert_eq!(stats.written, 3);
         let e = &m.files["index.html"];
         assert_eq!(e.content_type, "text/html; charset=utf-8");
@@ -627,12 +649,12 @@ mod tests {
         assert!(m.files["logo.png"].encodings.is_empty());
         assert!(m.files["tiny.txt"].encodings.is_empty());
 
-        let (m2, stats2) = write_tree(&out, files, None, None).unwrap();
+        let (m2, stats2) = write_tree(&out, files, None, Twins::ALL).unwrap();
         assert_eq!(m, m2);
         assert_eq!(stats2.written, 0);
 
         let (_, stats3) =
-            write_tree(&out, vec![file("index.html", b"changed")], None, None).unwrap();
+            write_tree(&out, vec![file("index.html", b"changed")], None, Twins::ALL).unwrap();
         assert_eq!(stats3.written, 1);
         assert!(stats3.removed >= 3, "{stats3:?}");
         assert!(!out.join("logo.png").exists());
@@ -640,6 +662,29 @@ mod tests {
             !out.join("index.html.br").exists(),
             "stale twin left behind"
         );
+    }
+
+    /// Without `--precompress` no twin is written or listed; a build with
+    /// the other setting into the same folder writes the twins, or removes
+    /// them, even where no file's bytes changed.
+    #[test]
+    fn twins_only_when_precompressing_and_switching_rewrites_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("dist");
+        let files = vec![file("index.html", &b"<p>hello world</p>\n".repeat(100))];
+        let plain = Twins::default();
+        let (m, stats) = write_tree(&out, files.clone(), None, plain).unwrap();
+        assert!(m.files["index.html"].encodings.is_empty());
+        assert_eq!((stats.written, stats.compressed), (1, 0));
+        assert!(!out.join("index.html.br").exists());
+        let (m, stats) = write_tree(&out, files.clone(), None, Twins::ALL).unwrap();
+        assert_eq!(m.files["index.html"].encodings.len(), 2);
+        assert_eq!((stats.written, stats.compressed), (1, 2));
+        assert!(out.join("index.html.br").exists() && out.join("index.html.gz").exists());
+        let (m, stats) = write_tree(&out, files, None, plain).unwrap();
+        assert!(m.files["index.html"].encodings.is_empty());
+        assert_eq!(stats.removed, 2);
+        assert!(!out.join("index.html.br").exists() && !out.join("index.html.gz").exists());
     }
 
     #[test]
@@ -650,7 +695,7 @@ mod tests {
             file("a/b.json", b"{\"k\": \"\\u00e9 \\\"q\\\"\"}"),
             file("z.txt", b"plain"),
         ];
-        let mut manifest = write_tree(dir.path(), files, None, None).unwrap().0;
+        let mut manifest = write_tree(dir.path(), files, None, Twins::ALL).unwrap().0;
         let whole = |m: &Manifest| {
             let mut j = serde_json::to_vec_pretty(m).unwrap();
             j.push(b'\n');
@@ -668,8 +713,10 @@ mod tests {
             dir.path(),
             &mut manifest,
             vec![file("a/b.json", b"{}")],
-            None,
-            &memo,
+            Twins {
+                memo: Some(&memo),
+                ..Twins::ALL
+            },
             &mut json,
         )
         .unwrap();
@@ -684,7 +731,7 @@ mod tests {
     fn refuses_foreign_non_empty_directory() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("precious.txt"), b"x").unwrap();
-        let err = write_tree(dir.path(), vec![file("a.txt", b"a")], None, None).unwrap_err();
+        let err = write_tree(dir.path(), vec![file("a.txt", b"a")], None, Twins::ALL).unwrap_err();
         assert!(err.to_string().contains("refusing"));
         assert!(dir.path().join("precious.txt").exists());
     }
@@ -694,7 +741,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for bad in ["../x", "/abs", "a//b", "a\\b", "manifest.json"] {
             assert!(
-                write_tree(dir.path(), vec![file(bad, b"x")], None, None).is_err(),
+                write_tree(dir.path(), vec![file(bad, b"x")], None, Twins::ALL).is_err(),
                 "{bad}"
             );
         }

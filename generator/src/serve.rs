@@ -1,7 +1,7 @@
 //! `generate serve`: a preview for people writing content.
 //!
-//! It builds into a temporary folder (with the twin cache, so only what an
-//! edit changed is compressed), serves that folder on loopback, watches
+//! It builds into a temporary folder (without compressed twins: the
+//! preview answers with the files as they are), serves it on loopback, watches
 //! `content/` and `templates/`, rebuilds after each change (incrementally
 //! when only documents were edited, see [`crate::build::Session`]: just the
 //! pages that show what changed are rendered, and only files whose bytes
@@ -57,7 +57,6 @@ pub struct ServeOptions {
     pub listen: SocketAddr,
     /// The running sidecar the live routes go to.
     pub sidecar: Option<HttpOrigin>,
-    pub cache: Option<PathBuf>,
 }
 
 /// The latest build: its number and, when it failed, why.
@@ -105,7 +104,10 @@ async fn run(opts: ServeOptions) -> Result<()> {
         base_url: Some(format!("http://{addr}")),
         api_origin: None,
         progress: false,
-        cache: opts.cache.clone(),
+        // A fresh folder every time: no stamp or twin to keep.
+        cache: None,
+        // The preview answers with the files as they are.
+        precompress: false,
     };
 
     let (status_tx, status_rx) = watch::channel(Status::default());

@@ -23,6 +23,7 @@ fn opts(content: &Path, out: &Path) -> BuildOptions {
         api_origin: None,
         progress: false,
         cache: None,
+        precompress: true,
     }
 }
 

@@ -37,6 +37,7 @@ fn dist() -> &'static Path {
                 api_origin: None,
                 progress: false,
                 cache: None,
+                precompress: false,
             })
             .unwrap();
             (tmp, out)
@@ -264,6 +265,7 @@ fn check_reports_a_search_index_that_misses_a_page() {
         api_origin: None,
         progress: false,
         cache: None,
+        precompress: false,
     })
     .unwrap();
     assert!(generator::check::check_links(&out).unwrap().is_empty());
@@ -314,6 +316,7 @@ fn an_archive_page_may_not_name_another_licence() {
         api_origin: None,
         progress: false,
         cache: None,
+        precompress: false,
     })
     .unwrap_err();
     let err = format!("{err:#}");
@@ -341,6 +344,7 @@ fn a_separate_api_origin_reaches_every_output_that_names_a_sidecar_route() {
         api_origin: Some(api_origin.into()),
         progress: false,
         cache: None,
+        precompress: false,
     };
     for bad in [
         "api.example.net",
@@ -437,6 +441,7 @@ fn every_script_and_stylesheet_carries_the_integrity_of_its_bytes() {
         api_origin: None,
         progress: false,
         cache: None,
+        precompress: false,
     })
     .unwrap();
     let tags = |html: &str| -> Vec<String> {

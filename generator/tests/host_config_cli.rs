@@ -59,6 +59,7 @@ fn writes_every_host_outside_the_site_and_never_into_it() {
         "--quiet",
         // Not a cache in the source tree.
         "--no-cache",
+        "--precompress",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for (host, files) in [
@@ -111,4 +112,55 @@ fn writes_every_host_outside_the_site_and_never_into_it() {
     let nginx = std::fs::read_to_string(dir.path().join("nginx/nginx.conf")).unwrap();
     assert!(nginx.contains("https://example.org/docs/problems/not_found/"));
     assert!(nginx.contains("proxy_ssl_name \"api.example.org\";"));
+}
+
+/// nginx and Caddy send the build's twins as they are: a site built
+/// without `--precompress` is refused for them, by name; the hosts that
+/// compress at their edge take it.
+#[test]
+fn nginx_and_caddy_ask_for_a_precompressed_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let dist = dir.path().join("dist");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let o = generate(&[
+        "build",
+        "--content",
+        &format!("{root}/../content"),
+        "--templates",
+        &format!("{root}/../templates"),
+        "--out",
+        dist.to_str().unwrap(),
+        "--quiet",
+        "--no-cache",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!dist.join("index.html.br").exists());
+    for (host, accepted) in [
+        ("nginx", false),
+        ("caddy", false),
+        ("netlify", true),
+        ("cloudflare", true),
+    ] {
+        let out = dir.path().join(host);
+        let o = generate(&[
+            "host-config",
+            "--for",
+            host,
+            "--dist",
+            dist.to_str().unwrap(),
+            "--sidecar-url",
+            "https://api.example.org",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.success(), accepted, "{host}: {stderr}");
+        if !accepted {
+            assert!(
+                stderr.contains("generate build --precompress"),
+                "{host}: {stderr}"
+            );
+            assert!(!out.exists(), "{host}: nothing may be written");
+        }
+    }
 }

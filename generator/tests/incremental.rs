@@ -35,6 +35,7 @@ impl Fixture {
             api_origin: None,
             progress: false,
             cache: Some(tmp.path().join("cache")),
+            precompress: true,
         });
         Self {
             tmp,
@@ -63,6 +64,7 @@ impl Fixture {
             api_origin: None,
             progress: false,
             cache: None,
+            precompress: true,
         })
         .unwrap();
         let (ours, whole) = (tree(&self.out), tree(&dir));

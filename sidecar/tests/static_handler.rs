@@ -88,6 +88,105 @@ async fn negotiates_precompressed_twins() {
     assert_eq!(get(&s, "/index.html.gz").await.status, 404);
 }
 
+/// A build without `--precompress` lists no twins: the sidecar makes each
+/// compressible file's twins on the first request that accepts one, with
+/// the identity ETag suffixed per coding, and keeps them.
+#[tokio::test]
+async fn compresses_files_built_without_twins_on_first_use() {
+    let mut files = common::default_files();
+    for f in &mut files {
+        f.compress = false;
+    }
+    files.push(common::File {
+        key: "noise.txt",
+        bytes: common::noise(4096),
+        content_type: "text/plain; charset=utf-8",
+        cache_control: common::PAGE,
+        compress: false,
+    });
+    let f = Fixture::with_files(files);
+    let s = state(&f);
+    let identity = f.read("index.html");
+    let tag = common::etag(&identity);
+    let plain = get(&s, "/").await;
+    assert_eq!(plain.body, identity);
+    assert_eq!(plain.header("etag"), tag);
+    assert_eq!(plain.header("vary"), "accept-encoding");
+    assert!(!plain.has("content-encoding"));
+
+    let br = send(&s, "GET", "/", &[("accept-encoding", "gzip, br")]).await;
+    assert_eq!(br.header("content-encoding"), "br");
+    assert_eq!(common::unbrotli(&br.body), identity);
+    let br_tag = format!("{}-br\"", &tag[..tag.len() - 1]);
+    assert_eq!(br.header("etag"), br_tag);
+    assert_eq!(br.header("vary"), "accept-encoding");
+    assert_eq!(br.header("content-length"), br.body.len().to_string());
+    assert!(
+        br.header("content-security-policy")
+            .contains("default-src 'self'")
+    );
+    let gz = send(&s, "GET", "/", &[("accept-encoding", "gzip")]).await;
+    assert_eq!(gz.header("content-encoding"), "gzip");
+    assert_eq!(common::gunzip(&gz.body), identity);
+    assert_eq!(gz.header("etag"), format!("{}-gz\"", &tag[..tag.len() - 1]));
+    // Made once: the same bytes again.
+    let again = send(&s, "GET", "/", &[("accept-encoding", "br")]).await;
+    assert_eq!(again.body, br.body);
+    assert_eq!(again.header("etag"), br_tag);
+
+    // Revalidation of the made twin.
+    let revalidated = send(
+        &s,
+        "GET",
+        "/",
+        &[
+            ("accept-encoding", "br"),
+            ("if-none-match", br_tag.as_str()),
+        ],
+    )
+    .await;
+    assert_eq!(revalidated.status, 304);
+    assert_eq!(revalidated.header("etag"), br_tag);
+    assert_eq!(revalidated.header("vary"), "accept-encoding");
+    let other = send(
+        &s,
+        "GET",
+        "/",
+        &[
+            ("accept-encoding", "gzip"),
+            ("if-none-match", br_tag.as_str()),
+        ],
+    )
+    .await;
+    assert_eq!(other.status, 200);
+
+    // A page made first through the 404 page, and a range of identity bytes.
+    let missing = send(&s, "GET", "/no-such-page/", &[("accept-encoding", "br")]).await;
+    assert_eq!(missing.status, 404);
+    assert_eq!(missing.header("content-encoding"), "br");
+    assert_eq!(common::unbrotli(&missing.body), f.read("404.html"));
+    let part = send(
+        &s,
+        "GET",
+        "/docs/guide/",
+        &[("accept-encoding", "br"), ("range", "bytes=0-9")],
+    )
+    .await;
+    assert_eq!(part.status, 206);
+    assert!(!part.has("content-encoding"));
+    assert_eq!(part.body, f.read("docs/guide/index.html")[..10]);
+
+    // What does not compress stays identity; what is small or not text
+    // is never compressed and does not vary.
+    let noise = send(&s, "GET", "/noise.txt", &[("accept-encoding", "br, gzip")]).await;
+    assert!(!noise.has("content-encoding"));
+    assert_eq!(noise.header("etag"), common::etag(&common::noise(4096)));
+    let small = send(&s, "GET", "/openapi.json", &[("accept-encoding", "br")]).await;
+    assert!(!small.has("content-encoding") && !small.has("vary"));
+    let binary = send(&s, "GET", "/files/data.bin", &[("accept-encoding", "br")]).await;
+    assert!(!binary.has("content-encoding") && !binary.has("vary"));
+}
+
 #[tokio::test]
 async fn if_none_match_gives_304_with_validators() {
     let f = Fixture::new();

@@ -14,7 +14,8 @@
 #
 #   tests/e2e/fronts.sh DIST
 #
-# DIST is a `generate build` output; the binaries are
+# DIST is a `generate build --precompress` output (nginx and Caddy serve its
+# twins as they are); the binaries are
 # ${CARGO_TARGET_DIR:-target}/debug/{generate,sidecar}.
 # Installs Debian's nginx, libnginx-mod-http-brotli-static and caddy when
 # missing. Environment: FRONTS_STEP_TIMEOUT (seconds per step, default 600).

@@ -7,7 +7,8 @@
 #
 #   tests/e2e/topology.sh [DIST]
 #
-# DIST is a `generate build` output (default: a fresh build). The sidecar is
+# DIST is a `generate build --precompress` output (nginx serves its twins;
+# default: a fresh build). The sidecar is
 # ${SIDECAR_BIN:-${CARGO_TARGET_DIR:-target}/debug/sidecar}. Takes about
 # 3–4 minutes; TOPOLOGY_TIMEOUT bounds it (seconds, default 900). Every
 # process listens on 127.0.0.1 only.
@@ -34,7 +35,7 @@ if [ ! -x "$generate" ]; then
 fi
 if [ -z "$dist" ]; then
   cargo build --quiet -p generator
-  "$target/debug/generate" build --out "$work/dist" --quiet >/dev/null
+  "$target/debug/generate" build --out "$work/dist" --precompress --quiet >/dev/null
   dist="$work/dist"
 fi
 chmod 0755 "$work"

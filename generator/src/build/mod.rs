@@ -25,7 +25,7 @@ use crate::markdown::{self, Heading};
 use crate::model::{Date, Licence, LicenceGrant, LicenceId, Material};
 use crate::openapi;
 use crate::origin::{self, Origins};
-use crate::output::{ChunkMemo, OutFile, Publisher, Staged, WriteStats};
+use crate::output::{ChunkMemo, OutFile, Publisher, Staged, Twins, WriteStats};
 use crate::render::Renderer;
 use crate::search::{self, Passage, SearchDocument};
 use contract::ProblemCode;
@@ -59,6 +59,10 @@ pub struct BuildOptions {
     /// Where compressed twins are kept between builds (see
     /// [`crate::twin_cache`]); `None` compresses everything again.
     pub cache: Option<PathBuf>,
+    /// Write `.br` and `.gz` twins of compressible files (for nginx, Caddy
+    /// and other fronts that serve them as they are); without them the
+    /// sidecar compresses each file when it is first asked for.
+    pub precompress: bool,
 }
 
 /// What a build produced, for the one-line summary.
@@ -162,10 +166,14 @@ fn build_keeping(
     }
     let prepared = Prepared::load(opts)?;
     let cache = opts.cache.as_deref().map(TwinCache::new);
-    let mut publisher = Publisher::open(&opts.out, cache.as_ref())?;
-    if let Some(memo) = memo {
-        publisher = publisher.remembering(memo);
-    }
+    let publisher = Publisher::open(
+        &opts.out,
+        Twins {
+            precompress: opts.precompress,
+            cache: cache.as_ref(),
+            memo,
+        },
+    )?;
     if let Some(stamp) = &stamp {
         stamp.forget();
     }

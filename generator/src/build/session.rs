@@ -30,7 +30,7 @@ use super::{
 };
 use crate::content;
 use crate::manifest::Manifest;
-use crate::output::{self, ChunkMemo, ManifestJson, OutFile};
+use crate::output::{self, ChunkMemo, ManifestJson, OutFile, Twins};
 use crate::search;
 use crate::twin_cache::TwinCache;
 
@@ -269,8 +269,11 @@ impl Session {
             &self.opts.out,
             Arc::make_mut(&mut kept.manifest),
             files,
-            cache.as_ref(),
-            &self.chunks,
+            Twins {
+                precompress: self.opts.precompress,
+                cache: cache.as_ref(),
+                memo: Some(&self.chunks),
+            },
             &mut self.json,
         )?;
         Ok(Rebuilt {

@@ -42,6 +42,7 @@ impl Stamp {
         line(&mut h, "generator", env!("CARGO_PKG_VERSION"));
         line(&mut h, "binary", &file_stamp(&std::fs::metadata(exe).ok()?));
         line(&mut h, "base-url", opts.base_url.as_deref().unwrap_or(""));
+        line(&mut h, "precompress", &opts.precompress.to_string());
         line(
             &mut h,
             "api-origin",

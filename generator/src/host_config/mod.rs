@@ -85,6 +85,20 @@ pub fn write(opts: &Options) -> anyhow::Result<Vec<PathBuf>> {
 
 /// The files of one host: relative path and text.
 pub fn render(host: Host, plan: &Plan) -> anyhow::Result<Vec<(String, String)>> {
+    // nginx and Caddy send the build's twins as they are and compress
+    // nothing themselves; the other hosts compress at their edge.
+    let serves_twins = match host {
+        Host::Nginx => Some("nginx"),
+        Host::Caddy => Some("Caddy"),
+        Host::Netlify | Host::Cloudflare => None,
+    };
+    if let Some(name) = serves_twins {
+        ensure!(
+            plan.files.iter().any(|f| f.twins),
+            "{}: built without compressed twins, which {name} serves as they are (it compresses nothing itself); build it with `generate build --precompress`",
+            plan.root.display()
+        );
+    }
     match host {
         Host::Nginx => Ok(vec![("nginx.conf".into(), nginx::render(plan)?)]),
         Host::Caddy => Ok(vec![("Caddyfile".into(), caddy::render(plan)?)]),

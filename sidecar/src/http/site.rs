@@ -7,12 +7,20 @@
 //! small process keep up with nginx. Files are reached only through manifest
 //! keys (checked here to stay inside `dist/`), never through request paths.
 //!
+//! A build without `--precompress` lists no twins: then each compressible
+//! file of [`LAZY_FROM`] bytes or more gets its brotli and gzip twins the
+//! first time a client accepts one, made once and kept (each kept only
+//! when it saves 5 %, the build's rule), with the strong ETags
+//! `"<identity tag>-br"` and `"<identity tag>-gz"`: the same on every
+//! replica, since the encoders are deterministic. Start-up stays a read of
+//! the files, and memory holds only the twins that were asked for.
+//!
 //! The manifest does not list itself, and twins (`x.html.br`) are not keys,
 //! so neither is ever served on its own.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use anyhow::{Context, bail, ensure};
 use bytes::Bytes;
@@ -21,6 +29,10 @@ use http::{HeaderMap, HeaderValue};
 use crate::http::negotiate::Coding;
 
 use contract::manifest::{FORMAT, FileEntry, MANIFEST_FILE, Manifest, NOT_FOUND_PAGE};
+
+/// Files listed without twins get them here from this size on (the
+/// build's threshold for `--precompress`).
+pub const LAZY_FROM: usize = 256;
 
 /// One representation's bytes and pre-rendered headers.
 #[derive(Debug, Clone)]
@@ -50,21 +62,84 @@ pub struct Entry {
     /// relation on the catalog itself and on the home page.
     pub link: Option<HeaderValue>,
     pub identity: Variant,
+    /// The compressed twins: the build's, set at load, or made here the
+    /// first time a client accepts one (when `lazy`).
+    twins: OnceLock<Twins>,
+    /// The build listed no twins for this compressible file: they are made
+    /// on first use.
+    lazy: bool,
+    /// Answers for this file depend on `Accept-Encoding` (`Vary`): it has
+    /// twins from the build, or may get them here.
+    pub varies: bool,
+}
+
+/// A file's compressed representations, each present only where smaller.
+#[derive(Debug, Default)]
+pub struct Twins {
     pub br: Option<Variant>,
     pub gzip: Option<Variant>,
 }
 
 impl Entry {
-    pub fn has_encodings(&self) -> bool {
-        self.br.is_some() || self.gzip.is_some()
+    /// The twins this file may be answered with before they are made:
+    /// `(br, gzip)`; all of them while a lazy file's are not made yet.
+    pub fn offers(&self) -> (bool, bool) {
+        match self.twins.get() {
+            Some(t) => (t.br.is_some(), t.gzip.is_some()),
+            None => (self.lazy, self.lazy),
+        }
+    }
+
+    /// The twins, made now if this is the first use of a lazy file's.
+    pub fn twins(&self) -> &Twins {
+        self.twins.get_or_init(|| self.make_twins())
+    }
+
+    /// The variant for `coding`, if this file has it (made now when lazy);
+    /// identity always.
+    pub fn get(&self, coding: Coding) -> Option<&Variant> {
+        match coding {
+            Coding::Br => self.twins().br.as_ref(),
+            Coding::Gzip => self.twins().gzip.as_ref(),
+            Coding::Identity => Some(&self.identity),
+        }
     }
 
     /// The variant for a coding chosen by negotiation over this entry.
     pub fn variant(&self, coding: Coding) -> &Variant {
-        match coding {
-            Coding::Br => self.br.as_ref().unwrap_or(&self.identity),
-            Coding::Gzip => self.gzip.as_ref().unwrap_or(&self.identity),
-            Coding::Identity => &self.identity,
+        self.get(coding).unwrap_or(&self.identity)
+    }
+
+    fn make_twins(&self) -> Twins {
+        if !self.lazy {
+            return Twins::default();
+        }
+        let bytes = &self.identity.bytes;
+        let (br, gzip) = (
+            crate::live::encoded::brotli(bytes),
+            crate::live::encoded::gzip(bytes),
+        );
+        let tag = self.identity.etag.as_bytes();
+        let twin = |compressed: Vec<u8>, suffix: &str, coding| {
+            // Kept only when it saves 5 %, like the build's twins.
+            if compressed.len() * 100 > bytes.len() * 95 {
+                return None;
+            }
+            let etag = [&tag[..tag.len() - 1], suffix.as_bytes(), b"\""].concat();
+            let mut variant = Variant {
+                content_length: HeaderValue::from(compressed.len()),
+                bytes: Bytes::from(compressed),
+                etag: HeaderValue::from_bytes(&etag).ok()?,
+                headers: HeaderMap::new(),
+                not_modified: HeaderMap::new(),
+            };
+            variant.headers = crate::http::static_files::full_headers(self, &variant, coding);
+            variant.not_modified = crate::http::static_files::not_modified_headers(self, &variant);
+            Some(variant)
+        };
+        Twins {
+            br: twin(br, "-br", Coding::Br),
+            gzip: twin(gzip, "-gz", Coding::Gzip),
         }
     }
 }
@@ -117,9 +192,14 @@ impl Site {
             let entry = load_entry(&root, &key, file, &csp)
                 .with_context(|| format!("manifest entry {key:?}"))?;
             site.files += 1;
+            let twins = entry.twins.get();
             site.bytes += entry.identity.bytes.len() as u64
-                + entry.br.as_ref().map_or(0, |v| v.bytes.len() as u64)
-                + entry.gzip.as_ref().map_or(0, |v| v.bytes.len() as u64);
+                + twins
+                    .and_then(|t| t.br.as_ref())
+                    .map_or(0, |v| v.bytes.len() as u64)
+                + twins
+                    .and_then(|t| t.gzip.as_ref())
+                    .map_or(0, |v| v.bytes.len() as u64);
             entries.push(Arc::new(entry));
         }
         site.index(entries);
@@ -169,7 +249,7 @@ impl Site {
         self.files
     }
 
-    /// Bytes held in memory, twins included.
+    /// Bytes held in memory at load, the build's twins included.
     pub fn byte_count(&self) -> u64 {
         self.bytes
     }
@@ -202,6 +282,10 @@ fn load_entry(root: &Path, key: &str, file: FileEntry, csp: &HeaderValue) -> any
         .with_context(|| format!("cache_control {:?}", file.cache_control))?;
     let csp = contract::headers::is_html(&file.content_type).then(|| csp.clone());
     let link = contract::headers::link(key).map(HeaderValue::from_static);
+    let built = br.is_some() || gzip.is_some();
+    let lazy = !built
+        && contract::media::compressible(&file.content_type)
+        && identity.bytes.len() >= LAZY_FROM;
     let mut entry = Entry {
         key: key.to_owned(),
         content_type,
@@ -209,28 +293,38 @@ fn load_entry(root: &Path, key: &str, file: FileEntry, csp: &HeaderValue) -> any
         csp,
         link,
         identity,
-        br,
-        gzip,
+        twins: OnceLock::new(),
+        lazy,
+        varies: built || lazy,
     };
-    let full = |coding| {
-        (
-            crate::http::static_files::full_headers(&entry, coding),
-            crate::http::static_files::not_modified_headers(&entry, coding),
-        )
+    let prepare = |entry: &Entry, variant: &mut Variant, coding| {
+        variant.headers = crate::http::static_files::full_headers(entry, variant, coding);
+        variant.not_modified = crate::http::static_files::not_modified_headers(entry, variant);
     };
-    let (identity, br, gzip) = (
-        full(Coding::Identity),
-        entry.br.is_some().then(|| full(Coding::Br)),
-        entry.gzip.is_some().then(|| full(Coding::Gzip)),
-    );
-    (entry.identity.headers, entry.identity.not_modified) = identity;
-    if let (Some(variant), Some(headers)) = (entry.br.as_mut(), br) {
-        (variant.headers, variant.not_modified) = headers;
+    let mut identity = std::mem::replace(&mut entry.identity, empty_variant());
+    prepare(&entry, &mut identity, Coding::Identity);
+    entry.identity = identity;
+    let mut twins = Twins { br, gzip };
+    if let Some(v) = twins.br.as_mut() {
+        prepare(&entry, v, Coding::Br);
     }
-    if let (Some(variant), Some(headers)) = (entry.gzip.as_mut(), gzip) {
-        (variant.headers, variant.not_modified) = headers;
+    if let Some(v) = twins.gzip.as_mut() {
+        prepare(&entry, v, Coding::Gzip);
+    }
+    if !lazy {
+        entry.twins = OnceLock::from(twins);
     }
     Ok(entry)
+}
+
+fn empty_variant() -> Variant {
+    Variant {
+        bytes: Bytes::new(),
+        etag: HeaderValue::from_static("\"\""),
+        content_length: HeaderValue::from(0),
+        headers: HeaderMap::new(),
+        not_modified: HeaderMap::new(),
+    }
 }
 
 fn load_variant(root: &Path, rel: &str, size: u64, etag: &str) -> anyhow::Result<Variant> {

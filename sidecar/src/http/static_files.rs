@@ -1,4 +1,4 @@
-//! Answers for files of `dist/`: negotiation of the precompressed twins,
+//! Answers for files of `dist/`: negotiation of the compressed twins,
 //! `If-None-Match` → 304, single ranges, the 404 page and directory
 //! redirects. Everything here works on pre-rendered values from
 //! [`crate::http::site`]; the hot path clones `Bytes` and `HeaderValue`s only.
@@ -13,7 +13,7 @@ use crate::http::negotiate::{self, Coding};
 use crate::http::problem::Problem;
 use crate::http::range::{self, RangeRequest};
 use crate::http::security_headers;
-use crate::http::site::{self, Entry};
+use crate::http::site::{self, Entry, Variant};
 
 const VARY_ENCODING: HeaderValue = HeaderValue::from_static(contract::headers::VARY_ENCODING);
 const BYTES: HeaderValue = HeaderValue::from_static("bytes");
@@ -39,13 +39,7 @@ pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<
     let coding = if range.is_some() {
         Coding::Identity
     } else {
-        negotiate::choose(
-            request
-                .get(header::ACCEPT_ENCODING)
-                .map(HeaderValue::as_bytes),
-            entry.br.is_some(),
-            entry.gzip.is_some(),
-        )
+        choose(entry, request)
     };
     let variant = entry.variant(coding);
 
@@ -86,24 +80,45 @@ pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<
     *response.status_mut() = status;
     let h = response.headers_mut();
     h.reserve(16);
-    entity_headers(h, entry, coding, length);
+    entity_headers(h, entry, variant, coding, length);
     h.insert(header::CONTENT_RANGE, content_range);
     Ok(response)
 }
 
+/// The coding to answer `request` with: negotiated over the twins the file
+/// has, or may get (a lazy file's are made when one is chosen).
+fn choose(entry: &Entry, request: &HeaderMap) -> Coding {
+    let accept = request
+        .get(header::ACCEPT_ENCODING)
+        .map(HeaderValue::as_bytes);
+    let (br, gzip) = entry.offers();
+    let coding = negotiate::choose(accept, br, gzip);
+    if entry.get(coding).is_some() {
+        return coding;
+    }
+    // The chosen twin was not worth keeping: choose among those that were.
+    let twins = entry.twins();
+    negotiate::choose(accept, twins.br.is_some(), twins.gzip.is_some())
+}
+
 /// The headers describing a file's representation, as every 200 and 206
 /// answer carries them.
-fn entity_headers(h: &mut HeaderMap, entry: &Entry, coding: Coding, content_length: HeaderValue) {
-    let variant = entry.variant(coding);
+fn entity_headers(
+    h: &mut HeaderMap,
+    entry: &Entry,
+    variant: &Variant,
+    coding: Coding,
+    content_length: HeaderValue,
+) {
     h.insert(header::CONTENT_TYPE, entry.content_type.clone());
     h.insert(header::CONTENT_LENGTH, content_length);
     h.insert(header::ETAG, variant.etag.clone());
     h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
     h.insert(header::ACCEPT_RANGES, BYTES);
-    if entry.has_encodings() {
+    if entry.varies {
         h.insert(header::VARY, VARY_ENCODING);
     }
-    insert_encoding(h, coding, entry);
+    insert_encoding(h, coding);
     if let Some(link) = &entry.link {
         h.insert(header::LINK, link.clone());
     }
@@ -112,26 +127,27 @@ fn entity_headers(h: &mut HeaderMap, entry: &Entry, coding: Coding, content_leng
     }
 }
 
-/// Every header of a 200 answer with the `coding` representation of
-/// `entry`, the public CORS headers and `nosniff` included: what the router
-/// would otherwise add to it (see [`crate::http::cors::Cors::Prepared`]).
-pub fn full_headers(entry: &Entry, coding: Coding) -> HeaderMap {
+/// Every header of a 200 answer with `variant`, the `coding`
+/// representation of `entry`, the public CORS headers and `nosniff`
+/// included: what the router would otherwise add to it (see
+/// [`crate::http::cors::Cors::Prepared`]).
+pub fn full_headers(entry: &Entry, variant: &Variant, coding: Coding) -> HeaderMap {
     let mut h = HeaderMap::with_capacity(16);
-    let length = entry.variant(coding).content_length.clone();
-    entity_headers(&mut h, entry, coding, length);
+    let length = variant.content_length.clone();
+    entity_headers(&mut h, entry, variant, coding, length);
     crate::http::cors::apply(&crate::http::cors::Cors::Public, &mut h);
     security_headers::apply_all(&mut h);
     h
 }
 
-/// Every header of a 304 answer to a revalidation of the `coding`
+/// Every header of a 304 answer to a revalidation of `variant`, a
 /// representation of `entry` (RFC 9110 §15.4.5: its ETag, Cache-Control
 /// and Vary), with the public CORS headers and `nosniff`.
-pub fn not_modified_headers(entry: &Entry, coding: Coding) -> HeaderMap {
+pub fn not_modified_headers(entry: &Entry, variant: &Variant) -> HeaderMap {
     let mut h = HeaderMap::with_capacity(12);
-    h.insert(header::ETAG, entry.variant(coding).etag.clone());
+    h.insert(header::ETAG, variant.etag.clone());
     h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
-    if entry.has_encodings() {
+    if entry.varies {
         h.insert(header::VARY, VARY_ENCODING);
     }
     crate::http::cors::apply(&crate::http::cors::Cors::Public, &mut h);
@@ -142,13 +158,7 @@ pub fn not_modified_headers(entry: &Entry, coding: Coding) -> HeaderMap {
 /// The 404 page, negotiated like any page but never cached and never
 /// conditional.
 pub fn not_found_page(entry: &Entry, request: &HeaderMap, head: bool) -> Response<Body> {
-    let coding = negotiate::choose(
-        request
-            .get(header::ACCEPT_ENCODING)
-            .map(HeaderValue::as_bytes),
-        entry.br.is_some(),
-        entry.gzip.is_some(),
-    );
+    let coding = choose(entry, request);
     let variant = entry.variant(coding);
     let body = if head {
         Bytes::new()
@@ -161,10 +171,10 @@ pub fn not_found_page(entry: &Entry, request: &HeaderMap, head: bool) -> Respons
     h.insert(header::CONTENT_TYPE, entry.content_type.clone());
     h.insert(header::CONTENT_LENGTH, variant.content_length.clone());
     h.insert(header::CACHE_CONTROL, NO_STORE);
-    if entry.has_encodings() {
+    if entry.varies {
         h.insert(header::VARY, VARY_ENCODING);
     }
-    insert_encoding(h, coding, entry);
+    insert_encoding(h, coding);
     if let Some(csp) = &entry.csp {
         security_headers::apply_html(h, csp);
     }
@@ -197,15 +207,16 @@ pub fn redirect(location: &HeaderValue, query: Option<&str>) -> Response<Body> {
     response
 }
 
-fn insert_encoding(h: &mut HeaderMap, coding: Coding, entry: &Entry) {
+/// `Content-Encoding` of a twin (`coding` is one the file has).
+fn insert_encoding(h: &mut HeaderMap, coding: Coding) {
     match coding {
-        Coding::Br if entry.br.is_some() => {
+        Coding::Br => {
             h.insert(header::CONTENT_ENCODING, BR);
         }
-        Coding::Gzip if entry.gzip.is_some() => {
+        Coding::Gzip => {
             h.insert(header::CONTENT_ENCODING, GZIP);
         }
-        _ => {}
+        Coding::Identity => {}
     }
 }
 

@@ -26,8 +26,9 @@ pub(crate) const MIN_SIZE: usize = 1024;
 /// Brotli quality for live bodies: a page is compressed once per fill, so a
 /// middle quality (about gzip's speed at a smaller size) is the trade.
 const BR_QUALITY: u32 = 5;
-/// Brotli window (log2): large enough for any live body.
-const BR_WINDOW: u32 = 22;
+/// Brotli window (log2): fitted to the body, at least 18 (smaller windows
+/// are slower in this encoder) and at most 22.
+const BR_WINDOW: std::ops::RangeInclusive<u32> = 18..=22;
 /// gzip level: zlib's default trade.
 const GZIP_LEVEL: u32 = 6;
 
@@ -111,16 +112,21 @@ fn worth(identity: &[u8], twin: Vec<u8>) -> Option<Bytes> {
     (twin.len() * 100 <= identity.len() * 95).then(|| Bytes::from(twin))
 }
 
-fn brotli(bytes: &[u8]) -> Vec<u8> {
+/// Brotli at the quality and window used for every twin the sidecar makes
+/// (live bodies, and files of `dist/` built without twins).
+pub(crate) fn brotli(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len() / 4);
     {
-        let mut w = brotli::CompressorWriter::new(&mut out, 4096, BR_QUALITY, BR_WINDOW);
+        let window =
+            (usize::BITS - bytes.len().leading_zeros()).clamp(*BR_WINDOW.start(), *BR_WINDOW.end());
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, BR_QUALITY, window);
         w.write_all(bytes).expect("writing to memory");
     }
     out
 }
 
-fn gzip(bytes: &[u8]) -> Vec<u8> {
+/// gzip at the level used for every twin the sidecar makes.
+pub(crate) fn gzip(bytes: &[u8]) -> Vec<u8> {
     let out = Vec::with_capacity(bytes.len() / 4);
     let mut enc = flate2::write::GzEncoder::new(out, flate2::Compression::new(GZIP_LEVEL));
     enc.write_all(bytes).expect("writing to memory");

@@ -28,7 +28,7 @@
 //! Only public sites and their observations are served.
 
 mod csv;
-mod encoded;
+pub(crate) mod encoded;
 mod globe;
 pub mod mcp_tools;
 mod observations;
