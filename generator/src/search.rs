@@ -40,15 +40,60 @@ pub const PART_SIZE: usize = 200;
 /// which the function is true (the others are as the last build left them).
 pub type Changed<'a> = Option<&'a dyn Fn(&str) -> bool>;
 
-/// A search file made of a head and parts: the head's bytes, then each
-/// part's key and bytes, for the parts `changed` asks for.
-fn parted(
+/// One file of the search files: a head, made already, or a part, joined
+/// from its pages' fragments only when [`SearchFile::bytes`] is called,
+/// so a build that writes each part as it joins it holds one part at a
+/// time beside the fragments, not a second copy of the whole index.
+pub struct SearchFile<'a> {
+    /// Path relative to the output folder.
+    pub path: String,
+    body: Body<'a>,
+}
+
+enum Body<'a> {
+    Made(Vec<u8>),
+    Part {
+        field: &'static str,
+        fragments: Vec<&'a [u8]>,
+    },
+}
+
+impl SearchFile<'_> {
+    /// The file's bytes.
+    pub fn bytes(self) -> Vec<u8> {
+        let (field, fragments) = match self.body {
+            Body::Made(bytes) => return bytes,
+            Body::Part { field, fragments } => (field, fragments),
+        };
+        let mut bytes =
+            Vec::with_capacity(fragments.iter().map(|f| f.len() + 1).sum::<usize>() + 32);
+        bytes.extend_from_slice(format!("{{\"{field}\":[").as_bytes());
+        for (i, fragment) in fragments.iter().enumerate() {
+            if i > 0 {
+                bytes.push(b',');
+            }
+            bytes.extend_from_slice(fragment);
+        }
+        bytes.extend_from_slice(b"]}\n");
+        bytes
+    }
+
+    /// The path and the bytes.
+    pub fn made(self) -> (String, Vec<u8>) {
+        let path = self.path.clone();
+        (path, self.bytes())
+    }
+}
+
+/// A search file made of a head and parts: the head, then each part, for
+/// the parts `changed` asks for.
+fn parted<'a>(
     kind: &str,
-    field: &str,
-    mut entries: Vec<(&str, &[u8])>,
+    field: &'static str,
+    mut entries: Vec<(&'a str, &'a [u8])>,
     changed: Changed<'_>,
     head: impl FnOnce(&mut Vec<u8>, usize),
-) -> Vec<(String, Vec<u8>)> {
+) -> Vec<SearchFile<'a>> {
     // Stable: the fragments of one URL keep their order.
     entries.sort_by(|a, b| a.0.cmp(b.0));
     let count = entries.iter().filter(|e| !e.1.is_empty()).count();
@@ -61,45 +106,45 @@ fn parted(
     let list: Vec<String> = (1..=parts).map(path).collect();
     serde_json::to_writer(&mut bytes, &list).expect("strings serialise");
     bytes.extend_from_slice(b"}\n");
-    out.push((String::new(), bytes));
+    out.push(SearchFile {
+        path: String::new(),
+        body: Body::Made(bytes),
+    });
     for (n, part) in entries.chunks(PART_SIZE).enumerate() {
         if changed.is_some_and(|wanted| !part.iter().any(|e| wanted(e.0))) {
             continue;
         }
-        let mut bytes =
-            Vec::with_capacity(part.iter().map(|e| e.1.len() + 1).sum::<usize>() + field.len() + 8);
-        bytes.extend_from_slice(format!("{{\"{field}\":[").as_bytes());
-        let mut first = true;
-        for (_, fragment) in part.iter().filter(|e| !e.1.is_empty()) {
-            if !first {
-                bytes.push(b',');
-            }
-            first = false;
-            bytes.extend_from_slice(fragment);
-        }
-        bytes.extend_from_slice(b"]}\n");
-        out.push((path(n + 1)[1..].to_owned(), bytes));
+        out.push(SearchFile {
+            path: path(n + 1)[1..].to_owned(),
+            body: Body::Part {
+                field,
+                fragments: part.iter().map(|e| e.1).filter(|f| !f.is_empty()).collect(),
+            },
+        });
     }
     out
 }
 
 /// The index's files (its head, keyed [`PATH`], then parts) from its
 /// entries' fragments ([`fragment`]) with their URLs.
-pub fn index_files(entries: Vec<(&str, &[u8])>, changed: Changed<'_>) -> Vec<(String, Vec<u8>)> {
+pub fn index_files<'a>(
+    entries: Vec<(&'a str, &'a [u8])>,
+    changed: Changed<'_>,
+) -> Vec<SearchFile<'a>> {
     let mut files = parted("index", "documents", entries, changed, |out, count| {
         out.extend_from_slice(format!("{{\"version\":{VERSION},\"documents\":{count}").as_bytes());
     });
-    files[0].0 = PATH.to_owned();
+    files[0].path = PATH.to_owned();
     files
 }
 
 /// The passage files (head keyed [`PASSAGES_PATH`], then parts) from each
 /// page's fragment ([`fragment_list`]) with its URL.
-pub fn passages_files(
-    pages: Vec<(&str, &[u8])>,
+pub fn passages_files<'a>(
+    pages: Vec<(&'a str, &'a [u8])>,
     synonyms: &[Vec<String>],
     changed: Changed<'_>,
-) -> Vec<(String, Vec<u8>)> {
+) -> Vec<SearchFile<'a>> {
     let mut files = parted("passages", "passages", pages, changed, |out, _| {
         out.extend_from_slice(
             format!(
@@ -110,7 +155,7 @@ pub fn passages_files(
         );
         serde_json::to_writer(&mut *out, synonyms).expect("strings serialise");
     });
-    files[0].0 = PASSAGES_PATH.to_owned();
+    files[0].path = PASSAGES_PATH.to_owned();
     files
 }
 
@@ -147,7 +192,10 @@ mod tests {
                 .map(|(d, f)| (d.url.as_str(), &f[..]))
                 .collect()
         };
-        let files = index_files(entries(), None);
+        let made = |files: Vec<SearchFile<'_>>| -> Vec<(String, Vec<u8>)> {
+            files.into_iter().map(SearchFile::made).collect()
+        };
+        let files = made(index_files(entries(), None));
         assert_eq!(files.len(), 4, "a head and three parts");
         assert_eq!(files[0].0, PATH);
         assert_eq!(files[1].0, "search/index-1.json");
@@ -169,7 +217,7 @@ mod tests {
         // Asking for the parts of one URL gives the head and that part only,
         // with the bytes of the whole making.
         let changed = |url: &str| url == "/docs/p0250/";
-        let some = index_files(entries(), Some(&changed));
+        let some = made(index_files(entries(), Some(&changed)));
         assert_eq!(some.len(), 2);
         assert_eq!(some[0], files[0]);
         assert_eq!(some[1], files[2]);
@@ -202,11 +250,14 @@ mod tests {
             .iter()
             .map(|(url, ps)| (*url, fragment_list(ps)))
             .collect();
-        let files = passages_files(
+        let files: Vec<(String, Vec<u8>)> = passages_files(
             parts.iter().map(|(u, f)| (*u, &f[..])).collect(),
             &synonyms,
             None,
-        );
+        )
+        .into_iter()
+        .map(SearchFile::made)
+        .collect();
         let back = contract::search::read_passages(read(&files)).unwrap();
         assert_eq!(back.synonyms, synonyms);
         let headings: Vec<&str> = back.passages.iter().map(|p| p.heading.as_str()).collect();

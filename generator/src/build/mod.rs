@@ -310,6 +310,19 @@ impl Prepared {
             for s in rest {
                 staged.push(s?);
             }
+            // Each part of the search files is joined as it is staged: into
+            // a fresh folder, written and let go before the next.
+            let search: Vec<Result<Staged>> = self
+                .search_parts(&memo, &fixed, None)
+                .into_par_iter()
+                .map(|f| {
+                    let (path, bytes) = f.made();
+                    publisher.stage(OutFile { path, bytes })
+                })
+                .collect();
+            for s in search {
+                staged.push(s?);
+            }
             let (manifest, stats) = publisher.finish(staged, self.origins.separate_api.clone())?;
             Ok((manifest, stats, memo, fixed))
         })();
@@ -317,9 +330,11 @@ impl Prepared {
     }
 
     /// Every file but the documents' pages: the fixed pages, the data and
-    /// discovery files, the search files (from the pages' `memo`), the
-    /// archive's notes and, with `unchanging`, the assets and downloads
-    /// (which only a change of templates or files changes).
+    /// discovery files, the search files (from the pages' `memo`; only
+    /// since an earlier build, a whole build makes them on their own with
+    /// [`Prepared::search_parts`]), the archive's notes and, with
+    /// `unchanging`, the assets and downloads (which only a change of
+    /// templates or files changes).
     fn whole_site_files(
         &self,
         site: &Site<'_>,
@@ -350,7 +365,9 @@ impl Prepared {
             })
         };
         let changed: search::Changed<'_> = if same_urls { Some(&changed) } else { None };
-        files.extend(self.search_files(memo, &fixed, changed));
+        if since.is_some() {
+            files.extend(self.search_files(memo, &fixed, changed));
+        }
         let docs = &self.content.documents;
         if let Some(listing) = &self.listing {
             let page = docs
@@ -391,6 +408,22 @@ impl Prepared {
         fixed: &FixedEntries,
         changed: search::Changed<'_>,
     ) -> Vec<OutFile> {
+        self.search_parts(memo, fixed, changed)
+            .into_iter()
+            .map(|f| {
+                let (path, bytes) = f.made();
+                OutFile { path, bytes }
+            })
+            .collect()
+    }
+
+    /// [`Prepared::search_files`], each part to be joined when it is used.
+    fn search_parts<'a>(
+        &'a self,
+        memo: &'a [PageMemo],
+        fixed: &'a FixedEntries,
+        changed: search::Changed<'_>,
+    ) -> Vec<search::SearchFile<'a>> {
         let docs = &self.content.documents;
         let mut entries: Vec<(&str, &[u8])> = docs
             .iter()
@@ -410,7 +443,6 @@ impl Prepared {
                 &self.content.synonyms,
                 changed,
             ))
-            .map(|(path, bytes)| OutFile { path, bytes })
             .collect()
     }
 }
