@@ -213,9 +213,10 @@ async fn rebuild(
         Ok(rebuilt) => {
             eprintln!("{}", rebuilt.line());
             // An incremental rebuild publishes the same files.
-            if !rebuilt.incremental {
-                *state.files.write().unwrap_or_else(|e| e.into_inner()) =
-                    types(&rebuilt.summary.manifest);
+            if !rebuilt.incremental
+                && let Some(manifest) = &rebuilt.summary.manifest
+            {
+                *state.files.write().unwrap_or_else(|e| e.into_inner()) = types(manifest);
             }
             None
         }

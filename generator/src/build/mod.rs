@@ -75,8 +75,10 @@ pub struct Summary {
     pub unchanged: bool,
     pub stats: WriteStats,
     pub seconds: f64,
-    /// Shared with the session that keeps it ([`Session`]).
-    pub manifest: Arc<Manifest>,
+    /// What the build published, shared with the session that keeps it
+    /// ([`Session`]); `None` when unchanged (the manifest in the output
+    /// folder is the recorded build's, unread).
+    pub manifest: Option<Arc<Manifest>>,
 }
 
 impl Summary {
@@ -143,16 +145,11 @@ fn build_keeping(
 ) -> Result<(Summary, Option<Loaded>)> {
     let started = Instant::now();
     let stamp = opts.cache.as_deref().and_then(|c| Stamp::of(opts, c));
-    if let Some(manifest) = stamp.as_ref().and_then(|s| s.unchanged(&opts.out)) {
+    if let Some(recorded) = stamp.as_ref().and_then(|s| s.unchanged(&opts.out)) {
         let stats = WriteStats {
-            files: manifest.files.len(),
-            bytes: manifest.files.values().map(|e| e.size).sum(),
-            compressed_bytes: manifest
-                .files
-                .values()
-                .flat_map(|e| e.encodings.values())
-                .map(|e| e.size)
-                .sum(),
+            files: recorded.files,
+            bytes: recorded.bytes,
+            compressed_bytes: recorded.compressed_bytes,
             ..WriteStats::default()
         };
         let summary = Summary {
@@ -160,7 +157,7 @@ fn build_keeping(
             unchanged: true,
             stats,
             seconds: started.elapsed().as_secs_f64(),
-            manifest: Arc::new(manifest),
+            manifest: None,
         };
         return Ok((summary, None));
     }
@@ -179,14 +176,14 @@ fn build_keeping(
     }
     let (manifest, stats, memo, fixed) = prepared.publish(&publisher, opts.progress)?;
     if let Some(stamp) = &stamp {
-        stamp.record(&opts.out);
+        stamp.record(&opts.out, &manifest);
     }
     let summary = Summary {
         pages: prepared.page_count(),
         unchanged: false,
         stats,
         seconds: started.elapsed().as_secs_f64(),
-        manifest: Arc::new(manifest),
+        manifest: Some(Arc::new(manifest)),
     };
     let loaded = Loaded {
         prepared,

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use rayon::prelude::*;
 
 use super::{
@@ -163,6 +163,14 @@ impl Session {
                 }
             }
         };
+        // An unchanged build did not read its manifest.
+        let manifest = match &summary.manifest {
+            Some(m) => Arc::clone(m),
+            None => Arc::new(
+                output::read_manifest(&self.opts.out)
+                    .context("the unchanged build's manifest could not be read")?,
+            ),
+        };
         let roots = [&self.opts.content, &self.opts.templates]
             .map(|dir| std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone()));
         let docs_dir = roots[0].join("docs");
@@ -178,7 +186,7 @@ impl Session {
             prepared,
             memo,
             fixed,
-            manifest: Arc::clone(&summary.manifest),
+            manifest,
             sources,
             docs_dir,
             roots,
@@ -282,7 +290,7 @@ impl Session {
                 unchanged: false,
                 stats,
                 seconds: started.elapsed().as_secs_f64(),
-                manifest: Arc::clone(&kept.manifest),
+                manifest: Some(Arc::clone(&kept.manifest)),
             },
             incremental: true,
             site_pages: kept.prepared.page_count(),
