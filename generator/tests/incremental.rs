@@ -17,10 +17,16 @@ struct Fixture {
     out: PathBuf,
     session: Session,
     fresh_builds: usize,
+    precompress: bool,
 }
 
 impl Fixture {
+    /// A session that writes twins (`--precompress`), the harder case.
     fn new() -> Self {
+        Self::with(true)
+    }
+
+    fn with(precompress: bool) -> Self {
         let tmp = tempfile::tempdir().unwrap();
         let content = tmp.path().join("content");
         let templates = tmp.path().join("templates");
@@ -35,9 +41,10 @@ impl Fixture {
             api_origin: None,
             progress: false,
             cache: Some(tmp.path().join("cache")),
-            precompress: true,
+            precompress,
         });
         Self {
+            precompress,
             tmp,
             content,
             templates,
@@ -64,7 +71,7 @@ impl Fixture {
             api_origin: None,
             progress: false,
             cache: None,
-            precompress: true,
+            precompress: self.precompress,
         })
         .unwrap();
         let (ours, whole) = (tree(&self.out), tree(&dir));
@@ -208,6 +215,27 @@ fn each_edit_renders_only_what_shows_it_and_ends_as_a_whole_build() {
     assert!(r.incremental);
     assert_eq!(r.summary.pages, 1);
     f.assert_whole_build("a last edit");
+}
+
+/// The preview's own setting: no twins, so an edit compresses nothing.
+#[test]
+fn without_twins_each_edit_ends_as_a_whole_build_too() {
+    let mut f = Fixture::with(false);
+    assert!(!f.rebuild(&[]).incremental);
+    f.assert_whole_build("the first build");
+    let ph = f.edit("docs/archive/protocols/ph.md", |t| {
+        format!("{t}\nA sentence the test adds.\n")
+    });
+    let r = f.rebuild(std::slice::from_ref(&ph));
+    assert!(r.incremental && r.summary.pages == 1, "{}", r.line());
+    assert_eq!(r.summary.stats.compressed, 0, "{}", r.line());
+    f.assert_whole_build("a sentence added");
+    let r = f.rebuild(&[f.edit("docs/archive/protocols/ph.md", |t| {
+        t.replacen("title = \"", "title = \"Renamed: ", 1)
+    })]);
+    assert!(r.incremental, "{}", r.line());
+    f.assert_whole_build("a page renamed");
+    assert!(!f.out.join("index.html.br").exists());
 }
 
 #[test]
