@@ -11,6 +11,27 @@ fn generate(args: &[&str]) -> std::process::Output {
         .expect("running generate")
 }
 
+/// Builds the sample site into `dist` (no cache in the source tree), with
+/// `extra` flags.
+fn build_sample(dist: &std::path::Path, extra: &[&str]) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let (content, templates) = (format!("{root}/../content"), format!("{root}/../templates"));
+    let mut args = vec![
+        "build",
+        "--content",
+        &content,
+        "--templates",
+        &templates,
+        "--out",
+        dist.to_str().unwrap(),
+        "--quiet",
+        "--no-cache",
+    ];
+    args.extend_from_slice(extra);
+    let o = generate(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 #[test]
 fn a_sidecar_url_with_a_path_query_or_credentials_is_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
@@ -45,23 +66,10 @@ fn a_sidecar_url_with_a_path_query_or_credentials_is_refused_by_name() {
 fn writes_every_host_outside_the_site_and_never_into_it() {
     let dir = tempfile::tempdir().unwrap();
     let dist = dir.path().join("dist");
-    let root = env!("CARGO_MANIFEST_DIR");
-    let o = generate(&[
-        "build",
-        "--content",
-        &format!("{root}/../content"),
-        "--templates",
-        &format!("{root}/../templates"),
-        "--out",
-        dist.to_str().unwrap(),
-        "--base-url",
-        "https://example.org",
-        "--quiet",
-        // Not a cache in the source tree.
-        "--no-cache",
-        "--precompress",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    build_sample(
+        &dist,
+        &["--base-url", "https://example.org", "--precompress"],
+    );
     for (host, files) in [
         ("nginx", &["nginx.conf"][..]),
         ("caddy", &["Caddyfile"]),
@@ -121,19 +129,7 @@ fn writes_every_host_outside_the_site_and_never_into_it() {
 fn nginx_and_caddy_ask_for_a_precompressed_build() {
     let dir = tempfile::tempdir().unwrap();
     let dist = dir.path().join("dist");
-    let root = env!("CARGO_MANIFEST_DIR");
-    let o = generate(&[
-        "build",
-        "--content",
-        &format!("{root}/../content"),
-        "--templates",
-        &format!("{root}/../templates"),
-        "--out",
-        dist.to_str().unwrap(),
-        "--quiet",
-        "--no-cache",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    build_sample(&dist, &[]);
     assert!(!dist.join("index.html.br").exists());
     for (host, accepted) in [
         ("nginx", false),
