@@ -11,6 +11,29 @@ fn generate(args: &[&str]) -> std::process::Output {
         .expect("running generate")
 }
 
+/// `generate host-config --for host` of `dist` into `out`, for a sidecar at
+/// https://api.example.org, with `extra` flags.
+fn host_config(
+    host: &str,
+    dist: &std::path::Path,
+    out: &std::path::Path,
+    extra: &[&str],
+) -> std::process::Output {
+    let mut args = vec![
+        "host-config",
+        "--for",
+        host,
+        "--dist",
+        dist.to_str().unwrap(),
+        "--sidecar-url",
+        "https://api.example.org",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    generate(&args)
+}
+
 /// Builds the sample site into `dist` (no cache in the source tree), with
 /// `extra` flags.
 fn build_sample(dist: &std::path::Path, extra: &[&str]) {
@@ -80,19 +103,7 @@ fn writes_every_host_outside_the_site_and_never_into_it() {
         ),
     ] {
         let out = dir.path().join(host);
-        let o = generate(&[
-            "host-config",
-            "--for",
-            host,
-            "--dist",
-            dist.to_str().unwrap(),
-            "--sidecar-url",
-            "https://api.example.org",
-            "--listen",
-            "127.0.0.1:8080",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let o = host_config(host, &dist, &out, &["--listen", "127.0.0.1:8080"]);
         assert!(
             o.status.success(),
             "{host}: {}",
@@ -103,17 +114,7 @@ fn writes_every_host_outside_the_site_and_never_into_it() {
             assert!(!text.is_empty(), "{host} {f}");
         }
         // Into the site itself: refused, so the sidecar never has them.
-        let o = generate(&[
-            "host-config",
-            "--for",
-            host,
-            "--dist",
-            dist.to_str().unwrap(),
-            "--sidecar-url",
-            "https://api.example.org",
-            "--out",
-            dist.to_str().unwrap(),
-        ]);
+        let o = host_config(host, &dist, &dist, &[]);
         assert!(!o.status.success(), "{host}");
         assert!(String::from_utf8_lossy(&o.stderr).contains("outside --dist"));
     }
@@ -138,17 +139,7 @@ fn nginx_and_caddy_ask_for_a_precompressed_build() {
         ("cloudflare", true),
     ] {
         let out = dir.path().join(host);
-        let o = generate(&[
-            "host-config",
-            "--for",
-            host,
-            "--dist",
-            dist.to_str().unwrap(),
-            "--sidecar-url",
-            "https://api.example.org",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let o = host_config(host, &dist, &out, &[]);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.success(), accepted, "{host}: {stderr}");
         if !accepted {
