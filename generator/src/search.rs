@@ -79,8 +79,8 @@ impl SearchFile<'_> {
     }
 
     /// The path and the bytes.
-    pub fn made(self) -> (String, Vec<u8>) {
-        let path = self.path.clone();
+    pub fn made(mut self) -> (String, Vec<u8>) {
+        let path = std::mem::take(&mut self.path);
         (path, self.bytes())
     }
 }

@@ -48,6 +48,15 @@ pub struct Variant {
     pub not_modified: HeaderMap,
 }
 
+impl Variant {
+    /// Fills in the prepared 200 and 304 headers of this representation
+    /// of `entry`, answered with `coding`.
+    fn prepare(&mut self, entry: &Entry, coding: Coding) {
+        self.headers = crate::http::static_files::full_headers(entry, self, coding);
+        self.not_modified = crate::http::static_files::not_modified_headers(entry, self);
+    }
+}
+
 /// A published file.
 #[derive(Debug)]
 pub struct Entry {
@@ -122,19 +131,16 @@ impl Entry {
         let tag = self.identity.etag.as_bytes();
         let twin = |compressed: Vec<u8>, suffix: &str, coding| {
             // Kept only when it saves 5 %, like the build's twins.
-            if compressed.len() * 100 > bytes.len() * 95 {
-                return None;
-            }
+            let compressed = crate::live::encoded::worth(bytes, compressed)?;
             let etag = [&tag[..tag.len() - 1], suffix.as_bytes(), b"\""].concat();
             let mut variant = Variant {
                 content_length: HeaderValue::from(compressed.len()),
-                bytes: Bytes::from(compressed),
+                bytes: compressed,
                 etag: HeaderValue::from_bytes(&etag).ok()?,
                 headers: HeaderMap::new(),
                 not_modified: HeaderMap::new(),
             };
-            variant.headers = crate::http::static_files::full_headers(self, &variant, coding);
-            variant.not_modified = crate::http::static_files::not_modified_headers(self, &variant);
+            variant.prepare(self, coding);
             Some(variant)
         };
         Twins {
@@ -297,19 +303,15 @@ fn load_entry(root: &Path, key: &str, file: FileEntry, csp: &HeaderValue) -> any
         lazy,
         varies: built || lazy,
     };
-    let prepare = |entry: &Entry, variant: &mut Variant, coding| {
-        variant.headers = crate::http::static_files::full_headers(entry, variant, coding);
-        variant.not_modified = crate::http::static_files::not_modified_headers(entry, variant);
-    };
     let mut identity = std::mem::replace(&mut entry.identity, empty_variant());
-    prepare(&entry, &mut identity, Coding::Identity);
+    identity.prepare(&entry, Coding::Identity);
     entry.identity = identity;
     let mut twins = Twins { br, gzip };
     if let Some(v) = twins.br.as_mut() {
-        prepare(&entry, v, Coding::Br);
+        v.prepare(&entry, Coding::Br);
     }
     if let Some(v) = twins.gzip.as_mut() {
-        prepare(&entry, v, Coding::Gzip);
+        v.prepare(&entry, Coding::Gzip);
     }
     if !lazy {
         entry.twins = OnceLock::from(twins);

@@ -108,7 +108,7 @@ impl Encoded {
 }
 
 /// Keeps a twin only if it saves at least 5 %.
-fn worth(identity: &[u8], twin: Vec<u8>) -> Option<Bytes> {
+pub(crate) fn worth(identity: &[u8], twin: Vec<u8>) -> Option<Bytes> {
     (twin.len() * 100 <= identity.len() * 95).then(|| Bytes::from(twin))
 }
 
