@@ -463,6 +463,7 @@ fn publish_one(
 
     let unchanged = old.filter(|o| {
         o.sha256 == sha
+            && o.etag == etag_from_sha256(&sha)
             && o.content_type == ctype
             && same_size(&target, o.size)
             && o.encodings

@@ -157,6 +157,29 @@ fn a_no_change_rebuild_renders_nothing_and_every_change_rebuilds() {
     std::fs::remove_file(out.join("index.html.br")).unwrap();
     assert!(!with_cache(other).unchanged);
     assert_eq!(tree(&out), fresh("full-other-3", other));
+    // The manifest changed in place, at the same size (an identity ETag
+    // and a content type): rebuilt too, to the manifest a build writes.
+    // (A full build ran since the last one wrote it: its modification time
+    // is in another clock tick.)
+    let manifest = out.join("manifest.json");
+    let written = std::fs::read_to_string(&manifest).unwrap();
+    let etag = read_json(&manifest)["files"]["index.html"]["etag"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let tampered = written
+        .replacen(
+            &etag,
+            &etag.replace(|c: char| c.is_ascii_hexdigit(), "0"),
+            1,
+        )
+        .replacen("\"text/css;", "\"text/csv;", 1);
+    assert_eq!(tampered.len(), written.len());
+    assert_ne!(tampered, written);
+    std::fs::write(&manifest, &tampered).unwrap();
+    assert!(!with_cache(other).unchanged);
+    assert_eq!(std::fs::read_to_string(&manifest).unwrap(), written);
+    assert!(with_cache(other).unchanged);
     // The other precompression setting is another option too: the twins
     // go, and come back.
     let mut plain = opts(&content, &out);

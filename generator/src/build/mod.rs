@@ -144,8 +144,11 @@ fn build_keeping(
     memo: Option<&ChunkMemo>,
 ) -> Result<(Summary, Option<Loaded>)> {
     let started = Instant::now();
-    let stamp = opts.cache.as_deref().and_then(|c| Stamp::of(opts, c));
-    if let Some(recorded) = stamp.as_ref().and_then(|s| s.unchanged(&opts.out)) {
+    let (stamp, recorded) = opts
+        .cache
+        .as_deref()
+        .map_or((None, None), |c| Stamp::check(opts, c));
+    if let Some(recorded) = recorded {
         let stats = WriteStats {
             files: recorded.files,
             bytes: recorded.bytes,
