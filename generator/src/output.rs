@@ -233,7 +233,7 @@ impl<'a> Publisher<'a> {
             return Ok(Staged::Held(file));
         }
         validate_path(&file.path)?;
-        publish_one(&self.out, &file, None, self.twins).map(Staged::Written)
+        publish_one(&self.out, &file, None, self.twins, true).map(Staged::Written)
     }
 
     /// Publishes what is held, removes what this build does not publish
@@ -267,9 +267,13 @@ impl<'a> Publisher<'a> {
             .into_par_iter()
             .map(|s| match s {
                 Staged::Written(p) => Ok(p),
-                Staged::Held(f) => {
-                    publish_one(&self.out, &f, self.previous.files.get(&f.path), self.twins)
-                }
+                Staged::Held(f) => publish_one(
+                    &self.out,
+                    &f,
+                    self.previous.files.get(&f.path),
+                    self.twins,
+                    false,
+                ),
             })
             .collect();
 
@@ -293,7 +297,10 @@ impl<'a> Publisher<'a> {
             cache.sweep();
         }
 
-        stats.removed = remove_stale(&self.out, &manifest)?;
+        // A fresh folder holds only what this build wrote.
+        if !self.fresh {
+            stats.removed = remove_stale(&self.out, &manifest)?;
+        }
 
         write_manifest(&self.out, &manifest)?;
         Ok((manifest, stats))
@@ -351,7 +358,7 @@ pub fn republish(
     }
     let published: Vec<Published> = files
         .into_par_iter()
-        .map(|f| publish_one(out, &f, manifest.files.get(&f.path), twins))
+        .map(|f| publish_one(out, &f, manifest.files.get(&f.path), twins, false))
         .collect::<Result<_>>()?;
     let mut stats = WriteStats::default();
     let mut changed = false;
@@ -446,11 +453,15 @@ pub struct Published {
     cached: usize,
 }
 
+/// Publishes `f` into `out`, where `old` is its entry in the build there
+/// (kept as it is when the file is); `fresh` when `out` held nothing when
+/// this build began, so no path can exist yet.
 fn publish_one(
     out: &Path,
     f: &OutFile,
     old: Option<&FileEntry>,
     twins: Twins<'_>,
+    fresh: bool,
 ) -> Result<Published> {
     let Twins {
         precompress,
@@ -482,11 +493,12 @@ fn publish_one(
         });
     }
 
-    if let Some(parent) = target.parent() {
+    let write = if fresh { write_new } else { write_atomic };
+    if !fresh && let Some(parent) = target.parent() {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("creating {}", parent.display()))?;
     }
-    write_atomic(&target, &f.bytes)?;
+    write(&target, &f.bytes)?;
     let mut encodings = BTreeMap::new();
     let (mut compressed, mut cached) = (0, 0);
     let mut twin = |coding: &str, compress: fn(&[u8]) -> Vec<u8>| -> Twin {
@@ -521,7 +533,7 @@ fn publish_one(
         let twin_path = format!("{}.{ext}", f.path);
         let twin_target = out.join(&twin_path);
         if worth_it(f.bytes.len(), bytes.len()) {
-            write_atomic(&twin_target, &bytes)?;
+            write(&twin_target, &bytes)?;
             encodings.insert(
                 coding.to_owned(),
                 Encoded {
@@ -547,6 +559,24 @@ fn publish_one(
         compressed,
         cached,
     })
+}
+
+/// Writes a file no reader can know yet (in a fresh folder) in place; its
+/// folder is made when the first try finds none, which spares a page's
+/// second file (its Markdown twin, a compressed twin) the folder's system
+/// calls.
+fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    let written = match std::fs::write(path, bytes) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("creating {}", parent.display()))?;
+            }
+            std::fs::write(path, bytes)
+        }
+        other => other,
+    };
+    written.with_context(|| format!("writing {}", path.display()))
 }
 
 /// Replaces an existing file through a temporary file and a rename, so a
