@@ -124,11 +124,6 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
 /// The search-index entries of the fixed pages (URL, fragment).
 type FixedEntries = Vec<(String, Vec<u8>)>;
 
-/// What an incremental rebuild changed since the last build: the pages it
-/// rendered again (by URL) and the fixed pages' entries before it. `None`
-/// for a whole build.
-type Since<'a> = Option<(&'a dyn Fn(&str) -> bool, &'a FixedEntries)>;
-
 /// What a build loaded, what each page was rendered from and the fixed
 /// pages' search entries.
 struct Loaded {
@@ -293,7 +288,12 @@ impl Prepared {
     ) -> Result<(Manifest, WriteStats, Vec<PageMemo>, FixedEntries)> {
         let site = self.site();
         let published = (|| {
-            let pages = render_documents(&site, &self.renderer, progress, publisher)?;
+            // The fixed pages and data files render beside the documents.
+            let (pages, whole) = rayon::join(
+                || render_documents(&site, &self.renderer, progress, publisher),
+                || self.whole_site_files(&site, true),
+            );
+            let (pages, (files, fixed)) = (pages?, whole?);
             let mut staged = Vec::with_capacity(pages.len() * 2 + 64);
             let mut memo = Vec::with_capacity(pages.len());
             for (r, neighbours) in pages {
@@ -304,7 +304,6 @@ impl Prepared {
                     passages: r.passages,
                 });
             }
-            let (files, fixed) = self.whole_site_files(&site, &memo, true, None)?;
             let rest: Vec<Result<Staged>> =
                 files.into_par_iter().map(|f| publisher.stage(f)).collect();
             for s in rest {
@@ -329,18 +328,16 @@ impl Prepared {
         published.inspect_err(|_| publisher.discard())
     }
 
-    /// Every file but the documents' pages: the fixed pages, the data and
-    /// discovery files, the search files (from the pages' `memo`; only
-    /// since an earlier build, a whole build makes them on their own with
-    /// [`Prepared::search_parts`]), the archive's notes and, with
+    /// Every file but the documents' pages and the search files (which
+    /// come from the pages: [`Prepared::search_parts`] for a whole build,
+    /// [`Prepared::search_since`] after an incremental one): the fixed
+    /// pages, the data and discovery files, the archive's notes and, with
     /// `unchanging`, the assets and downloads (which only a change of
     /// templates or files changes).
     fn whole_site_files(
         &self,
         site: &Site<'_>,
-        memo: &[PageMemo],
         unchanging: bool,
-        since: Since<'_>,
     ) -> Result<(Vec<OutFile>, FixedEntries)> {
         let base_url = &site.base_url;
         let (mut files, fixed_index) = render_fixed_pages(site, &self.renderer)?;
@@ -349,25 +346,6 @@ impl Prepared {
             .iter()
             .map(|d| (d.url.clone(), search::fragment(d)))
             .collect();
-        // Since an earlier build: the parts of the search files holding a
-        // page rendered again or a fixed page's entry that changed; all of
-        // them when the fixed pages are not the same URLs.
-        let same_urls = since.is_some_and(|(_, before)| {
-            before.len() == fixed.len() && before.iter().zip(&fixed).all(|(a, b)| a.0 == b.0)
-        });
-        let changed = |url: &str| {
-            since.is_some_and(|(rendered, before)| {
-                rendered(url)
-                    || before
-                        .iter()
-                        .zip(&fixed)
-                        .any(|(a, b)| b.0 == url && a.1 != b.1)
-            })
-        };
-        let changed: search::Changed<'_> = if same_urls { Some(&changed) } else { None };
-        if since.is_some() {
-            files.extend(self.search_files(memo, &fixed, changed));
-        }
         let docs = &self.content.documents;
         if let Some(listing) = &self.listing {
             let page = docs
@@ -398,6 +376,29 @@ impl Prepared {
             }
         }
         Ok((files, fixed))
+    }
+
+    /// The search files after an incremental rebuild: the parts holding a
+    /// page rendered again (`rendered`, by URL) or a fixed page whose entry
+    /// is not the one in `before`; all of them when the fixed pages are not
+    /// the same URLs.
+    fn search_since(
+        &self,
+        memo: &[PageMemo],
+        fixed: &FixedEntries,
+        rendered: &dyn Fn(&str) -> bool,
+        before: &FixedEntries,
+    ) -> Vec<OutFile> {
+        let same_urls =
+            before.len() == fixed.len() && before.iter().zip(fixed).all(|(a, b)| a.0 == b.0);
+        let changed = |url: &str| {
+            rendered(url)
+                || before
+                    .iter()
+                    .zip(fixed)
+                    .any(|(a, b)| b.0 == url && a.1 != b.1)
+        };
+        self.search_files(memo, fixed, same_urls.then_some(&changed))
     }
 
     /// The search files (heads and the parts `changed` asks for), from each

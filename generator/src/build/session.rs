@@ -262,13 +262,9 @@ impl Session {
         if text_only {
             files.extend(prepared.search_files(&kept.memo, &kept.fixed, Some(&rendered_again)));
         } else {
-            let (more, fixed) = prepared.whole_site_files(
-                &site,
-                &kept.memo,
-                false,
-                Some((&rendered_again, &kept.fixed)),
-            )?;
+            let (more, fixed) = prepared.whole_site_files(&site, false)?;
             files.extend(more);
+            files.extend(prepared.search_since(&kept.memo, &fixed, &rendered_again, &kept.fixed));
             kept.fixed = fixed;
         }
         drop(site);

@@ -2,6 +2,7 @@
 //! URL-safe paths, and the listed files of the file archive.
 
 use super::*;
+use rayon::prelude::*;
 
 /// Splits `+++` TOML front matter from a Markdown body.
 pub fn split_front_matter(
@@ -104,10 +105,13 @@ pub(super) fn load_documents(dir: &Path, _site: &Site) -> Result<Vec<Document>, 
     let mut paths = Vec::new();
     walk(dir, &mut paths)?;
     paths.sort();
-    let mut docs = Vec::with_capacity(paths.len());
-    for path in paths {
-        docs.push(load_document(dir, path)?);
-    }
+    // Read and parsed in parallel; the first error in path order is the
+    // one reported, as a sequential load would.
+    let loaded: Vec<Result<Document, ContentError>> = paths
+        .into_par_iter()
+        .map(|path| load_document(dir, path))
+        .collect();
+    let mut docs = loaded.into_iter().collect::<Result<Vec<_>, _>>()?;
     docs.sort_by(|a, b| a.url.cmp(&b.url));
     for pair in docs.windows(2) {
         if pair[0].url == pair[1].url {
