@@ -130,8 +130,9 @@ fn inputs(opts: &BuildOptions) -> Option<String> {
 }
 
 /// The inputs' SHA-256 the stamp at `path` records, and what that build
-/// published, when `out` still holds it: its manifest hashes to the
-/// recorded value, and every file and twin is there with its size.
+/// published, when `out` still holds it: its manifest has the recorded
+/// size and modification time, and every file and twin is there with its
+/// size.
 fn recorded(path: &Path, out: &Path) -> Option<(String, Recorded)> {
     let recorded = std::fs::read_to_string(path).ok()?;
     let mut lines = recorded.lines();
