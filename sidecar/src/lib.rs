@@ -11,8 +11,9 @@
 //! composes them into the request handler, a plain async function of state
 //! and request that tests call without sockets; nothing below it imports
 //! the router. [`config`] turns flags into a [`config::Config`], [`state`]
-//! owns what every request shares, [`server`] owns sockets and shutdown.
-//! The route table itself is the `contract` crate's.
+//! owns what every request shares, [`server`] owns sockets and shutdown,
+//! [`timer`] its connections' header-read timer. The route table itself is
+//! the `contract` crate's.
 
 #![forbid(unsafe_code)]
 
@@ -32,6 +33,7 @@ pub mod server;
 pub mod startup;
 pub mod state;
 pub mod store;
+pub mod timer;
 
 /// The response body type: every answer is a complete buffer (files are in
 /// memory, JSON is small).

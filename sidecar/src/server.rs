@@ -1,6 +1,7 @@
 //! Sockets and threads: one acceptor, N single-threaded worker runtimes,
-//! HTTP/1.1 connections with a header-read timeout, a connection limit, and
-//! graceful shutdown on SIGTERM/SIGINT.
+//! HTTP/1.1 connections with a header-read timeout (swept once per tick per
+//! worker, [`crate::timer`]), a connection limit, and graceful shutdown on
+//! SIGTERM/SIGINT.
 //!
 //! Why this shape: answering from memory takes microseconds, so the cost
 //! that matters is scheduling. A work-stealing runtime moves tasks and
@@ -27,7 +28,7 @@ use std::time::Duration;
 use anyhow::Context;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
@@ -41,6 +42,7 @@ use crate::router;
 use crate::startup::Setting;
 use crate::state::AppState;
 use crate::store::Store;
+use crate::timer::SweptTimer;
 
 /// Connections answered with 503 at once when over the limit.
 const OVERLOAD_RESPONDERS: usize = 64;
@@ -306,7 +308,7 @@ fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc
         let graceful = GracefulShutdown::new();
         let mut builder = http1::Builder::new();
         builder
-            .timer(TokioTimer::new())
+            .timer(SweptTimer::spawn())
             .header_read_timeout(state.config.header_read_timeout)
             .max_buf_size(MAX_HEAD_BYTES)
             // A body goes out beside its head (writev), not copied after it.
