@@ -92,7 +92,7 @@ rows=()
 rows+=("$(measure sidecar "$sport" "$sidecar" serve --listen "127.0.0.1:$sport" --dist "$dist" \
     --data-dir "$work/data" --sample none --workers 1 --log warn)")
 nport=$(free_port)
-sed -e "s/worker_processes auto;/worker_processes 1; master_process off;/" \
+sed -e "s/worker_processes [^;]*;/worker_processes 1; master_process off;/" \
     -e "s/listen 127.0.0.1:[0-9]*;/listen 127.0.0.1:$nport;/" \
     -e "s#^pid .*#pid $work/nginx.pid;#" "$nginx_conf" >"$work/nginx.conf"
 rows+=("$(measure nginx "$nport" nginx -c "$work/nginx.conf" -p "$(dirname "$nginx_conf")" -g 'daemon off;')")

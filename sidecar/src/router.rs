@@ -11,13 +11,14 @@
 //! hold for every response, errors included.
 
 use std::error::Error as StdError;
+use std::panic::AssertUnwindSafe;
 use std::time::Instant;
 
 use bytes::Bytes;
 use contract::routes::{self, Cors as CorsClass, Endpoint};
 use http::header::{self, HeaderValue};
 use http::request::Parts;
-use http::{HeaderMap, Method, Request, Response};
+use http::{HeaderMap, Method, Request, Response, Uri};
 use http_body_util::BodyExt;
 use hyper::body::Body as HttpBody;
 
@@ -40,28 +41,55 @@ where
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
     let started = Instant::now();
-    let method = request.method().clone();
-    let uri = request.uri().clone();
-    let (route, cors, response) = match CatchPanic(Box::pin(dispatch(state, request))).await {
-        Ok(answer) => answer,
-        Err(_) => {
-            tracing::error!(
-                method = method.as_str(),
-                path = uri.path(),
-                "a handler panicked"
-            );
-            let problem = Problem::new(
-                Code::InternalError,
-                "The request failed on the server's side.",
-            );
-            (
-                Route::Unmatched,
-                Cors::Public,
-                state.problem(problem, uri.path()),
-            )
-        }
-    };
+    let (parts, body) = request.into_parts();
+    // A file asked for without a body needs nothing awaited: it is answered
+    // here, without the boxed future the other routes are polled through.
+    if body.is_end_stream()
+        && let Some(answer) = file_answer(state, &parts)
+    {
+        let (route, cors, response) =
+            answer.unwrap_or_else(|_| panicked(state, &parts.method, &parts.uri));
+        return finish(state, &parts.method, route, &cors, response, started);
+    }
+    let (method, uri) = (parts.method.clone(), parts.uri.clone());
+    let (route, cors, response) =
+        CatchPanic(Box::pin(dispatch(state, Request::from_parts(parts, body))))
+            .await
+            .unwrap_or_else(|_| panicked(state, &method, &uri));
     finish(state, &method, route, &cors, response, started)
+}
+
+/// The answer for a path outside the live routes, or `None` for those
+/// (and for paths that do not normalise, which `dispatch` refuses).
+fn file_answer(
+    state: &AppState,
+    parts: &Parts,
+) -> Option<std::thread::Result<(Route, Cors, Response<Body>)>> {
+    let path = paths::normalise(parts.uri.path()).ok()?;
+    if Endpoint::lookup(&path).is_some() {
+        return None;
+    }
+    Some(std::panic::catch_unwind(AssertUnwindSafe(|| {
+        static_route(state, parts, &path)
+    })))
+}
+
+/// The answer when a handler panicked: logged, and a 500 problem.
+fn panicked(state: &AppState, method: &Method, uri: &Uri) -> (Route, Cors, Response<Body>) {
+    tracing::error!(
+        method = method.as_str(),
+        path = uri.path(),
+        "a handler panicked"
+    );
+    let problem = Problem::new(
+        Code::InternalError,
+        "The request failed on the server's side.",
+    );
+    (
+        Route::Unmatched,
+        Cors::Public,
+        state.problem(problem, uri.path()),
+    )
 }
 
 /// The answer on a connection past the connection limit.
