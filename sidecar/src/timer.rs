@@ -106,7 +106,7 @@ impl Timer for SweptTimer {
     fn sleep_until(&self, deadline: Instant) -> Pin<Box<dyn Sleep>> {
         Box::pin(SweptSleep {
             // Rounded up: never early.
-            deadline: self.shared.millis(deadline) + 1,
+            deadline: self.shared.millis(deadline).saturating_add(1),
             key: None,
             shared: self.shared.clone(),
         })
