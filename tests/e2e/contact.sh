@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The contact form end to end, with a real SMTP server (aiosmtpd on
 # loopback) and the real sidecar binary: delivery, a SIGKILL in the middle
-# of 1,000 concurrent submissions (every acknowledged enquiry stored and
+# of up to 4,000 concurrent submissions (every acknowledged enquiry stored and
 # mailed exactly once), and an SMTP outage. Runs on SQLite, and again on
 # PostgreSQL (in a fresh database) when TEST_DATABASE_URL is set.
 #
