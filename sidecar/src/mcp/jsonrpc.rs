@@ -2,7 +2,10 @@
 //! (batches, wrong versions and odd ids are refused) because a lenient
 //! parser here would let clients depend on behaviour the protocol forbids.
 
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 pub const PARSE_ERROR: i32 = -32700;
@@ -40,7 +43,7 @@ impl RpcError {
     }
 }
 
-/// A request that expects an answer.
+/// A request that expects an answer, ready for dispatch.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Call {
     /// A string or an integer, echoed as received.
@@ -50,10 +53,61 @@ pub struct Call {
     pub params: Map<String, Value>,
 }
 
+/// A request that expects an answer, as read from the body: its `params`
+/// may still be text, so that a memoised answer needs no parsing of them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request<'a> {
+    pub id: Value,
+    pub method: Cow<'a, str>,
+    pub params: Params<'a>,
+}
+
+/// A request's `params` object.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Params<'a> {
+    /// Absent or null: an empty object.
+    Empty,
+    /// The object's text, exactly as sent (valid JSON, starting with `{`).
+    Text(&'a str),
+    /// Already parsed.
+    Parsed(Map<String, Value>),
+}
+
+impl Params<'_> {
+    /// Text that stands for these params: equal text, equal params. Text
+    /// as sent is used as it is; a parsed object is written out (in key
+    /// order, so equal objects give equal text).
+    pub fn text(&self) -> Cow<'_, str> {
+        match self {
+            Params::Empty => Cow::Borrowed("{}"),
+            Params::Text(text) => Cow::Borrowed(text),
+            Params::Parsed(map) => Cow::Owned(serde_json::to_string(map).unwrap_or_default()),
+        }
+    }
+}
+
+impl Request<'_> {
+    /// The call, its params parsed.
+    pub fn into_call(self) -> Call {
+        let params = match self.params {
+            Params::Empty => Map::new(),
+            // Text is a JSON object (checked when read), so this parse
+            // cannot fail; an empty object stands in if it ever did.
+            Params::Text(text) => serde_json::from_str(text).unwrap_or_default(),
+            Params::Parsed(map) => map,
+        };
+        Call {
+            id: self.id,
+            method: self.method.into_owned(),
+            params,
+        }
+    }
+}
+
 /// What one POSTed object is.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Message {
-    Call(Call),
+pub enum Message<'a> {
+    Call(Request<'a>),
     /// A notification, or the client's answer to a server request: neither
     /// gets a response body.
     NoReply,
@@ -77,7 +131,70 @@ impl Rejected {
 }
 
 /// Parses one request body.
-pub fn parse(body: &[u8]) -> Result<Message, Rejected> {
+pub fn parse(body: &[u8]) -> Result<Message<'_>, Rejected> {
+    match envelope(body) {
+        Some(message) => Ok(message),
+        None => parse_tree(body),
+    }
+}
+
+/// The members of a request object that framing reads, borrowed from the
+/// body. `Some` marks a member that is present, even when it is null.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Value>,
+    #[serde(borrow, default)]
+    jsonrpc: Option<&'a str>,
+    #[serde(borrow, default)]
+    method: Option<&'a str>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+}
+
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// The common case, read without building a tree: an object whose members
+/// have the right types, with no escapes in `jsonrpc` or `method` and no
+/// member twice. `None` for anything else, which [`parse_tree`] then
+/// answers (with the same result for any body both accept).
+fn envelope(body: &[u8]) -> Option<Message<'_>> {
+    // A struct also deserializes from an array: only objects come here.
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return None;
+    }
+    let envelope: Envelope = serde_json::from_slice(body).ok()?;
+    if envelope.id.as_ref().is_some_and(|id| !is_valid_id(id)) || envelope.jsonrpc != Some("2.0") {
+        return None;
+    }
+    if envelope.result.is_some() || envelope.error.is_some() {
+        return Some(Message::NoReply);
+    }
+    let method = envelope.method?;
+    let params = match envelope.params.map(RawValue::get) {
+        None | Some("null") => Params::Empty,
+        Some(text) if text.starts_with('{') => Params::Text(text),
+        Some(_) => return None,
+    };
+    Some(match envelope.id {
+        None => Message::NoReply,
+        Some(id) => Message::Call(Request {
+            id,
+            method: Cow::Borrowed(method),
+            params,
+        }),
+    })
+}
+
+/// Parses one request body into a tree and checks it member by member:
+/// every body, with the precise error for each fault.
+fn parse_tree(body: &[u8]) -> Result<Message<'_>, Rejected> {
     let value: Value = serde_json::from_slice(body).map_err(|e| Rejected {
         id: Value::Null,
         error: RpcError::new(PARSE_ERROR, format!("Parse error: {e}")),
@@ -120,8 +237,8 @@ pub fn parse(body: &[u8]) -> Result<Message, Rejected> {
         _ => return Err(Rejected::invalid(Value::Null, "`method` must be a string.")),
     };
     let params = match object.remove("params") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(params)) => params,
+        None | Some(Value::Null) => Params::Empty,
+        Some(Value::Object(params)) => Params::Parsed(params),
         Some(_) => {
             return Err(Rejected::invalid(
                 Value::Null,
@@ -131,7 +248,11 @@ pub fn parse(body: &[u8]) -> Result<Message, Rejected> {
     };
     match id {
         None => Ok(Message::NoReply),
-        Some(id) => Ok(Message::Call(Call { id, method, params })),
+        Some(id) => Ok(Message::Call(Request {
+            id,
+            method: Cow::Owned(method),
+            params,
+        })),
     }
 }
 
@@ -189,10 +310,10 @@ mod tests {
         let ok = parse(br#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#).unwrap();
         assert_eq!(
             ok,
-            Message::Call(Call {
+            Message::Call(Request {
                 id: json!("a"),
                 method: "ping".into(),
-                params: Map::new()
+                params: Params::Empty
             })
         );
         assert_eq!(
@@ -205,5 +326,113 @@ mod tests {
         );
         let rejected = parse(br#"{"jsonrpc":"2.1","id":9,"method":"ping"}"#).unwrap_err();
         assert_eq!(rejected.id, Value::Null);
+    }
+
+    /// What a parse means, whichever way it was read.
+    fn meaning(parsed: Result<Message, Rejected>) -> Value {
+        match parsed {
+            Ok(Message::NoReply) => json!("no reply"),
+            Ok(Message::Call(request)) => {
+                let call = request.into_call();
+                json!({"id": call.id, "method": call.method, "params": call.params})
+            }
+            Err(rejected) => json!({"id": rejected.id, "error": rejected.error}),
+        }
+    }
+
+    #[test]
+    fn the_envelope_reads_what_the_tree_reads() {
+        let ids = [
+            "",
+            "1",
+            r#""a""#,
+            "null",
+            "1.5",
+            "true",
+            "-3",
+            r#""\u00e9\"""#,
+        ];
+        let versions = ["", r#""2.0""#, r#""1.0""#, "2", r#""2\u002e0""#];
+        let methods = ["", r#""ping""#, "5", r#""tools/list""#, r#""a\nb""#];
+        let params = [
+            "",
+            "null",
+            "{}",
+            r#"{"name":"x","arguments":{"n":[1,2.5]}}"#,
+            "[1]",
+            "3",
+        ];
+        let answers = ["", r#""result":null"#, r#""error":{}"#];
+        let mut bodies = 0;
+        let mut read_fast = 0;
+        for id in ids {
+            for version in versions {
+                for method in methods {
+                    for param in params {
+                        for answer in answers {
+                            let mut members: Vec<String> = [
+                                ("id", id),
+                                ("jsonrpc", version),
+                                ("method", method),
+                                ("params", param),
+                            ]
+                            .iter()
+                            .filter(|(_, v)| !v.is_empty())
+                            .map(|(k, v)| format!(r#""{k}":{v}"#))
+                            .collect();
+                            if !answer.is_empty() {
+                                members.push(answer.to_string());
+                            }
+                            for body in [
+                                format!("{{{}}}", members.join(",")),
+                                format!(
+                                    " \n{{ {} }}\t",
+                                    members
+                                        .iter()
+                                        .rev()
+                                        .cloned()
+                                        .collect::<Vec<_>>()
+                                        .join(" , ")
+                                ),
+                                // A member twice: the tree keeps the last.
+                                format!(r#"{{{},"id":7}}"#, members.join(",")).replace("{,", "{"),
+                            ] {
+                                bodies += 1;
+                                read_fast += usize::from(envelope(body.as_bytes()).is_some());
+                                assert_eq!(
+                                    meaning(parse(body.as_bytes())),
+                                    meaning(parse_tree(body.as_bytes())),
+                                    "{body}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            read_fast > 400,
+            "{read_fast} of {bodies} read without a tree"
+        );
+        // What clients send is read without a tree.
+        for body in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":"x-1","method":"tools/call","params":{"name":"a","arguments":{}}}"#,
+            r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#,
+            r#"{"jsonrpc":"2.0","id":0,"result":{}}"#,
+        ] {
+            assert!(envelope(body.as_bytes()).is_some(), "{body}");
+        }
+        for body in [
+            "[]",
+            "[1]",
+            r#"["2.0",1,"ping"]"#,
+            "7",
+            "",
+            "{",
+            r#"{"id":1}x"#,
+        ] {
+            assert!(envelope(body.as_bytes()).is_none(), "{body}");
+        }
     }
 }

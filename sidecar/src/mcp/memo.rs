@@ -40,32 +40,36 @@ struct Results {
 }
 
 impl Memo {
-    /// The memo key of a call, when its result may be memoised.
-    pub(crate) fn key(
-        version: Version,
-        method: &str,
-        params: &Map<String, Value>,
-    ) -> Option<String> {
-        let pure = match method {
+    /// The memo key of a call, when its method's results may be memoised
+    /// (for `tools/call`, whether this tool's may is [`Memo::is_pure`]'s
+    /// question: only pure results are ever stored). `params` is text that
+    /// stands for the params: equal text, equal params.
+    pub(crate) fn key(version: Version, method: &str, params: &str) -> Option<String> {
+        let memoised = matches!(
+            method,
             "initialize"
-            | "tools/list"
-            | "resources/list"
-            | "resources/templates/list"
-            | "resources/read"
-            | "prompts/list"
-            | "prompts/get" => true,
+                | "tools/list"
+                | "resources/list"
+                | "resources/templates/list"
+                | "resources/read"
+                | "prompts/list"
+                | "prompts/get"
+                | "tools/call"
+        );
+        (memoised && params.len() <= MAX_KEY).then(|| [version.as_str(), method, params].join("\n"))
+    }
+
+    /// Whether a call's result depends only on what was loaded at start:
+    /// every memoised method's does, and a tool call's when the tool reads
+    /// content only.
+    pub(crate) fn is_pure(method: &str, params: &Map<String, Value>) -> bool {
+        match method {
             "tools/call" => params
                 .get("name")
                 .and_then(Value::as_str)
                 .is_some_and(tools::is_content_only),
-            _ => false,
-        };
-        if !pure {
-            return None;
+            _ => true,
         }
-        // serde_json's map is ordered by key: equal params, equal text.
-        let params = serde_json::to_string(params).ok()?;
-        (params.len() <= MAX_KEY).then(|| format!("{}\n{method}\n{params}", version.as_str()))
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<Bytes> {
@@ -121,25 +125,35 @@ mod tests {
 
     #[test]
     fn only_content_methods_are_memoised() {
-        let none = Map::new();
         let v = Version::LATEST;
-        assert!(Memo::key(v, "tools/list", &none).is_some());
-        assert!(Memo::key(v, "ping", &none).is_none());
+        assert!(Memo::key(v, "tools/list", "{}").is_some());
+        assert!(Memo::key(v, "ping", "{}").is_none());
         let call = |name: &str| {
             let mut p = Map::new();
             p.insert("name".into(), json!(name));
             p
         };
-        assert!(Memo::key(v, "tools/call", &call("get_service_information")).is_some());
-        assert!(Memo::key(v, "tools/call", &call("get_platform_statistics")).is_none());
-        assert!(Memo::key(v, "tools/call", &call("no_such_tool")).is_none());
+        assert!(Memo::is_pure("tools/list", &Map::new()));
+        assert!(Memo::is_pure(
+            "tools/call",
+            &call("get_service_information")
+        ));
+        assert!(!Memo::is_pure(
+            "tools/call",
+            &call("get_platform_statistics")
+        ));
+        assert!(!Memo::is_pure("tools/call", &call("no_such_tool")));
+        assert!(!Memo::is_pure("tools/call", &Map::new()));
         assert_ne!(
-            Memo::key(Version::V2024_11_05, "tools/list", &none),
-            Memo::key(v, "tools/list", &none),
+            Memo::key(Version::V2024_11_05, "tools/list", "{}"),
+            Memo::key(v, "tools/list", "{}"),
             "versions answer differently"
         );
-        let mut big = Map::new();
-        big.insert("cursor".into(), json!("x".repeat(MAX_KEY)));
+        assert_ne!(
+            Memo::key(v, "resources/read", r#"{"uri":"a"}"#),
+            Memo::key(v, "resources/read", r#"{"uri":"b"}"#),
+        );
+        let big = format!(r#"{{"cursor":"{}"}}"#, "x".repeat(MAX_KEY));
         assert!(Memo::key(v, "resources/list", &big).is_none());
     }
 

@@ -28,7 +28,7 @@ use serde_json::{Map, Value, json};
 use crate::Body;
 use crate::http::panic::CatchPanic;
 use content::Content;
-use jsonrpc::{Call, Message, RpcError};
+use jsonrpc::{Call, Message, Params, RpcError};
 use tools::Answer;
 pub use tools::{LiveBody, LiveFuture, LiveTools};
 
@@ -122,7 +122,7 @@ pub async fn answer(mcp: &Mcp, headers: &HeaderMap, body: &[u8]) -> Response<Bod
     };
     // `initialize` negotiates from its body; every other message is read
     // with the version its header names.
-    let initialize = matches!(&message, Message::Call(c) if c.method == "initialize");
+    let initialize = matches!(&message, Message::Call(r) if r.method == "initialize");
     let header_version = match header_version(headers) {
         _ if initialize => None,
         Some(version) => Some(version),
@@ -141,15 +141,17 @@ pub async fn answer(mcp: &Mcp, headers: &HeaderMap, body: &[u8]) -> Response<Bod
             );
         }
     };
-    let call = match message {
-        Message::Call(call) => call,
+    let request = match message {
+        Message::Call(request) => request,
         Message::NoReply => return accepted(),
     };
-    let version = header_version.unwrap_or_else(|| requested_version(&call.params));
-    let key = memo::Memo::key(version, &call.method, &call.params);
+    let version = header_version.unwrap_or_else(|| requested_version(&request));
+    let key = memo::Memo::key(version, &request.method, &request.params.text());
     if let Some(result) = key.as_deref().and_then(|k| mcp.memo.get(k)) {
-        return json_bytes(memo::splice(&call.id, &result), Some(version));
+        return json_bytes(memo::splice(&request.id, &result), Some(version));
     }
+    let call = request.into_call();
+    let key = key.filter(|_| memo::Memo::is_pure(&call.method, &call.params));
     let outcome = match CatchPanic(Box::pin(dispatch(mcp, version, &call))).await {
         Ok(outcome) => outcome,
         Err(_) => {
@@ -202,12 +204,20 @@ fn supported_list() -> String {
 
 /// The version `initialize` settles on: the client's when we serve it,
 /// otherwise our latest (the client then decides whether to go on).
-fn requested_version(params: &Map<String, Value>) -> Version {
-    params
-        .get("protocolVersion")
-        .and_then(Value::as_str)
-        .and_then(Version::parse)
-        .unwrap_or(Version::LATEST)
+fn requested_version(request: &jsonrpc::Request) -> Version {
+    let version = |params: &Map<String, Value>| {
+        params
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .and_then(Version::parse)
+    };
+    let requested = match &request.params {
+        Params::Empty => None,
+        // `initialize` comes once per client: no need for a faster read.
+        Params::Text(text) => serde_json::from_str(text).ok().and_then(|p| version(&p)),
+        Params::Parsed(params) => version(params),
+    };
+    requested.unwrap_or(Version::LATEST)
 }
 
 async fn dispatch(mcp: &Mcp, version: Version, call: &Call) -> Result<Answer, RpcError> {
