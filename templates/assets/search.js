@@ -193,6 +193,8 @@
     active = -1;
     input.removeAttribute("aria-activedescendant");
     list.textContent = "";
+    // Which query the list answers: typing renders several in turn.
+    list.setAttribute("data-query", query);
     var terms = words(query);
     results.forEach(function (doc, i) {
       var li = document.createElement("li");

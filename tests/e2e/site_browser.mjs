@@ -374,6 +374,10 @@ await phase("search: type a word, see the page, open it with Enter and with a cl
   // A prefix, with an accent the page does not have: still found.
   const typed = word.slice(0, Math.max(4, word.length - 2)).replace(/e/, "é");
   await input.pressSequentially(typed, { delay: 20 });
+  // A pause while typing renders the results of a shorter prefix first, and
+  // the last render clears the selection: wait for the whole word's list.
+  const answers = (query) => page.locator(`#search-results[data-query="${query}"]`);
+  await answers(typed).waitFor({ state: "attached", timeout: 30000 });
   const option = page.getByRole("option").filter({ hasText: target.title }).first();
   await option.waitFor({ timeout: 30000 });
   check((await input.getAttribute("aria-expanded")) === "true", "search", "aria-expanded is not true with results shown");
@@ -389,6 +393,7 @@ await phase("search: type a word, see the page, open it with Enter and with a cl
   // Clicking a result, from another page.
   await page.goto(base + "/docs/");
   await page.locator("#site-search").fill(word);
+  await answers(word).waitFor({ state: "attached", timeout: 30000 });
   const clickable = page.getByRole("option").filter({ hasText: target.title }).first();
   await Promise.all([page.waitForURL(base + target.url), clickable.click()]);
   // A word that is nowhere says so.
