@@ -13,7 +13,7 @@ MCP initialize, the contact challenge, a CORS preflight, and the 404
 problem object of an unknown API path.
 
 What Cloudflare does differently by design is not compared and is listed
-in BY_DESIGN with the reason; the README's Deploy section says the same.
+in BY_DESIGN with the reason; docs/deploying.md says the same.
 """
 
 import http.client

@@ -246,8 +246,9 @@ def test_crash(sidecar, mailbox, db, total=4000, kill_after=350):
     def killer():
         wait_until("enough acknowledgements", lambda: len(acknowledged) >= kill_after, 120)
         # Hold SMTP answers so no mail sits between the server's 250 and
-        # the sidecar's commit when the process dies (see the README: that
-        # moment is the one at-least-once window).
+        # the sidecar's commit when the process dies (see
+        # docs/decisions/0016-contact-form.md: that moment is the one
+        # at-least-once window).
         mailbox.gate.clear()
         time.sleep(0.5)
         sidecar.kill()

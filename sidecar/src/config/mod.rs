@@ -46,7 +46,7 @@ pub enum Command {
 /// `sidecar import FILE`.
 #[derive(Debug, Clone, Args)]
 pub struct ImportArgs {
-    /// The CSV file (columns documented in the README).
+    /// The CSV file (columns documented in docs/operating.md).
     pub file: PathBuf,
 
     /// Database URL (`sqlite:PATH` or `postgres://…`); default: the SQLite
