@@ -3,9 +3,11 @@ it loads DIST (a symlink to the current release) at start and on SIGHUP,
 keeps the old release when the new one's api/service.json does not parse
 (as the sidecar refuses a bad release), and answers /healthz with
 {"status":"ok","release":"<first 16 hex of sha256(manifest.json)>"}.
-It does not poll the symlink: only the reload the script sends moves it.
+With POLL_MS it also reloads when the symlink's target changes, looked at
+every POLL_MS (as the sidecar's --dist-poll-ms); without, only the reload
+the script sends moves it.
 
-    python3 release_sidecar_stub.py PORT DIST
+    python3 release_sidecar_stub.py PORT DIST [POLL_MS]
 """
 
 import hashlib
@@ -14,6 +16,8 @@ import json
 import os
 import signal
 import sys
+import threading
+import time
 
 port, dist = int(sys.argv[1]), sys.argv[2]
 release = None
@@ -49,7 +53,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
+def poll(every):
+    seen = os.path.realpath(dist)
+    while True:
+        time.sleep(every)
+        now = os.path.realpath(dist)
+        if now != seen:
+            seen = now
+            load()
+
+
 load()
 signal.signal(signal.SIGHUP, load)
+if len(sys.argv) > 3:
+    threading.Thread(target=poll, args=(int(sys.argv[3]) / 1000,), daemon=True).start()
 server = http.server.HTTPServer(("127.0.0.1", port), Handler)
 server.serve_forever()
