@@ -156,7 +156,10 @@ wait "$poller" || { cat "$tmp/poller.log"; fail "a page or an asset broke during
 cat "$tmp/poller.log"
 
 step "publish C and D with --keep 2: pruning, assets carried"
-release publish "$tmp/dist-c" --to "$target" --keep 2
+# DIST given as a symlink to the build: the release is a copy, not the link.
+ln -s dist-c "$tmp/dist-c-link"
+release publish "$tmp/dist-c-link" --to "$target" --keep 2
+[ -d "$target/releases/$id_c" ] && [ ! -L "$target/releases/$id_c" ] || fail "releases/$id_c is not a directory of its own"
 release publish "$tmp/dist-d" --to "$target" --keep 2
 [ "$(current)" = "$id_d" ] || fail "current is $(current) after publishing D"
 kept=$(cd "$target/releases" && ls -A | sort | tr '\n' ' ')
@@ -173,7 +176,8 @@ pids+=("$stub")
 stub_url="http://127.0.0.1:$stub_port"
 wait_http "$stub_url/healthz"
 curl -fsS "$stub_url/healthz" | grep -q "\"release\":\"$id_d\"" || fail "the stub does not report D"
-release publish "$tmp/dist-c" --to "$target" --reload "kill -HUP $stub" --wait "$stub_url" --timeout 10
+# The reload leaves a process behind: it must not hold the release lock.
+release publish "$tmp/dist-c" --to "$target" --reload "kill -HUP $stub; sleep 20 >/dev/null 2>&1 &" --wait "$stub_url" --timeout 10
 curl -fsS "$stub_url/healthz" | grep -q "\"release\":\"$id_c\"" || fail "the stub does not report C"
 # The reload command sees the release it rolls out.
 release publish "$tmp/dist-d" --to "$target" --reload "echo \"\$RELEASE_ID \$RELEASE_DIR\" >$tmp/reload.env; kill -HUP $stub" --wait "$stub_url" --timeout 10
