@@ -19,8 +19,8 @@
 #     one carries the kept ones' assets;
 #   - the reload protocol against a stand-in for the sidecar
 #     (release_sidecar_stub.py: reloads on SIGHUP, keeps the old release
-#     when the new one is bad, reports it on /healthz): --reload and --wait
-#     see the new id; a release the stub refuses makes publish switch back
+#     when the new one is bad, reports it on /healthz): --reload,
+#     --reload-container (a stand-in for podman) and --wait see the new id; a release the stub refuses makes publish switch back
 #     and exit 1;
 #   - a remote TARGET (host:/path) through rsync and an ssh stand-in that
 #     runs the remote command locally (RELEASE_SSH);
@@ -179,6 +179,16 @@ curl -fsS "$stub_url/healthz" | grep -q "\"release\":\"$id_d\"" || fail "the stu
 # The reload leaves a process behind: it must not hold the release lock.
 release publish "$tmp/dist-c" --to "$target" --reload "kill -HUP $stub; sleep 20 >/dev/null 2>&1 &" --wait "$stub_url" --timeout 10
 curl -fsS "$stub_url/healthz" | grep -q "\"release\":\"$id_c\"" || fail "the stub does not report C"
+# --reload-container: `podman kill --signal HUP NAME` per name, through a
+# stand-in for podman that records its arguments and signals the stub.
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho "$*" >>"%s"\nkill -HUP %s\n' "$tmp/podman.calls" "$stub" >"$tmp/bin/podman-standin"
+chmod +x "$tmp/bin/podman-standin"
+RELEASE_CONTAINER_TOOL="$tmp/bin/podman-standin" release publish "$tmp/dist-d" --to "$target" \
+  --reload-container pi_sidecar_1 --reload-container pi_sidecar_2 --wait "$stub_url" --timeout 10
+[ "$(cat "$tmp/podman.calls")" = "kill --signal HUP pi_sidecar_1
+kill --signal HUP pi_sidecar_2" ] || fail "podman was called with: $(cat "$tmp/podman.calls")"
+release publish "$tmp/dist-c" --to "$target" --reload "kill -HUP $stub" --wait "$stub_url" --timeout 10
 # The reload command sees the release it rolls out.
 release publish "$tmp/dist-d" --to "$target" --reload "echo \"\$RELEASE_ID \$RELEASE_DIR\" >$tmp/reload.env; kill -HUP $stub" --wait "$stub_url" --timeout 10
 [ "$(cat "$tmp/reload.env")" = "$id_d $target/releases/$id_d" ] || fail "the reload command saw $(cat "$tmp/reload.env")"
@@ -216,7 +226,6 @@ release publish "$tmp/dist-a" --to "$target" --wait "http://127.0.0.1:$(free_por
 kill "$stub"
 
 step "a remote TARGET (host:/path) through rsync and an ssh stand-in"
-mkdir -p "$tmp/bin"
 cat >"$tmp/bin/ssh" <<'EOF'
 #!/bin/sh
 # ssh [-i KEY] [-o OPTION] [-p PORT] [-l USER] HOST COMMAND...: runs COMMAND
