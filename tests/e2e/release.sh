@@ -19,7 +19,8 @@
 #     one carries the kept ones' assets;
 #   - the reload protocol against a stand-in for the sidecar
 #     (release_sidecar_stub.py: reloads on SIGHUP, keeps the old release
-#     when the new one is bad, reports it on /healthz): --reload,
+#     when the new manifest's format is not one it reads, reports it on
+#     /healthz): --reload,
 #     --reload-container (a stand-in for podman) and --wait see the new id; a release the stub refuses makes publish switch back
 #     and exit 1;
 #   - a remote TARGET (host:/path) through rsync and an ssh stand-in that
@@ -192,20 +193,15 @@ release publish "$tmp/dist-c" --to "$target" --reload "kill -HUP $stub" --wait "
 # The reload command sees the release it rolls out.
 release publish "$tmp/dist-d" --to "$target" --reload "echo \"\$RELEASE_ID \$RELEASE_DIR\" >$tmp/reload.env; kill -HUP $stub" --wait "$stub_url" --timeout 10
 [ "$(cat "$tmp/reload.env")" = "$id_d $target/releases/$id_d" ] || fail "the reload command saw $(cat "$tmp/reload.env")"
-# A release the sidecar refuses (its service.json does not parse): publish
-# waits, switches back to D and fails.
-# Its manifest matches it, so scripts/release takes it.
-cp -R "$tmp/dist-a" "$tmp/refused" && echo '{' >"$tmp/refused/api/service.json"
-python3 - "$tmp/refused" <<'EOF'
-import hashlib, json, os, sys
-d = sys.argv[1]
-m = json.load(open(os.path.join(d, "manifest.json")))
-e = m["files"]["api/service.json"]
-data = open(os.path.join(d, "api/service.json"), "rb").read()
-for twin in e.pop("encodings", {}).values():
-    os.remove(os.path.join(d, twin["path"]))
-e.update(size=len(data), sha256=hashlib.sha256(data).hexdigest(), etag='"%s"' % hashlib.sha256(data).hexdigest()[:32])
-json.dump(m, open(os.path.join(d, "manifest.json"), "w"), separators=(",", ":"))
+# A release the sidecar refuses: a build of a manifest format it does not
+# read (a newer generator than the sidecar), complete as scripts/release
+# checks it. publish waits, switches back to D and fails.
+cp -R "$tmp/dist-a" "$tmp/refused"
+python3 - "$tmp/refused/manifest.json" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["format"] = 2
+json.dump(m, open(sys.argv[1], "w"), separators=(",", ":"))
 EOF
 id_refused=$(id_of "$tmp/refused")
 code=0

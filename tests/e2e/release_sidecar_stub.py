@@ -1,7 +1,7 @@
 """A stand-in for the sidecar's release protocol, for tests/e2e/release.sh:
 it loads DIST (a symlink to the current release) at start and on SIGHUP,
-keeps the old release when the new one's api/service.json does not parse
-(as the sidecar refuses a bad release), and answers /healthz with
+keeps the old release when the new manifest's format is not 1 (as the
+sidecar refuses a release it cannot read), and answers /healthz with
 {"status":"ok","release":"<first 16 hex of sha256(manifest.json)>"}.
 With POLL_MS it also reloads when the symlink's target changes, looked at
 every POLL_MS (as the sidecar's --dist-poll-ms); without, only the reload
@@ -28,10 +28,10 @@ def load(*_):
     try:
         with open(os.path.join(dist, "manifest.json"), "rb") as f:
             manifest = f.read()
-        json.loads(manifest)
-        with open(os.path.join(dist, "api", "service.json"), "rb") as f:
-            json.load(f)
-    except (OSError, ValueError) as e:
+        format = json.loads(manifest)["format"]
+        if format != 1:
+            raise ValueError(f"manifest format {format} is not the supported format 1")
+    except (OSError, ValueError, KeyError) as e:
         print(f"stub: refused the release, keeping {release}: {e}", file=sys.stderr, flush=True)
         return
     release = hashlib.sha256(manifest).hexdigest()[:16]
