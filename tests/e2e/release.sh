@@ -87,6 +87,12 @@ for args in "" "publish" "publish $tmp/dist-a" "rollback" "publish $tmp/dist-a -
 done
 [ ! -e "$tmp/x" ] || fail "a usage error touched the target"
 
+step "a umask of 077: the front's and the sidecars' users can still read the release"
+(umask 077 && release publish "$tmp/dist-a" --to "$tmp/private/site" >/dev/null)
+for path in "$tmp/private/site" "$tmp/private/site/releases" "$tmp/private/site/current/" "$tmp/private/site/current/index.html" "$tmp/private/site/current/$(css "$tmp/dist-a")"; do
+  [ "$(($(stat -c '0%a' "$path") & 4))" = 4 ] || fail "$path is not readable by others ($(stat -c %a "$path"))"
+done
+
 target="$tmp/site"
 step "a static server rooted at $target/current, and a reader of every page version's assets"
 mkdir -p "$target"
