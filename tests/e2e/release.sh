@@ -23,6 +23,7 @@
 #     /healthz): --reload,
 #     --reload-container (a stand-in for podman) and --wait see the new id; a release the stub refuses makes publish switch back
 #     and exit 1;
+#   - the same checks on a host without python3 (jq instead);
 #   - a remote TARGET (host:/path) through rsync and an ssh stand-in that
 #     runs the remote command locally (RELEASE_SSH);
 #   - the CI workflow's own release and rollback steps
@@ -41,7 +42,7 @@ source scripts/lib.sh
 
 bin="${CARGO_TARGET_DIR:-target}/debug"
 [ -x "$bin/generate" ] || { echo "release e2e: $bin/generate is missing; run cargo build" >&2; exit 1; }
-apt_ensure curl python3 rsync util-linux
+apt_ensure curl python3 rsync util-linux jq
 
 started=$(date +%s)
 tmp=$(mktemp -d)
@@ -174,6 +175,37 @@ want=$(printf '%s\n' "$id_c" "$id_d" | sort | tr '\n' ' ')
 [ "$kept" = "$want" ] || fail "releases kept: $kept; expected C and D: $want"
 [ -f "$target/current/$(css "$tmp/dist-c")" ] || fail "C's assets are not in D's release"
 [ "$(tr '\n' ' ' <"$target/history")" = "$id_c $id_d " ] || fail "history: $(cat "$target/history")"
+
+step "a host without python3: the same checks with jq"
+mkdir -p "$tmp/no-python"
+for tool in bash sh env awk sed grep cat mv ln cp rm mkdir chmod readlink basename dirname sha256sum cut tac tr head tail flock date sleep curl jq; do
+  ln -s "$(command -v "$tool")" "$tmp/no-python/$tool"
+done
+jq_release() { timeout 120 env PATH="$tmp/no-python" scripts/release "$@"; }
+jq_target="$tmp/jq-site"
+jq_release publish "$tmp/dist-a" --to "$jq_target" >/dev/null
+jq_release publish "$tmp/dist-b" --to "$jq_target" >/dev/null
+[ -f "$jq_target/current/$(css "$tmp/dist-a")" ] || fail "jq: A's assets not carried into B"
+before=$(snapshot "$jq_target")
+for broken in bad-json not-manifest half changed; do
+  code=0
+  jq_release publish "$tmp/$broken" --to "$jq_target" >/dev/null 2>&1 || code=$?
+  [ "$code" = 1 ] || fail "jq: the $broken build was not refused (exit $code)"
+done
+# A manifest naming a precompressed twin that is not there.
+cp -R "$tmp/dist-c" "$tmp/no-twin"
+python3 - "$tmp/no-twin/manifest.json" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["files"]["index.html"]["encodings"] = {"gzip": {"path": "index.html.gz", "size": 10, "etag": '"0123456789abcdef0123456789abcdef"'}}
+json.dump(m, open(sys.argv[1], "w"), separators=(",", ":"))
+EOF
+code=0
+jq_release publish "$tmp/no-twin" --to "$jq_target" >/dev/null 2>&1 || code=$?
+[ "$code" = 1 ] || fail "jq: a build missing a twin was not refused (exit $code)"
+[ "$(snapshot "$jq_target")" = "$before" ] || fail "jq: a refused build changed the target"
+jq_release rollback --to "$jq_target" >/dev/null
+[ "$(readlink "$jq_target/current")" = "releases/$id_a" ] || fail "jq: rollback"
 
 step "the reload protocol against a stand-in for the sidecar"
 stub_port=$(free_port)
