@@ -4,36 +4,39 @@
 #   tests/e2e/release.sh
 #
 # Builds four sites whose hashed assets differ (A to D: the templates'
-# site.css with one more comment line each). A plain static server is rooted
-# at TARGET/current, and from the first publish to the refusals a reader
-# fetches the home page and every asset of every version of it seen so far
-# (tests/e2e/release_poller.py: a page cached from an older release must
-# still find its assets; any answer but 200 fails):
-#   - publish A, publish B: `current` points at B; B's release carries A's
-#     assets, hard-linked;
-#   - rollback: `current` is A again, the history says so;
-#   - broken builds (no manifest.json, an unparsable one, one that lists a
-#     missing file) are refused with exit 1 and TARGET unchanged, byte for
-#     byte; so are a second rollback with nothing left and bad arguments;
-#   - publish C and D with --keep 2: older releases are pruned, the current
-#     one carries the kept ones' assets;
+# site.css with one more comment line each), then:
+#   - usage errors exit 2 and touch nothing; a umask of 077 still leaves the
+#     release readable by the front's and the sidecars' users;
+#   - publish A, publish B, rollback (to A) and the refusals below run while
+#     a plain static server is rooted at TARGET/current and a reader fetches
+#     the home page and every asset of every version of it seen so far
+#     (tests/e2e/release_poller.py: a page cached from an older release must
+#     still find its assets; any answer but 200 fails). B's release carries
+#     A's assets, hard-linked; after the rollback A carries B's;
+#   - broken builds (no manifest.json, an unparsable one, one of another
+#     shape, one missing or changing a listed file) and a second rollback
+#     with nothing left exit 1 with TARGET unchanged, byte for byte;
+#   - publish C (given as a symlink) and D with --keep 2: older releases are
+#     pruned, the current one carries the kept ones' assets;
+#   - the same checks on a host without python3 (jq instead);
 #   - the reload protocol against a stand-in for the sidecar
 #     (release_sidecar_stub.py: reloads on SIGHUP, keeps the old release
-#     when the new manifest's format is not one it reads, reports it on
-#     /healthz): --reload,
-#     --reload-container (a stand-in for podman) and --wait see the new id; a release the stub refuses makes publish switch back
-#     and exit 1;
-#   - the same checks on a host without python3 (jq instead);
+#     when the new manifest's format is not one it reads, reports the
+#     release on /healthz): --reload, --reload-container (through a
+#     stand-in for podman) and --wait see the new id; a process a reload
+#     leaves behind does not hold the lock; a release the stub refuses, or
+#     a wait nobody answers, makes publish switch back and exit 1;
 #   - a remote TARGET (host:/path) through rsync and an ssh stand-in that
 #     runs the remote command locally (RELEASE_SSH);
 #   - the CI workflow's own release and rollback steps
 #     (deploy/github-actions.yml), as written, with that ssh stand-in first
-#     on PATH: the rollout command sees the image, the wait sees the stub
-#     follow, rollback included;
-#   - SIDECAR PART: the real sidecar (`sidecar serve --dist TARGET/current`)
-#     with --reload sending SIGHUP to one replica and the other noticing the
-#     symlink itself; --wait on both; /healthz and X-Release. Runs only when
-#     the sidecar reports release ids on /healthz; says SKIP otherwise.
+#     on PATH: the rollout command sees the image, the wait sees a polling
+#     stub follow, rollback included;
+#   - SIDECAR PART: two real sidecars (`sidecar serve --dist TARGET/current`),
+#     one told with SIGHUP, the other noticing the symlink itself; --wait on
+#     both, their /healthz and X-Release, the home page served; rollback;
+#     a release they refuse makes publish switch back. Runs only when the
+#     sidecar reports release ids on /healthz; says SKIP otherwise.
 #
 # Binaries: ${CARGO_TARGET_DIR:-target}/debug/{generate,sidecar}.
 set -euo pipefail
