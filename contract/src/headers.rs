@@ -81,6 +81,10 @@ pub const PREFLIGHT_MAX_AGE: &str = "7200";
 /// `Cache-Control` of the 308 from a directory URL without its slash.
 pub const REDIRECT_CACHE: &str = "public, max-age=3600";
 
+/// Response header naming the release an answer of the sidecar comes
+/// from (see [`crate::manifest::release_id`]).
+pub const RELEASE: &str = "x-release";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,11 +15,13 @@
 //! - [`headers`]: response header values of the files of `dist/`
 //!   (security headers, `Link`, preflight), for the sidecar and the
 //!   generated front-server configurations;
+//! - [`compression`]: when a compressed twin is worth keeping;
 //! - [`search`]: the shape of `dist/search-index.json`;
 //! - [`mcp`]: the MCP protocol versions the endpoint negotiates.
 
 #![forbid(unsafe_code)]
 
+pub mod compression;
 pub mod headers;
 pub mod manifest;
 pub mod mcp;

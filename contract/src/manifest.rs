@@ -73,6 +73,17 @@ pub struct Encoded {
     pub etag: String,
 }
 
+/// Hex digits of a release id.
+pub const RELEASE_ID_LEN: usize = 16;
+
+/// The release id of a build: the first [`RELEASE_ID_LEN`] hex digits of
+/// the SHA-256 of its `manifest.json`, which lists every file's digest, so
+/// two builds share an id exactly when they publish the same files.
+/// `scripts/release` computes the same (`sha256sum manifest.json`).
+pub fn release_id(manifest_sha256_hex: &str) -> &str {
+    &manifest_sha256_hex[..RELEASE_ID_LEN.min(manifest_sha256_hex.len())]
+}
+
 /// A strong ETag from a SHA-256 hex digest: 128 bits are plenty to tell
 /// versions apart and keep headers short.
 pub fn etag_from_sha256(sha256_hex: &str) -> String {

@@ -151,11 +151,12 @@ fn harness() -> &'static Harness {
             .enable_all()
             .build()
             .unwrap();
-        let site = sidecar::http::site::Site::load(&dist).expect("the site loads");
+        let published = sidecar::published::Published::load(&dist, "http://127.0.0.1:8080")
+            .expect("the site loads");
         let (state, _outbox) = runtime
             .block_on(sidecar::server::open_state(
                 config,
-                site,
+                published,
                 "127.0.0.1:8080".parse().unwrap(),
             ))
             .expect("the state opens");

@@ -21,6 +21,7 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value, json};
 use sidecar::mcp::jsonrpc::RpcError;
 use sidecar::mcp::{LiveBody, LiveFuture, LiveTools, Mcp, VERSION_HEADER, answer};
+use sidecar::published::Published;
 
 /// Fixed answers in place of the live routes; an observations filter whose
 /// `station` is "fail" gets the error a rejected query gets.
@@ -64,6 +65,7 @@ impl LiveTools for StubLive {
 
 struct Fixture {
     mcp: Mcp,
+    published: Published,
     runtime: tokio::runtime::Runtime,
 }
 
@@ -81,10 +83,13 @@ fn fixture() -> &'static Fixture {
             std::fs::create_dir_all(&empty).expect("a temporary folder");
             empty
         };
-        let mut mcp = Mcp::load(&dist, "http://127.0.0.1:8080");
+        let published = Published::load(&dist, "http://127.0.0.1:8080")
+            .unwrap_or_else(|_| Published::empty("http://127.0.0.1:8080"));
+        let mut mcp = Mcp::default();
         mcp.set_live_tools(std::sync::Arc::new(StubLive));
         Fixture {
             mcp,
+            published,
             runtime: tokio::runtime::Builder::new_current_thread()
                 .build()
                 .expect("a tokio runtime"),
@@ -133,9 +138,10 @@ fn split(data: &[u8]) -> (HeaderMap, &[u8]) {
 fuzz_target!(|data: &[u8]| {
     let fixture = fixture();
     let (headers, body) = split(data);
-    let response = fixture
-        .runtime
-        .block_on(answer(&fixture.mcp, &headers, body));
+    let response =
+        fixture
+            .runtime
+            .block_on(answer(&fixture.mcp, &fixture.published, &headers, body));
     let status = response.status();
     assert!(
         [

@@ -7,15 +7,23 @@ use http::header::{self, HeaderValue};
 
 use crate::Body;
 use crate::http::problem::{Code, Problem};
+use crate::published::Published;
 use crate::state::AppState;
 
+const RELEASE: header::HeaderName = header::HeaderName::from_static(contract::headers::RELEASE);
 const JSON: HeaderValue = HeaderValue::from_static("application/json");
 const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
 const PROMETHEUS: HeaderValue =
     HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8");
 
-pub fn healthz() -> Response<Body> {
-    json(Bytes::from_static(br#"{"status":"ok"}"#))
+/// The process answers, serving `published`.
+pub fn healthz(published: &Published) -> Response<Body> {
+    let body = serde_json::json!({"status": "ok", "release": published.release});
+    let mut response = json(Bytes::from(body.to_string()));
+    response
+        .headers_mut()
+        .insert(RELEASE, published.release_header.clone());
+    response
 }
 
 /// Ready while the site is loaded (it always is once state exists), the
@@ -50,9 +58,10 @@ fn database_down() -> Problem {
 }
 
 pub fn metrics(state: &AppState) -> Response<Body> {
+    let published = state.published.get();
     let text = state
         .metrics
-        .render(state.site.file_count(), state.site.byte_count());
+        .render(published.files.file_count(), published.files.byte_count());
     let mut response = Response::new(Body::new(Bytes::from(text)));
     response
         .headers_mut()

@@ -2,8 +2,9 @@
 //! routes that need code, applying the cross-cutting rules of the
 //! architecture (problem objects, CORS, caching, limits) to every response.
 //!
-//! One folder per part: [`http`] (the per-request rules every answer goes
-//! through, and the files of `dist/`), [`live`] (live data routes),
+//! One folder per part: [`published`] (the release being served, loaded
+//! once from `dist/` and swapped whole for the next), [`http`] (the
+//! per-request rules every answer goes through), [`live`] (live data routes),
 //! [`mcp`] (the MCP endpoint), [`contact`] (the enquiry form and its
 //! outbox), [`chat`] (questions answered from the published passages),
 //! [`search`] (the one ranking of those passages, for chat and MCP) and
@@ -18,6 +19,7 @@
 #![forbid(unsafe_code)]
 
 pub mod chat;
+pub mod compress;
 pub mod config;
 pub mod contact;
 pub mod health;
@@ -27,6 +29,7 @@ pub mod live;
 pub mod logging;
 pub mod mcp;
 pub mod metrics;
+pub mod published;
 pub mod router;
 pub mod search;
 pub mod server;

@@ -2,17 +2,9 @@
 //! standard output stays free for whatever a command prints as its result;
 //! `--log-output stdout` for containers, whose log collectors read stdout.
 
-use clap::ValueEnum;
 use tracing_subscriber::EnvFilter;
 
-use crate::config::LogFormat;
-
-/// The stream log lines go to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LogOutput {
-    Stderr,
-    Stdout,
-}
+pub use crate::config::{LogFormat, LogOutput};
 
 /// Installs the global subscriber. `filter` uses `EnvFilter` syntax
 /// (`info`, `sidecar=debug`, …).

@@ -29,10 +29,13 @@ use crate::http::panic::CatchPanic;
 use crate::http::paths;
 use crate::http::problem::{self, Code, Problem};
 use crate::http::security_headers;
-use crate::http::site::{Entry, Resource};
 use crate::http::static_files;
 use crate::metrics::Route;
+use crate::published::Published;
+use crate::published::files::{Entry, Resource};
 use crate::state::AppState;
+
+const RELEASE: header::HeaderName = header::HeaderName::from_static(contract::headers::RELEASE);
 
 /// Answers one request.
 pub async fn handle<B>(state: &AppState, request: Request<B>) -> Response<Body>
@@ -142,7 +145,8 @@ where
 }
 
 fn static_route(state: &AppState, request: &Parts, path: &str) -> (Route, Cors, Response<Body>) {
-    let response = match state.site.lookup(path) {
+    let published = state.published.get();
+    let mut response = match published.files.lookup(path) {
         Some(Resource::File(entry)) => static_file(state, entry, request),
         Some(Resource::Redirect(location)) => match request.method {
             Method::GET | Method::HEAD => static_files::redirect(location, request.uri.query()),
@@ -152,7 +156,7 @@ fn static_route(state: &AppState, request: &Parts, path: &str) -> (Route, Cors, 
             return (
                 Route::Unmatched,
                 Cors::Public,
-                not_found(state, request, path),
+                not_found(state, &published, request, path),
             );
         }
     };
@@ -163,6 +167,7 @@ fn static_route(state: &AppState, request: &Parts, path: &str) -> (Route, Cors, 
     ) {
         Cors::Prepared
     } else {
+        name_release(&mut response, &published);
         Cors::Public
     };
     (Route::Static, cors, response)
@@ -185,11 +190,16 @@ fn not_a_file_method(state: &AppState, request: &Parts) -> Response<Body> {
     state.problem(method_not_allowed(&static_files::ALLOW), request.uri.path())
 }
 
-fn not_found(state: &AppState, request: &Parts, path: &str) -> Response<Body> {
+fn not_found(
+    state: &AppState,
+    published: &Published,
+    request: &Parts,
+    path: &str,
+) -> Response<Body> {
     let head = request.method == Method::HEAD;
     if (head || request.method == Method::GET)
         && !routes::is_api_space(path)
-        && let Some(page) = state.site.not_found_page()
+        && let Some(page) = published.files.not_found_page()
     {
         return static_files::not_found_page(page, &request.headers, head);
     }
@@ -276,7 +286,7 @@ where
         );
     }
     let result = match endpoint {
-        Endpoint::Healthz => Ok(health::healthz()),
+        Endpoint::Healthz => Ok(health::healthz(&state.published.get())),
         Endpoint::Readyz => health::readyz(state).await,
         Endpoint::Metrics => Ok(health::metrics(state)),
         Endpoint::PlatformStats | Endpoint::ObservationsData | Endpoint::GlobeData => {
@@ -320,10 +330,12 @@ where
                     Ok(body) => {
                         // Links go to the site the visitor is on (its origin),
                         // not to the organisation's address.
-                        let content = &state.mcp.content;
+                        let published = state.published.full();
+                        let content = &published.content;
                         let base_url = state.problem_base();
                         let form_url = content.form_url_under(base_url);
                         let sources = crate::chat::Sources {
+                            release: &published.release,
                             index: &content.passages,
                             links: crate::chat::answer::Links {
                                 base_url,
@@ -331,7 +343,12 @@ where
                             },
                             live: state.live.as_deref(),
                         };
-                        crate::chat::answer(&sources, &state.metrics.chat, &body).await
+                        let mut answer =
+                            crate::chat::answer(&sources, &state.metrics.chat, &body).await;
+                        if let Ok(response) = &mut answer {
+                            name_release(response, &published);
+                        }
+                        answer
                     }
                     Err(problem) => Err(problem),
                 },
@@ -341,7 +358,10 @@ where
         Endpoint::Mcp => {
             match read_body(state, spec.body_types, &parts.headers, take(body)).await {
                 Ok(body) => {
-                    let response = crate::mcp::answer(&state.mcp, &parts.headers, &body).await;
+                    let published = state.published.full();
+                    let mut response =
+                        crate::mcp::answer(&state.mcp, &published, &parts.headers, &body).await;
+                    name_release(&mut response, &published);
                     return (metric, cors, response);
                 }
                 // MCP clients read JSON-RPC errors, not problem objects, for
@@ -367,6 +387,13 @@ where
     };
     let response = result.unwrap_or_else(|problem| state.problem(problem, path));
     (metric, cors, response)
+}
+
+/// Names on `response` the release it was made from.
+fn name_release(response: &mut Response<Body>, published: &Published) {
+    response
+        .headers_mut()
+        .insert(RELEASE, published.release_header.clone());
 }
 
 /// Whether a route of `method` takes the request's method (HEAD wherever
@@ -523,6 +550,10 @@ fn finish(
         let headers = response.headers_mut();
         cors::apply(cors, headers);
         security_headers::apply_all(headers);
+        // An answer made from a release already names it.
+        if !headers.contains_key(RELEASE) {
+            headers.insert(RELEASE, state.published.get().release_header.clone());
+        }
     }
     if method == Method::HEAD {
         let len = response.body().size_hint().exact().unwrap_or(0);

@@ -34,13 +34,14 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use crate::config::Config;
+use crate::config::Setting;
 use crate::contact::PeerAddr;
-use crate::http::site::{Resource, Site};
 use crate::live::mcp_tools::McpLiveTools;
 use crate::live::{Live, LiveConfig};
+use crate::published::Published;
+use crate::published::reload::Reloader;
 use crate::router;
-use crate::startup::Setting;
-use crate::state::AppState;
+use crate::state::{self, AppState};
 use crate::store::Store;
 use crate::timer::SweptTimer;
 
@@ -85,28 +86,42 @@ pub fn run(config: Config) -> anyhow::Result<()> {
     // Signal handlers first: a SIGTERM that arrives once we are listening
     // must start a graceful shutdown, not kill the process.
     let shutdown = runtime.block_on(async { shutdown_signal() })?;
-    let site = Site::load(&config.dist)
-        .with_context(|| format!("loading {}", config.dist.display()))
-        .context(Setting::DIST)?;
-    tracing::info!(
-        files = site.file_count(),
-        bytes = site.byte_count(),
-        dist = %config.dist.display(),
-        "site loaded"
-    );
+    // SIGHUP's default would end the process: its handler comes before
+    // anything is served.
+    let (reload_tx, reload_rx) = std::sync::mpsc::channel();
+    runtime.block_on(async { forward_hangups(reload_tx) })?;
     raise_open_file_limit(config.max_connections);
     let listener = runtime
         .block_on(TcpListener::bind(config.listen))
         .with_context(|| format!("binding {}", config.listen))
         .context(Setting::LISTEN)?;
     let local = listener.local_addr().context("reading the bound address")?;
+    let fallback_base = state::problem_base(&config, local);
+    let published = Published::load(&config.dist, &fallback_base)
+        .with_context(|| format!("loading {}", config.dist.display()))
+        .context(Setting::DIST)?;
+    tracing::info!(
+        release = published.release,
+        files = published.files.file_count(),
+        bytes = published.files.byte_count(),
+        dist = %config.dist.display(),
+        "release loaded"
+    );
     if config.site_origins.is_empty() && local.ip().is_unspecified() {
         tracing::warn!(
             "listening on all interfaces without --site-origin: problem links and the contact origin check use {local}"
         );
     }
-    let (state, outbox_stop) = runtime.block_on(open_state(config, site, local))?;
+    let reloader = Reloader::new(&config.dist, &fallback_base, config.keep_releases);
+    let (state, outbox_stop) = runtime.block_on(open_state(config, published, local))?;
     let state = Arc::new(state);
+    let watcher = {
+        let (state, poll) = (state.clone(), state.config.dist_poll);
+        thread::Builder::new()
+            .name("sidecar-reload".into())
+            .spawn(move || reloader.watch(&state.published, reload_rx, poll))
+            .context("starting the release watcher")?
+    };
 
     let count = match state.config.workers {
         0 => thread::available_parallelism().map_or(1, |n| n.get()),
@@ -142,6 +157,10 @@ pub fn run(config: Config) -> anyhow::Result<()> {
             std::panic::resume_unwind(e);
         }
     }
+    // The acceptor runtime's end drops the SIGHUP sender: the watcher
+    // stops at its next wake-up.
+    drop(runtime);
+    let _ = watcher.join();
     tracing::info!("shutdown complete");
     Ok(())
 }
@@ -177,14 +196,14 @@ fn raise_open_file_limit(max_connections: usize) {
     }
 }
 
-/// The state of a serving process on `site`: the database opened (and
+/// The state of a serving process on `published`: the database opened (and
 /// filled with the sample when asked), the contact form and its outbox
 /// started, the live routes and the MCP endpoint's live-data tools attached.
 /// The flag stops the outbox. Used by [`run`], and by the whole-request
 /// fuzz target, so both exercise the same state.
 pub async fn open_state(
     config: Config,
-    site: Site,
+    published: Published,
     local: SocketAddr,
 ) -> anyhow::Result<(AppState, Arc<AtomicBool>)> {
     let store = Store::open(config.database.as_deref(), &config.data_dir, config.sample)
@@ -199,16 +218,18 @@ pub async fn open_state(
         Store::Postgres(_) => "postgresql",
     };
     tracing::info!(backend, "database ready");
-    let mut state = AppState::new(config, site, local);
+    let mut state = AppState::new(config, published, local);
     let mut live_config = LiveConfig {
         problem_base: state.problem_base().to_owned(),
         observation_cache_bytes: state.config.live_cache_bytes,
         ..LiveConfig::default()
     };
-    let service_json = match state.site.lookup("/api/service.json") {
-        Some(Resource::File(service)) => Some(service.identity.bytes.clone()),
-        _ => None,
-    };
+    let service_json = state
+        .published
+        .get()
+        .files
+        .bytes(contract::manifest::SERVICE_INFORMATION)
+        .cloned();
     if let Some(json) = &service_json {
         live_config = live_config.with_service_information(json);
     }
@@ -369,6 +390,22 @@ fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc
             tracing::warn!("shutdown timeout reached; closing the remaining connections");
         }
     });
+}
+
+/// Sends on `reload` at every SIGHUP, from a task of the current runtime
+/// (call within it): the handler is installed now.
+fn forward_hangups(reload: std::sync::mpsc::Sender<()>) -> anyhow::Result<()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut hup = signal(SignalKind::hangup()).context("installing the SIGHUP handler")?;
+    tokio::spawn(async move {
+        while hup.recv().await.is_some() {
+            tracing::info!(signal = "SIGHUP", "reload requested");
+            if reload.send(()).is_err() {
+                return;
+            }
+        }
+    });
+    Ok(())
 }
 
 /// Resolves on the first SIGTERM or SIGINT. The handlers are installed now,

@@ -8,48 +8,14 @@
 //! stops on an error (missing `dist/`, unreachable database, port taken),
 //! 2 for a value that is wrong in itself (clap's convention).
 
-use std::fmt;
 use std::process::ExitCode;
 
 use clap::CommandFactory;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
-use crate::config::{Cli, Config, LogFormat, ServeArgs};
-use crate::logging::{self, LogOutput};
-
-/// The setting a startup failure is about, attached to an error as
-/// `anyhow` context (`.context(Setting::DIST)`) and found again with
-/// `downcast_ref` however deep it sits in the chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Setting {
-    pub env: &'static str,
-    pub flag: &'static str,
-}
-
-impl Setting {
-    pub const LISTEN: Setting = Setting {
-        env: "SIDECAR_LISTEN",
-        flag: "--listen",
-    };
-    pub const DIST: Setting = Setting {
-        env: "SIDECAR_DIST",
-        flag: "--dist",
-    };
-    pub const DATABASE: Setting = Setting {
-        env: "SIDECAR_DATABASE",
-        flag: "--database",
-    };
-    pub const DATA_DIR: Setting = Setting {
-        env: "SIDECAR_DATA_DIR",
-        flag: "--data-dir",
-    };
-}
-
-impl fmt::Display for Setting {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.env, self.flag)
-    }
-}
+pub use crate::config::Setting;
+use crate::config::{Cli, Config, LogFormat, LogOutput, ServeArgs};
+use crate::logging;
 
 /// `sidecar serve`: validate, start logging, run until a signal.
 pub fn serve(args: ServeArgs) -> ExitCode {

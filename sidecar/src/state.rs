@@ -10,17 +10,18 @@ use crate::Body;
 use crate::config::Config;
 use crate::contact::Contact;
 use crate::http::problem::Problem;
-use crate::http::site::Site;
 use crate::live::Live;
 use crate::mcp::Mcp;
 use crate::metrics::Metrics;
+use crate::published::{Current, Published};
 
 #[derive(Debug)]
 pub struct AppState {
     pub config: Config,
-    pub site: Site,
+    /// The release being served: files, documents, service information.
+    pub published: Current,
     pub metrics: Metrics,
-    /// What the MCP endpoint serves; the live-data tools are added with
+    /// The MCP endpoint's own state; the live-data tools are added with
     /// [`Mcp::set_live_tools`] before the state is shared.
     pub mcp: Mcp,
     /// The live-data routes' store and caches; `None` in handler tests that
@@ -39,25 +40,30 @@ pub struct AppState {
 impl AppState {
     /// `local_addr` is the bound address; it stands in for the site origin
     /// when none is configured (a local run is its own origin).
-    pub fn new(config: Config, site: Site, local_addr: SocketAddr) -> AppState {
+    pub fn new(config: Config, published: Published, local_addr: SocketAddr) -> AppState {
         let origins = effective_origins(&config.site_origins, local_addr);
         let problem_base = origins[0].clone();
-        let mcp = Mcp::load(&config.dist, &problem_base);
         let origins = origins
             .iter()
             .filter_map(|o| HeaderValue::try_from(o.as_str()).ok())
             .collect();
         AppState {
             config,
-            site,
+            published: Current::new(published),
             metrics: Metrics::default(),
-            mcp,
+            mcp: Mcp::default(),
             live: None,
             contact: None,
             problem_base,
             origins,
             shutting_down: AtomicBool::new(false),
         }
+    }
+
+    /// Loads the release at `config.dist` and makes the state around it.
+    pub fn load(config: Config, local_addr: SocketAddr) -> anyhow::Result<AppState> {
+        let published = Published::load(&config.dist, &problem_base(&config, local_addr))?;
+        Ok(AppState::new(config, published, local_addr))
     }
 
     /// Renders a problem for the request path `instance`.
@@ -81,6 +87,12 @@ impl AppState {
     pub fn is_shutting_down(&self) -> bool {
         self.shutting_down.load(Ordering::Relaxed)
     }
+}
+
+/// The base of problem `type` URLs, and the site's origin when a build
+/// records none: the first configured origin, or the listen address's.
+pub fn problem_base(config: &Config, local: SocketAddr) -> String {
+    effective_origins(&config.site_origins, local).swap_remove(0)
 }
 
 /// The configured origins, or the listen address's (and `localhost`'s, on

@@ -3,6 +3,7 @@
 
 mod common;
 
+use sha2::Digest;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -321,17 +322,26 @@ async fn health_readiness_and_metrics() {
     let f = Fixture::new();
     let s = state(&f);
     let h = get(&s, "/healthz").await;
-    assert_eq!(h.json(), serde_json::json!({"status": "ok"}));
+    // The release is the manifest's digest, and every answer names it.
+    let manifest = std::fs::read(f.dist.join("manifest.json")).unwrap();
+    let digest = sha2::Sha256::digest(&manifest);
+    let release: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(
+        h.json(),
+        serde_json::json!({"status": "ok", "release": release})
+    );
+    assert_eq!(h.header("x-release"), release);
     assert_eq!(h.header("cache-control"), "no-store");
     assert_eq!(h.header("content-type"), "application/json");
     let r = get(&s, "/readyz").await;
+    assert_eq!(r.header("x-release"), release);
     assert_eq!(
         r.json(),
         serde_json::json!({"status": "ready", "checks": {"dist": "ok"}})
     );
     assert_eq!(r.header("cache-control"), "no-store");
-    get(&s, "/").await;
-    get(&s, "/nope").await;
+    assert_eq!(get(&s, "/").await.header("x-release"), release);
+    assert_eq!(get(&s, "/nope").await.header("x-release"), release);
     get(&s, "/api/nope").await;
     let m = get(&s, "/metrics").await;
     assert_eq!(

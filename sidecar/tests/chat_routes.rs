@@ -240,11 +240,11 @@ async fn rate_limit_is_shared(backend: Backend) {
     );
     // A second replica on the same database counts the same client.
     let dist = built_dist().unwrap();
-    let mut replica = sidecar::AppState::new(
+    let mut replica = sidecar::AppState::load(
         sidecar::config::Config::defaults(&dist),
-        sidecar::http::site::Site::load(&dist).unwrap(),
         "127.0.0.1:8080".parse().unwrap(),
-    );
+    )
+    .unwrap();
     replica.contact = env.state.contact.clone().map(|c| {
         std::sync::Arc::new(sidecar::contact::Contact::new(
             c.store().clone(),

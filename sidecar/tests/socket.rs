@@ -45,12 +45,9 @@ fn etag_304_round_trip_and_keep_alive() {
     let b = read_reply(&mut s, false);
     assert_eq!((a.status, b.status), (200, 304));
     assert_eq!(b.must("cache-control"), "no-cache");
-    assert!(
-        server
-            .get("/healthz", &[])
-            .body
-            .starts_with(b"{\"status\":\"ok\"}")
-    );
+    let health: serde_json::Value =
+        serde_json::from_slice(&server.get("/healthz", &[]).body).unwrap();
+    assert_eq!(health["status"], "ok");
 }
 
 /// A refusal answered before its body is read (a method no route takes, a

@@ -5,7 +5,7 @@ mod common;
 
 use common::handler::{get, send, state};
 use common::{Fixture, SECRET};
-use sidecar::http::site::Site;
+use sidecar::published::Published;
 
 #[tokio::test]
 async fn serves_a_page_with_its_headers() {
@@ -422,9 +422,13 @@ fn bad_manifests_are_refused() {
     for (i, text) in cases.iter().enumerate() {
         assert_ne!(*text, original, "case {i} changed nothing");
         std::fs::write(&manifest, text).unwrap();
-        assert!(Site::load(&f.dist).is_err(), "case {i} loaded");
+        assert!(load(&f.dist).is_err(), "case {i} loaded");
     }
     std::fs::remove_file(&manifest).unwrap();
-    let err = Site::load(&f.dist).unwrap_err();
+    let err = load(&f.dist).unwrap_err();
     assert!(format!("{err:#}").contains("generate build"));
+}
+
+fn load(dist: &std::path::Path) -> anyhow::Result<Published> {
+    Published::load(dist, "http://127.0.0.1:8080")
 }

@@ -92,6 +92,8 @@ pub struct Answer {
     pub statistics: Option<Figures>,
     pub handoff: Handoff,
     pub notice: &'static str,
+    /// The release whose pages the citations quote.
+    pub release: String,
 }
 
 impl Answer {
@@ -140,6 +142,7 @@ pub fn compose(
                 statistics: None,
                 handoff: handoff(true),
                 notice: NOTICE,
+                release: String::new(),
             };
         }
         Intent::Figures(figures) => {
@@ -163,6 +166,7 @@ pub fn compose(
             statistics: None,
             handoff: handoff(true),
             notice: NOTICE,
+            release: String::new(),
         };
     };
     let floor = best.score * 0.4;
@@ -193,6 +197,7 @@ pub fn compose(
         statistics: None,
         handoff: handoff(false),
         notice: NOTICE,
+        release: String::new(),
     }
 }
 
@@ -329,5 +334,6 @@ fn figures_answer(
         }),
         handoff,
         notice: NOTICE,
+        release: String::new(),
     }
 }

@@ -45,6 +45,8 @@ pub struct Counters {
 
 /// What a chat answer is made from.
 pub struct Sources<'a> {
+    /// The release the passages come from, named in the answer.
+    pub release: &'a str,
     pub index: &'a Index,
     pub links: answer::Links<'a>,
     /// The live data, for figure questions; `None` without a database.
@@ -63,7 +65,8 @@ pub async fn answer(
         (intent::Intent::Figures(_), Some(live)) => crate::live::current_stats(live).await,
         _ => None,
     };
-    let answer = answer::compose(sources.index, &sources.links, &question, stats.as_ref());
+    let mut answer = answer::compose(sources.index, &sources.links, &question, stats.as_ref());
+    answer.release = sources.release.to_owned();
     if answer.matched() {
         counters.answered.fetch_add(1, Relaxed);
     }

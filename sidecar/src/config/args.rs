@@ -11,9 +11,22 @@ pub struct ServeArgs {
     #[arg(long, env = "SIDECAR_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
 
-    /// The directory `generate build` wrote (with its manifest.json).
+    /// The directory `generate build` wrote (with its manifest.json);
+    /// usually a symlink to the current release's directory. A new release
+    /// there is loaded beside the old one and swapped in (on SIGHUP, and
+    /// when the manifest it resolves to changes).
     #[arg(long, env = "SIDECAR_DIST", default_value = "dist")]
     pub dist: PathBuf,
+
+    /// How often to look for a new release at --dist, in milliseconds
+    /// (0: only on SIGHUP).
+    #[arg(long, env = "SIDECAR_DIST_POLL_MS", default_value_t = 1000)]
+    pub dist_poll_ms: u64,
+
+    /// Earlier releases whose hashed assets (`/assets/…`) stay served
+    /// beside the current release's, for pages cached from them.
+    #[arg(long, env = "SIDECAR_KEEP_RELEASES", default_value_t = 3)]
+    pub keep_releases: usize,
 
     /// Database URL (`sqlite:PATH` or `postgres://…`); default: the SQLite
     /// file `service.sqlite3` in the data directory, created on first start.
@@ -57,7 +70,7 @@ pub struct ServeArgs {
 
     /// Stream of the log lines (containers: `stdout`).
     #[arg(long, env = "SIDECAR_LOG_OUTPUT", value_enum, default_value = "stderr")]
-    pub log_output: crate::logging::LogOutput,
+    pub log_output: LogOutput,
 
     /// Log filter (tracing `EnvFilter` syntax). One line per request is
     /// logged at `debug`; start, stop and faults at `info` and above.

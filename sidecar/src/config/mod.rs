@@ -89,11 +89,56 @@ pub enum LogFormat {
     Json,
 }
 
+/// The stream log lines go to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogOutput {
+    Stderr,
+    Stdout,
+}
+
+/// The setting a startup failure is about, attached to an error as
+/// `anyhow` context (`.context(Setting::DIST)`) and found again with
+/// `downcast_ref` however deep it sits in the chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Setting {
+    pub env: &'static str,
+    pub flag: &'static str,
+}
+
+impl Setting {
+    pub const LISTEN: Setting = Setting {
+        env: "SIDECAR_LISTEN",
+        flag: "--listen",
+    };
+    pub const DIST: Setting = Setting {
+        env: "SIDECAR_DIST",
+        flag: "--dist",
+    };
+    pub const DATABASE: Setting = Setting {
+        env: "SIDECAR_DATABASE",
+        flag: "--database",
+    };
+    pub const DATA_DIR: Setting = Setting {
+        env: "SIDECAR_DATA_DIR",
+        flag: "--data-dir",
+    };
+}
+
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.env, self.flag)
+    }
+}
+
 /// Everything the server needs, validated.
 #[derive(Debug, Clone)]
 pub struct Config {
     pub listen: SocketAddr,
     pub dist: PathBuf,
+    /// How often to look for a new release; `None`: only on SIGHUP.
+    pub dist_poll: Option<Duration>,
+    /// Earlier releases whose hashed assets stay served.
+    pub keep_releases: usize,
     pub database: Option<String>,
     pub data_dir: PathBuf,
     pub sample: SampleSize,
@@ -101,7 +146,7 @@ pub struct Config {
     pub site_origins: Vec<String>,
     pub trusted_proxies: Vec<Cidr>,
     pub log_format: LogFormat,
-    pub log_output: crate::logging::LogOutput,
+    pub log_output: LogOutput,
     pub log: String,
     pub max_connections: usize,
     pub header_read_timeout: Duration,
@@ -180,6 +225,8 @@ impl Config {
         Ok(Config {
             listen: args.listen,
             dist: args.dist,
+            dist_poll: (args.dist_poll_ms > 0).then(|| Duration::from_millis(args.dist_poll_ms)),
+            keep_releases: args.keep_releases,
             sample: args.sample.map_or_else(
                 || match &args.database {
                     Some(url) if url.starts_with("postgres") => SampleSize::None,

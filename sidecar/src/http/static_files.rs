@@ -1,7 +1,8 @@
 //! Answers for files of `dist/`: negotiation of the compressed twins,
 //! `If-None-Match` → 304, single ranges, the 404 page and directory
 //! redirects. Everything here works on pre-rendered values from
-//! [`crate::http::site`]; the hot path clones `Bytes` and `HeaderValue`s only.
+//! [`crate::published::files`]; the hot path clones `Bytes` and
+//! `HeaderValue`s only.
 
 use bytes::Bytes;
 use http::header::{self, HeaderValue};
@@ -9,16 +10,14 @@ use http::{HeaderMap, Response, StatusCode};
 
 use crate::Body;
 use crate::http::conditional;
+use crate::http::encode::{QUERY_KEEPS, percent_encode_into};
 use crate::http::negotiate::{self, Coding};
 use crate::http::problem::Problem;
 use crate::http::range::{self, RangeRequest};
 use crate::http::security_headers;
-use crate::http::site::{self, Entry, Variant};
+use crate::published::files::{Entry, entity_headers, insert_encoding};
 
 const VARY_ENCODING: HeaderValue = HeaderValue::from_static(contract::headers::VARY_ENCODING);
-const BYTES: HeaderValue = HeaderValue::from_static("bytes");
-const BR: HeaderValue = HeaderValue::from_static("br");
-const GZIP: HeaderValue = HeaderValue::from_static("gzip");
 const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
 /// `Allow` of every static file.
 pub const ALLOW: HeaderValue = HeaderValue::from_static(contract::routes::Method::Get.allow());
@@ -101,60 +100,6 @@ fn choose(entry: &Entry, request: &HeaderMap) -> Coding {
     negotiate::choose(accept, twins.br.is_some(), twins.gzip.is_some())
 }
 
-/// The headers describing a file's representation, as every 200 and 206
-/// answer carries them.
-fn entity_headers(
-    h: &mut HeaderMap,
-    entry: &Entry,
-    variant: &Variant,
-    coding: Coding,
-    content_length: HeaderValue,
-) {
-    h.insert(header::CONTENT_TYPE, entry.content_type.clone());
-    h.insert(header::CONTENT_LENGTH, content_length);
-    h.insert(header::ETAG, variant.etag.clone());
-    h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
-    h.insert(header::ACCEPT_RANGES, BYTES);
-    if entry.varies {
-        h.insert(header::VARY, VARY_ENCODING);
-    }
-    insert_encoding(h, coding);
-    if let Some(link) = &entry.link {
-        h.insert(header::LINK, link.clone());
-    }
-    if let Some(csp) = &entry.csp {
-        security_headers::apply_html(h, csp);
-    }
-}
-
-/// Every header of a 200 answer with `variant`, the `coding`
-/// representation of `entry`, the public CORS headers and `nosniff`
-/// included: what the router would otherwise add to it (see
-/// [`crate::http::cors::Cors::Prepared`]).
-pub fn full_headers(entry: &Entry, variant: &Variant, coding: Coding) -> HeaderMap {
-    let mut h = HeaderMap::with_capacity(16);
-    let length = variant.content_length.clone();
-    entity_headers(&mut h, entry, variant, coding, length);
-    crate::http::cors::apply(&crate::http::cors::Cors::Public, &mut h);
-    security_headers::apply_all(&mut h);
-    h
-}
-
-/// Every header of a 304 answer to a revalidation of `variant`, a
-/// representation of `entry` (RFC 9110 §15.4.5: its ETag, Cache-Control
-/// and Vary), with the public CORS headers and `nosniff`.
-pub fn not_modified_headers(entry: &Entry, variant: &Variant) -> HeaderMap {
-    let mut h = HeaderMap::with_capacity(12);
-    h.insert(header::ETAG, variant.etag.clone());
-    h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
-    if entry.varies {
-        h.insert(header::VARY, VARY_ENCODING);
-    }
-    crate::http::cors::apply(&crate::http::cors::Cors::Public, &mut h);
-    security_headers::apply_all(&mut h);
-    h
-}
-
 /// The 404 page, negotiated like any page but never cached and never
 /// conditional.
 pub fn not_found_page(entry: &Entry, request: &HeaderMap, head: bool) -> Response<Body> {
@@ -191,7 +136,7 @@ pub fn redirect(location: &HeaderValue, query: Option<&str>) -> Response<Body> {
             let mut target = String::with_capacity(location.len() + 1 + q.len());
             target.push_str(location.to_str().unwrap_or("/"));
             target.push('?');
-            site::percent_encode_into(&mut target, q, site::QUERY_KEEPS);
+            percent_encode_into(&mut target, q, QUERY_KEEPS);
             HeaderValue::try_from(target).unwrap_or_else(|_| location.clone())
         }
         None => location.clone(),
@@ -205,19 +150,6 @@ pub fn redirect(location: &HeaderValue, query: Option<&str>) -> Response<Body> {
         HeaderValue::from_static(contract::headers::REDIRECT_CACHE),
     );
     response
-}
-
-/// `Content-Encoding` of a twin (`coding` is one the file has).
-fn insert_encoding(h: &mut HeaderMap, coding: Coding) {
-    match coding {
-        Coding::Br => {
-            h.insert(header::CONTENT_ENCODING, BR);
-        }
-        Coding::Gzip => {
-            h.insert(header::CONTENT_ENCODING, GZIP);
-        }
-        Coding::Identity => {}
-    }
 }
 
 fn empty(status: StatusCode) -> Response<Body> {

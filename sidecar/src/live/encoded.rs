@@ -10,7 +10,6 @@
 //! Each representation has its own strong ETag (`"<hex>"`, `"<hex>-br"`,
 //! `"<hex>-gz"`), as RFC 9110 §8.8.3 asks of different content codings.
 
-use std::io::Write;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
@@ -18,19 +17,11 @@ use http::header::{self, HeaderValue};
 use http::request::Parts;
 use sha2::{Digest, Sha256};
 
+use crate::compress::{brotli, gzip, worth};
 use crate::http::negotiate::{self, Coding};
 
 /// Bodies smaller than this are sent as they are.
 pub(crate) const MIN_SIZE: usize = 1024;
-
-/// Brotli quality for live bodies: a page is compressed once per fill, so a
-/// middle quality (about gzip's speed at a smaller size) is the trade.
-const BR_QUALITY: u32 = 5;
-/// Brotli window (log2): fitted to the body, at least 18 (smaller windows
-/// are slower in this encoder) and at most 22.
-const BR_WINDOW: std::ops::RangeInclusive<u32> = 18..=22;
-/// gzip level: zlib's default trade.
-const GZIP_LEVEL: u32 = 6;
 
 /// One live body, its strong ETag and lazily made twins.
 #[derive(Debug)]
@@ -105,32 +96,6 @@ impl Encoded {
             },
         }
     }
-}
-
-/// Keeps a twin only if it saves at least 5 %.
-pub(crate) fn worth(identity: &[u8], twin: Vec<u8>) -> Option<Bytes> {
-    (twin.len() * 100 <= identity.len() * 95).then(|| Bytes::from(twin))
-}
-
-/// Brotli at the quality and window used for every twin the sidecar makes
-/// (live bodies, and files of `dist/` built without twins).
-pub(crate) fn brotli(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len() / 4);
-    {
-        let window =
-            (usize::BITS - bytes.len().leading_zeros()).clamp(*BR_WINDOW.start(), *BR_WINDOW.end());
-        let mut w = brotli::CompressorWriter::new(&mut out, 4096, BR_QUALITY, window);
-        w.write_all(bytes).expect("writing to memory");
-    }
-    out
-}
-
-/// gzip at the level used for every twin the sidecar makes.
-pub(crate) fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let out = Vec::with_capacity(bytes.len() / 4);
-    let mut enc = flate2::write::GzEncoder::new(out, flate2::Compression::new(GZIP_LEVEL));
-    enc.write_all(bytes).expect("writing to memory");
-    enc.finish().expect("writing to memory")
 }
 
 #[cfg(test)]

@@ -14,10 +14,9 @@ use std::collections::HashMap;
 use std::sync::RwLock;
 
 use bytes::Bytes;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::Version;
-use super::tools;
 
 /// Results kept at most.
 const CAPACITY: usize = 512;
@@ -40,11 +39,18 @@ struct Results {
 }
 
 impl Memo {
-    /// The memo key of a call, when its method's results may be memoised
-    /// (for `tools/call`, whether this tool's may is [`Memo::is_pure`]'s
-    /// question: only pure results are ever stored). `params` is text that
-    /// stands for the params: equal text, equal params.
-    pub(crate) fn key(version: Version, method: &str, params: &str) -> Option<String> {
+    /// The memo key of a call to the release `release`, when its method's
+    /// results may be memoised (for `tools/call`, whether this tool's may
+    /// is `tools::is_pure`'s question: only pure results are ever stored).
+    /// `params` is text that stands for the params: equal text, equal
+    /// params. A new release's calls never meet an old release's results;
+    /// those leave when the memo is next emptied.
+    pub(crate) fn key(
+        release: &str,
+        version: Version,
+        method: &str,
+        params: &str,
+    ) -> Option<String> {
         let memoised = matches!(
             method,
             "initialize"
@@ -56,20 +62,8 @@ impl Memo {
                 | "prompts/get"
                 | "tools/call"
         );
-        (memoised && params.len() <= MAX_KEY).then(|| [version.as_str(), method, params].join("\n"))
-    }
-
-    /// Whether a call's result depends only on what was loaded at start:
-    /// every memoised method's does, and a tool call's when the tool reads
-    /// content only.
-    pub(crate) fn is_pure(method: &str, params: &Map<String, Value>) -> bool {
-        match method {
-            "tools/call" => params
-                .get("name")
-                .and_then(Value::as_str)
-                .is_some_and(tools::is_content_only),
-            _ => true,
-        }
+        (memoised && params.len() <= MAX_KEY)
+            .then(|| [release, version.as_str(), method, params].join("\n"))
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<Bytes> {
@@ -126,35 +120,24 @@ mod tests {
     #[test]
     fn only_content_methods_are_memoised() {
         let v = Version::LATEST;
-        assert!(Memo::key(v, "tools/list", "{}").is_some());
-        assert!(Memo::key(v, "ping", "{}").is_none());
-        let call = |name: &str| {
-            let mut p = Map::new();
-            p.insert("name".into(), json!(name));
-            p
-        };
-        assert!(Memo::is_pure("tools/list", &Map::new()));
-        assert!(Memo::is_pure(
-            "tools/call",
-            &call("get_service_information")
-        ));
-        assert!(!Memo::is_pure(
-            "tools/call",
-            &call("get_platform_statistics")
-        ));
-        assert!(!Memo::is_pure("tools/call", &call("no_such_tool")));
-        assert!(!Memo::is_pure("tools/call", &Map::new()));
+        assert!(Memo::key("r1", v, "tools/list", "{}").is_some());
+        assert!(Memo::key("r1", v, "ping", "{}").is_none());
         assert_ne!(
-            Memo::key(Version::V2024_11_05, "tools/list", "{}"),
-            Memo::key(v, "tools/list", "{}"),
+            Memo::key("r1", Version::V2024_11_05, "tools/list", "{}"),
+            Memo::key("r1", v, "tools/list", "{}"),
             "versions answer differently"
         );
         assert_ne!(
-            Memo::key(v, "resources/read", r#"{"uri":"a"}"#),
-            Memo::key(v, "resources/read", r#"{"uri":"b"}"#),
+            Memo::key("r1", v, "resources/read", r#"{"uri":"a"}"#),
+            Memo::key("r1", v, "resources/read", r#"{"uri":"b"}"#),
+        );
+        assert_ne!(
+            Memo::key("r1", v, "tools/list", "{}"),
+            Memo::key("r2", v, "tools/list", "{}"),
+            "releases answer differently"
         );
         let big = format!(r#"{{"cursor":"{}"}}"#, "x".repeat(MAX_KEY));
-        assert!(Memo::key(v, "resources/list", &big).is_none());
+        assert!(Memo::key("r1", v, "resources/list", &big).is_none());
     }
 
     #[test]

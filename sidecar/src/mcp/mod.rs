@@ -9,7 +9,6 @@
 //! errors on a well-formed request are HTTP 200, because some clients drop
 //! the body of any non-2xx answer. No session id is ever issued.
 
-pub mod content;
 pub mod jsonrpc;
 mod memo;
 pub mod prompts;
@@ -17,7 +16,6 @@ pub mod resources;
 pub mod tools;
 
 use contract::mcp::PROTOCOL_VERSIONS;
-use std::path::Path;
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -27,7 +25,7 @@ use serde_json::{Map, Value, json};
 
 use crate::Body;
 use crate::http::panic::CatchPanic;
-use content::Content;
+use crate::published::{Content, Published};
 use jsonrpc::{Call, Message, Params, RpcError};
 use tools::Answer;
 pub use tools::{LiveBody, LiveFuture, LiveTools};
@@ -66,9 +64,9 @@ impl Version {
     }
 }
 
-/// The MCP side of the shared state.
+/// The MCP side of the shared state; what it serves is the release's.
+#[derive(Default)]
 pub struct Mcp {
-    pub content: Content,
     live: Option<Arc<dyn LiveTools>>,
     memo: memo::Memo,
     /// Live tools' serialised results, by their data's ETag.
@@ -78,27 +76,12 @@ pub struct Mcp {
 impl std::fmt::Debug for Mcp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Mcp")
-            .field("documents", &self.content.documents.len())
             .field("live", &self.live.is_some())
             .finish()
     }
 }
 
 impl Mcp {
-    /// Loads what the tools read from a built `dist/`.
-    pub fn load(dist: &Path, fallback_base: &str) -> Mcp {
-        let content = Content::load(dist, fallback_base);
-        if !content.service.is_object() {
-            tracing::warn!("api/service.json is missing or invalid; MCP serves without it");
-        }
-        Mcp {
-            content,
-            live: None,
-            memo: memo::Memo::default(),
-            live_memo: memo::Memo::default(),
-        }
-    }
-
     /// Offers the live-data tools, answered by `live`.
     pub fn set_live_tools(&mut self, live: Arc<dyn LiveTools>) {
         self.live = Some(live);
@@ -107,8 +90,15 @@ impl Mcp {
     }
 }
 
-/// Answers one POSTed body (already read and of type `application/json`).
-pub async fn answer(mcp: &Mcp, headers: &HeaderMap, body: &[u8]) -> Response<Body> {
+/// Answers one POSTed body (already read and of type `application/json`)
+/// from the release `published`.
+pub async fn answer(
+    mcp: &Mcp,
+    published: &Published,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Response<Body> {
+    let content = &published.content;
     let message = match jsonrpc::parse(body) {
         Ok(message) => message,
         Err(rejected) => {
@@ -146,13 +136,18 @@ pub async fn answer(mcp: &Mcp, headers: &HeaderMap, body: &[u8]) -> Response<Bod
         Message::NoReply => return accepted(),
     };
     let version = header_version.unwrap_or_else(|| requested_version(&request));
-    let key = memo::Memo::key(version, &request.method, &request.params.text());
+    let key = memo::Memo::key(
+        &published.release,
+        version,
+        &request.method,
+        &request.params.text(),
+    );
     if let Some(result) = key.as_deref().and_then(|k| mcp.memo.get(k)) {
         return json_bytes(memo::splice(&request.id, &result), Some(version));
     }
     let call = request.into_call();
-    let key = key.filter(|_| memo::Memo::is_pure(&call.method, &call.params));
-    let outcome = match CatchPanic(Box::pin(dispatch(mcp, version, &call))).await {
+    let key = key.filter(|_| tools::is_pure(&call.method, &call.params));
+    let outcome = match CatchPanic(Box::pin(dispatch(mcp, content, version, &call))).await {
         Ok(outcome) => outcome,
         Err(_) => {
             tracing::error!(method = call.method.as_str(), "an MCP handler panicked");
@@ -220,20 +215,24 @@ fn requested_version(request: &jsonrpc::Request) -> Version {
     requested.unwrap_or(Version::LATEST)
 }
 
-async fn dispatch(mcp: &Mcp, version: Version, call: &Call) -> Result<Answer, RpcError> {
+async fn dispatch(
+    mcp: &Mcp,
+    content: &Content,
+    version: Version,
+    call: &Call,
+) -> Result<Answer, RpcError> {
     if call.method == "tools/call" {
         let live = mcp.live.as_deref();
-        return tools::call(&mcp.content, live, version, &call.params, &mcp.live_memo).await;
+        return tools::call(content, live, version, &call.params, &mcp.live_memo).await;
     }
-    method(mcp, version, call).map(Answer::Value)
+    method(mcp, content, version, call).map(Answer::Value)
 }
 
 /// Every method but `tools/call`.
-fn method(mcp: &Mcp, version: Version, call: &Call) -> Result<Value, RpcError> {
-    let content = &mcp.content;
+fn method(mcp: &Mcp, content: &Content, version: Version, call: &Call) -> Result<Value, RpcError> {
     let params = &call.params;
     match call.method.as_str() {
-        "initialize" => check_initialize(params).map(|()| initialize(mcp, version)),
+        "initialize" => check_initialize(params).map(|()| initialize(mcp, content, version)),
         "ping" => Ok(json!({})),
         "tools/list" => single_page(params).map(|()| tools::list(version, mcp.live.is_some())),
         "resources/list" => resources::list(content, version, params),
@@ -282,13 +281,13 @@ fn single_page(params: &Map<String, Value>) -> Result<(), RpcError> {
     }
 }
 
-fn initialize(mcp: &Mcp, version: Version) -> Value {
-    let service = &mcp.content.service;
+fn initialize(mcp: &Mcp, content: &Content, version: Version) -> Value {
+    let service = &content.service;
     let name = service["name"]
         .as_str()
         .unwrap_or("Public information service");
     // The same identity as the published server card.
-    let card = &mcp.content.server_card;
+    let card = &content.server_card;
     let mut server_info = json!({
         "name": card["name"].as_str().unwrap_or("public-information"),
         "version": card["version"].as_str().unwrap_or(env!("CARGO_PKG_VERSION")),
@@ -304,13 +303,12 @@ fn initialize(mcp: &Mcp, version: Version) -> Value {
             "prompts": {"listChanged": false},
         },
         "serverInfo": server_info,
-        "instructions": instructions(mcp, name),
+        "instructions": instructions(mcp, content, name),
     })
 }
 
 /// What an agent should know before its first call.
-fn instructions(mcp: &Mcp, name: &str) -> String {
-    let content = &mcp.content;
+fn instructions(mcp: &Mcp, content: &Content, name: &str) -> String {
     let description = content.service["description"].as_str().unwrap_or_default();
     let guardrails = &content.service["guardrails"];
     let summary = guardrails["summary"]

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value, json};
 
 use super::Version;
-use super::content::Content;
 use super::jsonrpc::RpcError;
+use crate::published::Content;
 
 struct Prompt {
     name: &'static str,

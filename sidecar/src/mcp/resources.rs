@@ -8,8 +8,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value, json};
 
 use super::Version;
-use super::content::{Content, Document};
 use super::jsonrpc::{RESOURCE_NOT_FOUND, RpcError};
+use crate::published::content::{Content, Document};
 
 /// Resources per `resources/list` page.
 pub const PAGE_SIZE: usize = 50;

@@ -10,9 +10,9 @@ use bytes::Bytes;
 use serde_json::{Map, Value, json};
 
 use super::Version;
-use super::content::Content;
 use super::jsonrpc::RpcError;
 use super::memo::Memo;
+use crate::published::Content;
 
 /// Sections of the service information an agent may ask for alone.
 pub const SECTIONS: [&str; 7] = [
@@ -508,6 +508,19 @@ pub fn is_content_only(name: &str) -> bool {
     TOOLS.iter().any(|t| t.name == name && !t.live)
 }
 
+/// Whether a call's result depends only on the release served: every
+/// memoised method's does, and a tool call's when the tool reads content
+/// only.
+pub(crate) fn is_pure(method: &str, params: &Map<String, Value>) -> bool {
+    match method {
+        "tools/call" => params
+            .get("name")
+            .and_then(Value::as_str)
+            .is_some_and(is_content_only),
+        _ => true,
+    }
+}
+
 /// Every tool's input schema, built once (in `TOOLS` order).
 fn input_schemas() -> &'static [Value] {
     static SCHEMAS: std::sync::OnceLock<Vec<Value>> = std::sync::OnceLock::new();
@@ -521,4 +534,23 @@ pub fn names(live: bool) -> Vec<&'static str> {
         .filter(|t| live || !t.live)
         .map(|t| t.name)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_content_tools_are_pure() {
+        let call = |name: &str| {
+            let mut p = Map::new();
+            p.insert("name".into(), json!(name));
+            p
+        };
+        assert!(is_pure("tools/list", &Map::new()));
+        assert!(is_pure("tools/call", &call("get_service_information")));
+        assert!(!is_pure("tools/call", &call("get_platform_statistics")));
+        assert!(!is_pure("tools/call", &call("no_such_tool")));
+        assert!(!is_pure("tools/call", &Map::new()));
+    }
 }

@@ -1,12 +1,9 @@
-//! What the MCP tools and resources read, loaded once at start from the
-//! files the generator wrote: `api/service.json`, `openapi.json`, the
-//! Markdown twin of every page listed in the manifest (the home page, the
-//! documentation and the list of problem codes), and
-//! `search-index.json`, the same index the site's in-browser search reads.
-//! The tools read exactly the bytes the static routes serve, so agents and
-//! people see one source of truth.
-
-use std::path::Path;
+//! What MCP, the chat and search read of a release, taken from its loaded
+//! files (never read from disk again): `api/service.json`, `openapi.json`,
+//! the Markdown twin of every page (the home page, the documentation and
+//! the list of problem codes), and the search passages. The tools read
+//! exactly the bytes the static routes serve, so agents and people see one
+//! source of truth.
 
 use serde_json::Value;
 
@@ -35,12 +32,12 @@ pub struct Hit {
     pub score: u32,
 }
 
-use contract::manifest::{MANIFEST_FILE, MCP_SERVER_CARD, Manifest, SEARCH_PASSAGES, SITEMAP};
+use contract::manifest::{MCP_SERVER_CARD, SEARCH_PASSAGES, SITEMAP};
 use contract::search::{Passage, PassageIndex};
 
 use crate::search::{self, Index};
 
-/// Everything loaded from `dist/`.
+/// What the features read of one release, beside its files.
 #[derive(Debug, Default)]
 pub struct Content {
     /// The origin the site was built for (no trailing slash): where its
@@ -65,12 +62,16 @@ pub struct Content {
 }
 
 impl Content {
-    /// Loads from a built `dist/`. `fallback_base` (the configured site
-    /// origin) stands in for the site's origin when the build records none.
-    /// Missing files leave their part empty: the tools then say so rather
-    /// than the server failing to start.
-    pub fn load(dist: &Path, fallback_base: &str) -> Content {
-        let read = |key: &str| std::fs::read_to_string(dist.join(key)).ok();
+    /// Reads a release's content through `read` (a manifest key to the
+    /// file's text), over the manifest `keys`. `fallback_base` (the
+    /// configured site origin) stands in for the site's origin when the
+    /// build records none. Missing files leave their part empty: the tools
+    /// then say so rather than the server failing to start.
+    pub fn new(
+        keys: &[String],
+        read: impl Fn(&str) -> Option<String>,
+        fallback_base: &str,
+    ) -> Content {
         let service_json = read("api/service.json");
         let service: Value = service_json
             .as_deref()
@@ -86,10 +87,6 @@ impl Content {
             .and_then(sitemap_origin)
             .or_else(|| server_card["websiteUrl"].as_str().and_then(origin_of))
             .unwrap_or_else(|| fallback_base.trim_end_matches('/').to_owned());
-        let keys: Vec<String> = read(MANIFEST_FILE)
-            .and_then(|s| serde_json::from_str::<Manifest>(&s).ok())
-            .map(|m| m.files.into_keys().collect())
-            .unwrap_or_default();
         let documents: Vec<Document> = keys
             .iter()
             .filter(|k| (*k == "index.md" || k.ends_with("/index.md")) && !k.contains(".."))
@@ -99,7 +96,7 @@ impl Content {
                 Some(Document::parse(path, text))
             })
             .collect();
-        let passages = Index::new(load_passages(&keys, &read, &documents));
+        let passages = Index::new(load_passages(keys, &read, &documents));
         Content {
             base_url,
             service,
@@ -393,7 +390,10 @@ mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         };
-        let load = || Content::load(dir.path(), "http://127.0.0.1:8080/");
+        let load = || {
+            let read = |key: &str| std::fs::read_to_string(dir.path().join(key)).ok();
+            Content::new(&[], read, "http://127.0.0.1:8080/")
+        };
         write("api/service.json", r#"{"url": "https://org.example/"}"#);
         assert_eq!(load().base_url, "http://127.0.0.1:8080");
         write(

@@ -1,4 +1,4 @@
-//! `dist/manifest.json` → the in-memory [`Site`].
+//! `dist/manifest.json` → the in-memory [`Files`] of one release.
 //!
 //! The whole site is loaded at start: every file's bytes (identity and each
 //! precompressed twin) as `Bytes`, and every header value pre-rendered, so
@@ -24,15 +24,24 @@ use std::sync::{Arc, OnceLock};
 
 use anyhow::{Context, bail, ensure};
 use bytes::Bytes;
+use http::header;
 use http::{HeaderMap, HeaderValue};
 
+use crate::compress;
+use crate::http::encode::{PATH_KEEPS, percent_encode_into};
 use crate::http::negotiate::Coding;
+use crate::http::{cors, security_headers};
 
-use contract::manifest::{FORMAT, FileEntry, MANIFEST_FILE, Manifest, NOT_FOUND_PAGE};
+use contract::manifest::{ASSETS, FileEntry, MANIFEST_FILE, Manifest, NOT_FOUND_PAGE};
+
+const VARY_ENCODING: HeaderValue = HeaderValue::from_static(contract::headers::VARY_ENCODING);
+const BYTES: HeaderValue = HeaderValue::from_static("bytes");
+const BR: HeaderValue = HeaderValue::from_static("br");
+const GZIP: HeaderValue = HeaderValue::from_static("gzip");
 
 /// Files listed without twins get them here from this size on (the
 /// build's threshold for `--precompress`).
-pub const LAZY_FROM: usize = 256;
+pub const LAZY_FROM: usize = contract::compression::TWIN_FROM;
 
 /// One representation's bytes and pre-rendered headers.
 #[derive(Debug, Clone)]
@@ -52,8 +61,8 @@ impl Variant {
     /// Fills in the prepared 200 and 304 headers of this representation
     /// of `entry`, answered with `coding`.
     fn prepare(&mut self, entry: &Entry, coding: Coding) {
-        self.headers = crate::http::static_files::full_headers(entry, self, coding);
-        self.not_modified = crate::http::static_files::not_modified_headers(entry, self);
+        self.headers = full_headers(entry, self, coding);
+        self.not_modified = not_modified_headers(entry, self);
     }
 }
 
@@ -77,6 +86,8 @@ pub struct Entry {
     /// The build listed no twins for this compressible file: they are made
     /// on first use.
     lazy: bool,
+    /// `X-Release`: the release this file was published in.
+    pub release: HeaderValue,
     /// Answers for this file depend on `Accept-Encoding` (`Vary`): it has
     /// twins from the build, or may get them here.
     pub varies: bool,
@@ -124,14 +135,11 @@ impl Entry {
             return Twins::default();
         }
         let bytes = &self.identity.bytes;
-        let (br, gzip) = (
-            crate::live::encoded::brotli(bytes),
-            crate::live::encoded::gzip(bytes),
-        );
+        let (br, gzip) = (compress::brotli(bytes), compress::gzip(bytes));
         let tag = self.identity.etag.as_bytes();
         let twin = |compressed: Vec<u8>, suffix: &str, coding| {
             // Kept only when it saves 5 %, like the build's twins.
-            let compressed = crate::live::encoded::worth(bytes, compressed)?;
+            let compressed = compress::worth(bytes, compressed)?;
             let etag = [&tag[..tag.len() - 1], suffix.as_bytes(), b"\""].concat();
             let mut variant = Variant {
                 content_length: HeaderValue::from(compressed.len()),
@@ -158,44 +166,30 @@ pub enum Resource {
     Redirect(HeaderValue),
 }
 
-/// The loaded site, keyed by URL path (`/`, `/docs/x/`, `/docs/x/index.html`).
+/// The files of one release, keyed by URL path (`/`, `/docs/x/`,
+/// `/docs/x/index.html`).
 #[derive(Debug, Default)]
-pub struct Site {
+pub struct Files {
     routes: HashMap<String, Resource>,
     not_found: Option<Arc<Entry>>,
     files: usize,
     bytes: u64,
+    /// Assets carried over from earlier releases (see [`Files::keep_assets`]).
+    kept: usize,
 }
 
-impl Site {
-    /// Loads `dist/manifest.json` and every file it lists.
-    pub fn load(dist: &Path) -> anyhow::Result<Site> {
-        let manifest_path = dist.join(MANIFEST_FILE);
-        let text = std::fs::read(&manifest_path).with_context(|| {
-            format!(
-                "reading {} (run `generate build` first)",
-                manifest_path.display()
-            )
-        })?;
-        let manifest: Manifest = serde_json::from_slice(&text)
-            .with_context(|| format!("parsing {}", manifest_path.display()))?;
-        ensure!(
-            manifest.format == FORMAT,
-            "{}: format {} is not the supported format {FORMAT}",
-            manifest_path.display(),
-            manifest.format
-        );
-        let root = dist
-            .canonicalize()
-            .with_context(|| format!("resolving {}", dist.display()))?;
-        let mut site = Site::default();
+impl Files {
+    /// Loads every file `manifest` lists from `root` (canonical), each
+    /// answer naming `release`.
+    pub fn load(root: &Path, manifest: Manifest, release: &HeaderValue) -> anyhow::Result<Files> {
+        let mut site = Files::default();
         let csp = HeaderValue::try_from(
             contract::headers::content_security_policy(manifest.api_origin.as_deref()).as_ref(),
         )
         .with_context(|| format!("api_origin {:?}", manifest.api_origin))?;
         let mut entries = Vec::with_capacity(manifest.files.len());
         for (key, file) in manifest.files {
-            let entry = load_entry(&root, &key, file, &csp)
+            let entry = load_entry(root, &key, file, &csp, release)
                 .with_context(|| format!("manifest entry {key:?}"))?;
             site.files += 1;
             let twins = entry.twins.get();
@@ -246,6 +240,60 @@ impl Site {
         self.routes.get(path)
     }
 
+    /// The file published under manifest key `key`.
+    pub fn entry(&self, key: &str) -> Option<&Arc<Entry>> {
+        match self.routes.get(&format!("/{key}"))? {
+            Resource::File(entry) if entry.key == key => Some(entry),
+            _ => None,
+        }
+    }
+
+    /// The identity bytes of the file under manifest key `key`.
+    pub fn bytes(&self, key: &str) -> Option<&Bytes> {
+        self.entry(key).map(|e| &e.identity.bytes)
+    }
+
+    /// Every manifest key of this release, in no order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.routes.iter().filter_map(|(url, r)| match r {
+            Resource::File(e) if url.len() == e.key.len() + 1 => Some(e.key.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The hashed assets this release published itself (not those it
+    /// keeps from earlier ones).
+    pub fn own_assets(&self, release: &HeaderValue) -> Vec<Arc<Entry>> {
+        self.routes
+            .values()
+            .filter_map(|r| match r {
+                Resource::File(e) if e.key.starts_with(ASSETS) && e.release == release => {
+                    Some(e.clone())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Keeps serving `older` hashed assets (of earlier releases) that this
+    /// release does not have, so that pages cached from those releases
+    /// still find their styles and scripts. Each kept file still names its
+    /// own release.
+    pub fn keep_assets<'a>(&mut self, older: impl IntoIterator<Item = &'a Arc<Entry>>) {
+        for entry in older {
+            let url = format!("/{}", entry.key);
+            if let std::collections::hash_map::Entry::Vacant(slot) = self.routes.entry(url) {
+                slot.insert(Resource::File(entry.clone()));
+                self.kept += 1;
+            }
+        }
+    }
+
+    /// Hashed assets kept from earlier releases.
+    pub fn kept_assets(&self) -> usize {
+        self.kept
+    }
+
     pub fn not_found_page(&self) -> Option<&Arc<Entry>> {
         self.not_found.as_ref()
     }
@@ -261,7 +309,13 @@ impl Site {
     }
 }
 
-fn load_entry(root: &Path, key: &str, file: FileEntry, csp: &HeaderValue) -> anyhow::Result<Entry> {
+fn load_entry(
+    root: &Path,
+    key: &str,
+    file: FileEntry,
+    csp: &HeaderValue,
+    release: &HeaderValue,
+) -> anyhow::Result<Entry> {
     let identity = load_variant(root, key, file.size, &file.etag)?;
     let mut br = None;
     let mut gzip = None;
@@ -301,6 +355,7 @@ fn load_entry(root: &Path, key: &str, file: FileEntry, csp: &HeaderValue) -> any
         identity,
         twins: OnceLock::new(),
         lazy,
+        release: release.clone(),
         varies: built || lazy,
     };
     let mut identity = std::mem::replace(&mut entry.identity, empty_variant());
@@ -395,22 +450,72 @@ fn encode_location(path: &str) -> String {
     out
 }
 
-/// What a URI path keeps raw besides letters and digits (RFC 3986 §3.3:
-/// unreserved, sub-delims, `:`, `@`, and `/` between segments).
-pub(crate) const PATH_KEEPS: &[u8] = b"/-._~!$&'()*+,;=:@";
-/// What a URI query keeps raw besides letters and digits (§3.4: a path's,
-/// `?`, and `%` so that escapes a client sent stay as they were).
-pub(crate) const QUERY_KEEPS: &[u8] = b"/-._~!$&'()*+,;=:@?%";
+/// The headers describing a file's representation, as every 200 and 206
+/// answer carries them.
+pub fn entity_headers(
+    h: &mut HeaderMap,
+    entry: &Entry,
+    variant: &Variant,
+    coding: Coding,
+    content_length: HeaderValue,
+) {
+    h.insert(header::CONTENT_TYPE, entry.content_type.clone());
+    h.insert(header::CONTENT_LENGTH, content_length);
+    h.insert(header::ETAG, variant.etag.clone());
+    h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
+    h.insert(header::ACCEPT_RANGES, BYTES);
+    if entry.varies {
+        h.insert(header::VARY, VARY_ENCODING);
+    }
+    insert_encoding(h, coding);
+    if let Some(link) = &entry.link {
+        h.insert(header::LINK, link.clone());
+    }
+    if let Some(csp) = &entry.csp {
+        security_headers::apply_html(h, csp);
+    }
+    h.insert(contract::headers::RELEASE, entry.release.clone());
+}
 
-/// Appends `text` to `out`, every byte outside letters, digits and `keep`
-/// percent-encoded.
-pub(crate) fn percent_encode_into(out: &mut String, text: &str, keep: &[u8]) {
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || keep.contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
+/// Every header of a 200 answer with `variant`, the `coding`
+/// representation of `entry`, the public CORS headers and `nosniff`
+/// included: what the router would otherwise add to it (see
+/// [`crate::http::cors::Cors::Prepared`]).
+fn full_headers(entry: &Entry, variant: &Variant, coding: Coding) -> HeaderMap {
+    let mut h = HeaderMap::with_capacity(16);
+    let length = variant.content_length.clone();
+    entity_headers(&mut h, entry, variant, coding, length);
+    cors::apply(&cors::Cors::Public, &mut h);
+    security_headers::apply_all(&mut h);
+    h
+}
+
+/// Every header of a 304 answer to a revalidation of `variant`, a
+/// representation of `entry` (RFC 9110 §15.4.5: its ETag, Cache-Control
+/// and Vary), with the public CORS headers and `nosniff`.
+fn not_modified_headers(entry: &Entry, variant: &Variant) -> HeaderMap {
+    let mut h = HeaderMap::with_capacity(12);
+    h.insert(header::ETAG, variant.etag.clone());
+    h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
+    if entry.varies {
+        h.insert(header::VARY, VARY_ENCODING);
+    }
+    h.insert(contract::headers::RELEASE, entry.release.clone());
+    cors::apply(&cors::Cors::Public, &mut h);
+    security_headers::apply_all(&mut h);
+    h
+}
+
+/// `Content-Encoding` of a twin (`coding` is one the file has).
+pub fn insert_encoding(h: &mut HeaderMap, coding: Coding) {
+    match coding {
+        Coding::Br => {
+            h.insert(header::CONTENT_ENCODING, BR);
         }
+        Coding::Gzip => {
+            h.insert(header::CONTENT_ENCODING, GZIP);
+        }
+        Coding::Identity => {}
     }
 }
 
@@ -444,16 +549,18 @@ mod tests {
         std::fs::write(dir.path().join("index.html"), "<p>").unwrap();
         std::fs::write(dir.path().join("a.txt"), "a").unwrap();
         let manifest = |api: Option<&str>| {
-            let mut m = serde_json::json!({"format": FORMAT, "files": {
+            let mut m = serde_json::json!({"format": contract::manifest::FORMAT, "files": {
                 "index.html": entry(3, "text/html; charset=utf-8"),
                 "a.txt": entry(1, "text/plain")}});
             if let Some(api) = api {
                 m["api_origin"] = api.into();
             }
             std::fs::write(dir.path().join(MANIFEST_FILE), m.to_string()).unwrap();
-            Site::load(dir.path()).unwrap()
+            crate::published::Published::load(dir.path(), "http://127.0.0.1:8080")
+                .unwrap()
+                .files
         };
-        let csp = |site: &Site, path: &str| match site.lookup(path) {
+        let csp = |site: &Files, path: &str| match site.lookup(path) {
             Some(Resource::File(e)) => e.csp.clone(),
             other => panic!("{path}: {other:?}"),
         };

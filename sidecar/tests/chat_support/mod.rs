@@ -11,7 +11,6 @@ use serde_json::{Value, json};
 use sidecar::AppState;
 use sidecar::config::Config;
 use sidecar::contact::{Contact, ContactConfig};
-use sidecar::http::site::Site;
 use sidecar::live::{Live, LiveConfig};
 use sidecar::store::SampleSize;
 
@@ -41,8 +40,8 @@ pub async fn env(backend: Backend, name: &str, limit: u32) -> Option<Env> {
     let db = open(backend, name, SampleSize::Default).await?;
     let mut config = Config::defaults(&dist);
     config.max_body_bytes = 16 * 1024;
-    let site = Site::load(&dist).expect("the built site loads");
-    let mut state = AppState::new(config, site, "127.0.0.1:8080".parse().unwrap());
+    let mut state =
+        AppState::load(config, "127.0.0.1:8080".parse().unwrap()).expect("the built site loads");
     let cfg = ContactConfig {
         chat_limit: limit,
         ..ContactConfig::default()

@@ -7,7 +7,6 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Body;
 use serde_json::Value;
 use sidecar::config::Config;
-use sidecar::http::site::Site;
 use sidecar::{AppState, handle};
 
 use super::Fixture;
@@ -53,8 +52,7 @@ impl Answer {
 pub fn state_with(fixture: &Fixture, edit: impl FnOnce(&mut Config)) -> AppState {
     let mut config = Config::defaults(&fixture.dist);
     edit(&mut config);
-    let site = Site::load(&fixture.dist).expect("fixture loads");
-    AppState::new(config, site, "127.0.0.1:8080".parse().unwrap())
+    AppState::load(config, "127.0.0.1:8080".parse().unwrap()).expect("fixture loads")
 }
 
 pub fn state(fixture: &Fixture) -> AppState {

@@ -167,8 +167,11 @@ pub(super) fn contact_receipt() -> Value {
 pub(super) fn health() -> Value {
     json!({
         "type": "object",
-        "properties": { "status": { "const": "ok" } },
-        "required": ["status"]
+        "properties": {
+            "status": { "const": "ok" },
+            "release": { "type": "string", "pattern": "^[0-9a-f]{16}$", "description": "The release this replica serves: the first 16 hex digits of the SHA-256 of its `manifest.json`, also sent as the `X-Release` header of its answers." }
+        },
+        "required": ["status", "release"]
     })
 }
 
@@ -378,8 +381,9 @@ pub(super) fn chat_answer() -> Value {
                 },
                 "required": ["url", "suggested", "label"]
             },
-            "notice": { "type": "string" }
+            "notice": { "type": "string" },
+            "release": { "type": "string", "pattern": "^[0-9a-f]{16}$", "description": "The release whose pages the citations quote (as `/healthz` names it)." }
         },
-        "required": ["kind", "text", "citations", "related", "handoff", "notice"]
+        "required": ["kind", "text", "citations", "related", "handoff", "notice", "release"]
     })
 }
