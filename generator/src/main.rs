@@ -111,9 +111,14 @@ enum Command {
         #[arg(long = "for", env = "GENERATE_HOST", value_enum)]
         host: generator::host_config::Host,
         /// The built site (its manifest.json is read; nginx and Caddy serve
-        /// it from this absolute path).
+        /// it from this absolute path unless --root says otherwise).
         #[arg(long, env = "GENERATE_DIST", default_value = "dist")]
         dist: PathBuf,
+        /// Where nginx or Caddy finds the built site, when not at --dist: an
+        /// absolute path as the front sees it, e.g. /srv/dist where a front
+        /// container mounts dist/ (default: the absolute path of --dist).
+        #[arg(long, env = "GENERATE_ROOT")]
+        root: Option<PathBuf>,
         /// Origin of the running sidecar, e.g. http://127.0.0.1:8081 or
         /// https://api.example.org (no path, query or credentials). nginx
         /// and Caddy take several replicas (repeat the flag, or separate
@@ -124,6 +129,22 @@ enum Command {
         /// Address the front listens on (nginx and Caddy): IP:PORT or a port.
         #[arg(long, env = "GENERATE_LISTEN", default_value = "80")]
         listen: generator::host_config::Listen,
+        /// How nginx and Caddy send compressed files: `twins` sends the
+        /// build's .gz (and .br) twins as they are (needs `generate build
+        /// --precompress`); `on-the-fly` gzips each answer (nginx's gzip,
+        /// Caddy's encode gzip), for a build without twins; `auto` takes
+        /// twins when the manifest lists any, on-the-fly otherwise. Each
+        /// works on the official nginx image (see --nginx-brotli-static);
+        /// Netlify and Cloudflare compress at their edge and take only
+        /// `auto`.
+        #[arg(long, env = "GENERATE_COMPRESSION", value_enum, default_value_t)]
+        compression: generator::host_config::Compression,
+        /// nginx only: the nginx that loads the configuration has Debian's
+        /// brotli_static module (libnginx-mod-http-brotli-static), so the
+        /// .br twins are sent too. Without it (the official nginx image has
+        /// no brotli module) only the .gz twins are, through gzip_static.
+        #[arg(long, env = "GENERATE_NGINX_BROTLI_STATIC")]
+        nginx_brotli_static: bool,
         /// Folder the files are written into (created; outside --dist).
         #[arg(long, env = "GENERATE_HOST_OUT")]
         out: PathBuf,
@@ -184,15 +205,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::HostConfig {
             host,
             dist,
+            root,
             sidecar_url,
             listen,
+            compression,
+            nginx_brotli_static,
             out,
         } => {
             let written = generator::host_config::write(&generator::host_config::Options {
                 host,
                 dist,
+                root,
                 sidecars: sidecar_url,
                 listen,
+                compression,
+                nginx_brotli_static,
                 out,
             })?;
             for path in written {

@@ -15,7 +15,10 @@
 #   tests/e2e/fronts.sh DIST
 #
 # DIST is a `generate build --precompress` output (nginx and Caddy serve its
-# twins as they are); the binaries are
+# twins as they are, nginx with Debian's brotli_static module and
+# --nginx-brotli-static); the front-container configurations (`--root`,
+# each `--compression`, no module loaded) are checked with `nginx -t` and
+# `caddy validate` first. The binaries are
 # ${CARGO_TARGET_DIR:-target}/debug/{generate,sidecar}.
 # Installs Debian's nginx, libnginx-mod-http-brotli-static and caddy when
 # missing. Environment: FRONTS_STEP_TIMEOUT (seconds per step, default 600).
@@ -75,10 +78,54 @@ mkdir -p "$tmp/third"
 python3 -m http.server "$tport" --bind 127.0.0.1 --directory "$tmp/third" >"$tmp/third.log" 2>&1 &
 pids+=($!)
 wait_http "$third/"
+# The nginx here loads Debian's brotli_static module (below): it sends the
+# .br twins too, as the sidecar does.
 "$generate" host-config --for nginx --dist "$tmp/dist" --sidecar-url "$sidecar" \
-  --listen "127.0.0.1:$nport" --out "$tmp/nginx" >/dev/null
+  --listen "127.0.0.1:$nport" --nginx-brotli-static --out "$tmp/nginx" >/dev/null
 "$generate" host-config --for caddy --dist "$tmp/dist" --sidecar-url "$sidecar" \
   --listen "127.0.0.1:$cport" --out "$tmp/caddy" >/dev/null
+
+# A front container's configuration (the official nginx image: no brotli
+# module; dist/ mounted elsewhere than where it was read): `--root` and each
+# compression must pass `nginx -t` in a main file that loads no module, and
+# the configuration that asks for brotli_static must not.
+container_conf() { # NAME MODULE_LINE HOST_CONFIG_FLAGS...
+  local name=$1 module=$2
+  shift 2
+  mkdir -p "$tmp/container/$name/prefix"
+  "$generate" host-config --for nginx --dist "$tmp/dist" --sidecar-url http://localhost:8081 \
+    --listen 0.0.0.0:8080 --root /srv/dist --out "$tmp/container/$name" "$@" >/dev/null
+  grep -q '^    root /srv/dist;$' "$tmp/container/$name/nginx.conf" \
+    || { echo "fronts: --root /srv/dist is not the root of $name" >&2; exit 1; }
+  cat >"$tmp/container/$name/main.conf" <<CONF
+$module
+pid $tmp/container/$name/prefix/nginx.pid;
+error_log $tmp/container/$name/prefix/error.log warn;
+events { worker_connections 64; }
+http { include $tmp/container/$name/nginx.conf; }
+CONF
+  nginx -t -q -c "$tmp/container/$name/main.conf" -p "$tmp/container/$name/prefix" 2>"$tmp/container/$name/test.log"
+}
+for c in "default|" "twins|--compression twins" "on-the-fly|--compression on-the-fly"; do
+  IFS='|' read -r name flags <<<"$c"
+  # shellcheck disable=SC2086 # flags are words
+  container_conf "$name" "" $flags \
+    || { echo "fronts: the $name configuration fails nginx -t without modules:" >&2; cat "$tmp/container/$name/test.log" >&2; exit 1; }
+done
+grep -q '^    gzip_static on;$' "$tmp/container/default/nginx.conf" && ! grep -q 'brotli_static on;' "$tmp/container/default/nginx.conf" \
+  || { echo "fronts: the default for a build with twins is not gzip_static alone" >&2; exit 1; }
+if container_conf brotli "" --nginx-brotli-static; then
+  echo "fronts: brotli_static passed nginx -t without its module" >&2; exit 1
+fi
+grep -q brotli_static "$tmp/container/brotli/test.log" \
+  || { echo "fronts: nginx -t failed without naming brotli_static:" >&2; cat "$tmp/container/brotli/test.log" >&2; exit 1; }
+container_conf brotli-loaded "load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;" --nginx-brotli-static \
+  || { echo "fronts: brotli_static fails nginx -t with its module:" >&2; cat "$tmp/container/brotli-loaded/test.log" >&2; exit 1; }
+"$generate" host-config --for caddy --dist "$tmp/dist" --sidecar-url http://localhost:8081 --listen 8080 \
+  --root /srv/dist --compression on-the-fly --out "$tmp/container/caddy" >/dev/null
+caddy validate --config "$tmp/container/caddy/Caddyfile" --adapter caddyfile >"$tmp/container/caddy/validate.log" 2>&1 \
+  || { cat "$tmp/container/caddy/validate.log"; exit 1; }
+echo "fronts: front-container configurations (--root, each compression, no module) pass nginx -t and caddy validate; brotli_static without its module does not"
 
 # A main nginx.conf around the generated server block, as a deployment
 # writes one.

@@ -20,7 +20,9 @@ use contract::ProblemCode;
 use contract::headers;
 use contract::routes::MAX_BODY_BYTES;
 
-use super::{FILE_ALLOW, FILE_HEADERS, File, Listen, PROBLEM_JSON, Plan, problems};
+use super::{
+    Compress, FILE_ALLOW, FILE_HEADERS, File, Listen, ON_THE_FLY_FROM, PROBLEM_JSON, Plan, problems,
+};
 
 pub fn render(plan: &Plan) -> anyhow::Result<String> {
     for f in &plan.files {
@@ -69,7 +71,7 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
     let root = plan.root.display().to_string();
     ensure!(
         !root.contains(['{', '}', '"', '`']) && !root.chars().any(char::is_whitespace),
-        "--dist {root}: Caddy's root cannot hold spaces, quotes or braces"
+        "--root/--dist {root}: Caddy's root cannot hold spaces, quotes or braces"
     );
     let _ = writeln!(o, "\troot * {root}\n");
 
@@ -228,14 +230,18 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
     for (ty, files) in plan.group_by(|f| f.content_type.clone()) {
         group(&mut o, "Content-Type", &files, &[("Content-Type", &ty)]);
     }
-    let twins: Vec<&File> = plan.files.iter().filter(|f| f.twins).collect();
-    if !twins.is_empty() {
+    let varies: Vec<&File> = plan
+        .files
+        .iter()
+        .filter(|f| f.varies(plan.compress))
+        .collect();
+    if !varies.is_empty() {
         // Deferred (set as the answer is written): replaces the Vary Caddy
-        // adds only when it sends a twin.
+        // adds only when it sends a twin or compresses.
         group(
             &mut o,
-            "Vary, with or without a twin sent",
-            &twins,
+            "Vary, compressed or not",
+            &varies,
             &[("Vary", headers::VARY_ENCODING), ("defer", "")],
         );
     }
@@ -248,7 +254,9 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
             group(&mut o, "Link", &files, &[("Link", link)]);
         }
     }
-    o.push_str("\n\t\tfile_server {\n\t\t\tprecompressed br gzip\n\t\t}\n\t}\n\n");
+    o.push('\n');
+    file_server(&mut o, plan, "\t\t", None);
+    o.push_str("\t}\n\n");
 
     // Errors.
     let page = plan.not_found_page();
@@ -274,20 +282,15 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
         }
     }
     o.push_str("\t\t\t}\n");
-    if page.twins {
+    if page.varies(plan.compress) {
         let _ = writeln!(
             o,
             "\t\t\theader {{\n\t\t\t\tVary {}\n\t\t\t\tdefer\n\t\t\t}}",
             q(headers::VARY_ENCODING)
         );
     }
-    o.push_str(
-        "\t\t\tfile_server {\n\
-         \t\t\t\tprecompressed br gzip\n\
-         \t\t\t\tstatus 404\n\
-         \t\t\t}\n\
-         \t\t}\n",
-    );
+    file_server(&mut o, plan, "\t\t\t", Some(404));
+    o.push_str("\t\t}\n");
     let limit = problems::payload_too_large();
     let retry = problems::RETRY_AFTER.to_string();
     for (cond, code, detail, extra) in [
@@ -324,6 +327,39 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
     }
     o.push_str("\t}\n}\n");
     Ok(o)
+}
+
+/// `file_server` with the twins, or behind `encode gzip`, at `indent`.
+fn file_server(o: &mut String, plan: &Plan, indent: &str, status: Option<u16>) {
+    let mut inner = Vec::new();
+    match plan.compress {
+        // Caddy sends .br twins itself, whatever nginx would need.
+        Compress::Twins { .. } => inner.push("precompressed br gzip"),
+        Compress::OnTheFly if plan.on_the_fly_types().is_empty() => {}
+        Compress::OnTheFly => {
+            // The compressible types of dist/ and the sidecar's least size;
+            // answers already encoded (none here) are left alone.
+            let _ = writeln!(
+                o,
+                "{indent}encode gzip {{\n{indent}\tminimum_length {ON_THE_FLY_FROM}\n{indent}\tmatch {{"
+            );
+            for t in plan.on_the_fly_types() {
+                let _ = writeln!(o, "{indent}\t\theader Content-Type {t}*");
+            }
+            let _ = writeln!(o, "{indent}\t}}\n{indent}}}");
+        }
+    }
+    let status = status.map(|s| format!("status {s}"));
+    inner.extend(status.as_deref());
+    if inner.is_empty() {
+        let _ = writeln!(o, "{indent}file_server");
+    } else {
+        let _ = writeln!(o, "{indent}file_server {{");
+        for line in inner {
+            let _ = writeln!(o, "{indent}\t{line}");
+        }
+        let _ = writeln!(o, "{indent}}}");
+    }
 }
 
 /// A Caddyfile token in double quotes.
@@ -375,5 +411,26 @@ mod tests {
         }
         assert!(text.contains("\t\t\tmax_size 65536\n"));
         assert!(text.contains("not path /api/service.json"));
+    }
+
+    #[test]
+    fn snapshot_on_the_fly() {
+        insta::assert_snapshot!(render(&fixture::plan_without_twins()).unwrap());
+    }
+
+    /// With twins, Caddy sends the .br and .gz files; on the fly it gzips
+    /// the files (the 404 page too) and never the sidecar's answers.
+    #[test]
+    fn compression_of_files_only() {
+        let text = render(&fixture::plan()).unwrap();
+        assert_eq!(text.matches("precompressed br gzip").count(), 2);
+        assert!(!text.contains("encode"));
+        let text = render(&fixture::plan_without_twins()).unwrap();
+        assert!(!text.contains("precompressed"));
+        assert_eq!(text.matches("encode gzip {").count(), 2);
+        assert!(text.contains("\t\t\t\theader Content-Type text/markdown*\n"));
+        let sidecar = text.split("handle @pis_sidecar {").nth(1).unwrap();
+        let sidecar = sidecar.split("\n\t}\n").next().unwrap();
+        assert!(!sidecar.contains("encode"), "{sidecar}");
     }
 }

@@ -12,6 +12,10 @@ use contract::manifest::{self, Encoded, FileEntry, Manifest};
 use super::{Listen, Plan};
 
 fn entry(key: &str, twins: bool) -> (String, FileEntry) {
+    sized(key, twins, 100)
+}
+
+fn sized(key: &str, twins: bool, size: u64) -> (String, FileEntry) {
     let mut encodings = BTreeMap::new();
     if twins {
         for (coding, ext) in [("br", "br"), ("gzip", "gz")] {
@@ -28,7 +32,7 @@ fn entry(key: &str, twins: bool) -> (String, FileEntry) {
     (
         key.to_owned(),
         FileEntry {
-            size: 100,
+            size,
             sha256: "0".repeat(64),
             etag: format!("\"{}\"", "0".repeat(32)),
             content_type: contract::media::for_path(key).to_owned(),
@@ -58,10 +62,41 @@ pub fn manifest() -> Manifest {
     }
 }
 
+/// A build without `--precompress`: no twins; pages of every size,
+/// compressible or not.
+pub fn manifest_without_twins() -> Manifest {
+    Manifest {
+        format: manifest::FORMAT,
+        api_origin: None,
+        files: [
+            sized("index.html", false, 4000),
+            sized("404.html", false, 2000),
+            sized("docs/about/index.html", false, 3000),
+            sized("docs/about/index.md", false, 1500),
+            sized("assets/site.0123456789abcdef.css", false, 9000),
+            sized("api/service.json", false, 5000),
+            sized(".well-known/api-catalog", false, 600),
+            sized("robots.txt", false, 80),
+            sized("files/data.csv", false, 300),
+            sized("files/photo.png", false, 50000),
+        ]
+        .into_iter()
+        .collect(),
+    }
+}
+
 pub fn plan() -> Plan {
+    plan_of(&manifest())
+}
+
+pub fn plan_without_twins() -> Plan {
+    plan_of(&manifest_without_twins())
+}
+
+fn plan_of(manifest: &Manifest) -> Plan {
     Plan::new(
         PathBuf::from("/srv/site/dist"),
-        &manifest(),
+        manifest,
         crate::origin::sidecar_url("http://127.0.0.1:8081").unwrap(),
         "127.0.0.1:8080".parse::<Listen>().unwrap(),
         "https://example.org".to_owned(),

@@ -40,14 +40,52 @@ pub enum Host {
     Cloudflare,
 }
 
+/// How nginx and Caddy send compressed answers of files (`--compression`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Compression {
+    /// The build's twins when its manifest lists any, gzip on the fly
+    /// otherwise.
+    #[default]
+    Auto,
+    /// The build's `.br` and `.gz` twins as they are (a build made with
+    /// `generate build --precompress`); nothing is compressed per request.
+    Twins,
+    /// gzip made by the front per answer (nginx's `gzip`, Caddy's
+    /// `encode gzip`); the twins, if any, are not used.
+    OnTheFly,
+}
+
+/// What a configuration does about compression, resolved from
+/// [`Compression`], the manifest and the host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compress {
+    /// The build's twins: the `.gz` ones always, the `.br` ones where the
+    /// front can send them: Caddy always, nginx when `brotli_static` (its
+    /// module is loaded).
+    Twins { brotli_static: bool },
+    /// gzip per answer, for compressible files of [`ON_THE_FLY_FROM`] bytes
+    /// or more.
+    OnTheFly,
+}
+
+/// The smallest file compressed on the fly: the size from which the build
+/// makes twins and the sidecar makes them on first use.
+pub const ON_THE_FLY_FROM: u64 = 256;
+
 /// What `generate host-config` was asked for, validated.
 #[derive(Debug, Clone)]
 pub struct Options {
     pub host: Host,
     pub dist: PathBuf,
+    /// Where the front finds the build (nginx's and Caddy's `root`), when
+    /// not where `dist` is read, e.g. a container's mount.
+    pub root: Option<PathBuf>,
     /// One sidecar, or several replicas (nginx and Caddy balance them).
     pub sidecars: Vec<SidecarUrl>,
     pub listen: Listen,
+    pub compression: Compression,
+    /// The nginx that loads the configuration has the brotli_static module.
+    pub nginx_brotli_static: bool,
     pub out: PathBuf,
 }
 
@@ -60,6 +98,10 @@ pub fn write(opts: &Options) -> anyhow::Result<Vec<PathBuf>> {
         .context("--sidecar-url: give the sidecar's origin")?;
     let mut plan = Plan::load(&opts.dist, first.clone(), opts.listen.clone())?;
     plan.set_replicas(opts.host, more)?;
+    if let Some(root) = &opts.root {
+        plan.set_root(opts.host, root)?;
+    }
+    plan.set_compression(opts.host, opts.compression, opts.nginx_brotli_static)?;
     let files = render(opts.host, &plan)?;
     let out = &opts.out;
     if out.exists() {
@@ -85,20 +127,6 @@ pub fn write(opts: &Options) -> anyhow::Result<Vec<PathBuf>> {
 
 /// The files of one host: relative path and text.
 pub fn render(host: Host, plan: &Plan) -> anyhow::Result<Vec<(String, String)>> {
-    // nginx and Caddy send the build's twins as they are and compress
-    // nothing themselves; the other hosts compress at their edge.
-    let serves_twins = match host {
-        Host::Nginx => Some("nginx"),
-        Host::Caddy => Some("Caddy"),
-        Host::Netlify | Host::Cloudflare => None,
-    };
-    if let Some(name) = serves_twins {
-        ensure!(
-            plan.files.iter().any(|f| f.twins),
-            "{}: built without compressed twins, which {name} serves as they are (it compresses nothing itself); build it with `generate build --precompress`",
-            plan.root.display()
-        );
-    }
     match host {
         Host::Nginx => Ok(vec![("nginx.conf".into(), nginx::render(plan)?)]),
         Host::Caddy => Ok(vec![("Caddyfile".into(), caddy::render(plan)?)]),
@@ -117,14 +145,30 @@ pub struct File {
     pub urls: Vec<String>,
     pub content_type: String,
     pub cache_control: String,
-    /// Whether it has precompressed twins (then `Vary: accept-encoding`).
+    /// Whether it has precompressed twins.
     pub twins: bool,
+    /// Whether its type is worth compressing, by the contract's list.
+    pub compressible: bool,
+    /// Its size in bytes.
+    pub size: u64,
     pub link: Option<&'static str>,
 }
 
 impl File {
     pub fn is_html(&self) -> bool {
         headers::is_html(&self.content_type)
+    }
+
+    /// Whether its answers depend on `Accept-Encoding` (`Vary`), as the
+    /// sidecar says: it has twins from the build, or it is compressed on
+    /// the fly.
+    pub fn varies(&self, compress: Compress) -> bool {
+        self.twins || (compress == Compress::OnTheFly && self.on_the_fly())
+    }
+
+    /// Whether the front compresses it when compressing on the fly.
+    pub fn on_the_fly(&self) -> bool {
+        self.compressible && self.size >= ON_THE_FLY_FROM
     }
 
     /// Whether it lies where unknown paths are problems, not the 404 page.
@@ -136,8 +180,10 @@ impl File {
 /// What every host configuration is written from.
 #[derive(Debug, Clone)]
 pub struct Plan {
-    /// Absolute `dist/`.
+    /// `dist/` as the front sees it: the absolute `--dist`, or `--root`.
     pub root: PathBuf,
+    /// How nginx and Caddy send compressed answers.
+    pub compress: Compress,
     pub sidecar: SidecarUrl,
     /// Further replicas of the sidecar beside [`Plan::sidecar`], balanced by
     /// the front (nginx and Caddy only).
@@ -240,6 +286,8 @@ impl Plan {
                 content_type: entry.content_type.clone(),
                 cache_control: entry.cache_control.clone(),
                 twins: !entry.encodings.is_empty(),
+                compressible: media::compressible(&entry.content_type),
+                size: entry.size,
                 link: headers::link(key),
             });
         }
@@ -249,8 +297,17 @@ impl Plan {
         );
         // A file's own URL wins over a directory redirect of the same path.
         redirects.retain(|(from, _)| !files.iter().any(|f| f.urls.contains(from)));
+        // `--compression auto` for a front without brotli: the safe default.
+        let compress = if files.iter().any(|f| f.twins) {
+            Compress::Twins {
+                brotli_static: false,
+            }
+        } else {
+            Compress::OnTheFly
+        };
         Ok(Plan {
             root,
+            compress,
             sidecar,
             replicas: Vec::new(),
             listen,
@@ -285,6 +342,78 @@ impl Plan {
             self.replicas.push(r.clone());
         }
         Ok(())
+    }
+
+    /// Serves the build from `root` (nginx and Caddy): where the front sees
+    /// it, e.g. a container's mount, apart from where it was read.
+    pub fn set_root(&mut self, host: Host, root: &Path) -> anyhow::Result<()> {
+        ensure!(
+            matches!(host, Host::Nginx | Host::Caddy),
+            "--root: {host:?} serves the files copied into its publish root; the flag is for nginx and caddy"
+        );
+        ensure!(
+            root.is_absolute(),
+            "--root {}: give the absolute path at which the front sees the build",
+            root.display()
+        );
+        self.root = root.to_owned();
+        Ok(())
+    }
+
+    /// Resolves `--compression` for `host` against the manifest: `auto`
+    /// takes the twins when the build has any, else gzip on the fly; the
+    /// twins asked for by name must be there. nginx sends the `.br` twins
+    /// only when told that its brotli_static module is loaded.
+    pub fn set_compression(
+        &mut self,
+        host: Host,
+        choice: Compression,
+        nginx_brotli_static: bool,
+    ) -> anyhow::Result<()> {
+        let name = match host {
+            Host::Nginx => "nginx",
+            Host::Caddy => "caddy",
+            Host::Netlify | Host::Cloudflare => {
+                ensure!(
+                    choice == Compression::Auto && !nginx_brotli_static,
+                    "--compression, --nginx-brotli-static: {host:?} compresses at its edge; the flags are for nginx and caddy"
+                );
+                return Ok(());
+            }
+        };
+        ensure!(
+            !nginx_brotli_static || host == Host::Nginx,
+            "--nginx-brotli-static: Caddy sends the .br twins itself; the flag is for nginx"
+        );
+        let twins = self.files.iter().any(|f| f.twins);
+        let brotli_static = nginx_brotli_static;
+        self.compress = match choice {
+            Compression::Auto if twins => Compress::Twins { brotli_static },
+            Compression::Auto | Compression::OnTheFly => Compress::OnTheFly,
+            Compression::Twins => {
+                ensure!(
+                    twins,
+                    "--compression twins: the build at {} has no compressed twins for {name} to send; build it with `generate build --precompress`, or give --compression on-the-fly (or auto)",
+                    self.root.display()
+                );
+                Compress::Twins { brotli_static }
+            }
+        };
+        Ok(())
+    }
+
+    /// Essences of the compressible types of the files compressed on the
+    /// fly, sorted and each once.
+    pub fn on_the_fly_types(&self) -> Vec<&str> {
+        let mut types: Vec<&str> = self
+            .files
+            .iter()
+            .filter(|f| f.on_the_fly())
+            .map(|f| media::essence(&f.content_type))
+            .collect();
+        types.sort_unstable();
+        types.dedup();
+        types
     }
 
     /// The sidecar and its replicas.

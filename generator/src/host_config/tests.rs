@@ -92,3 +92,175 @@ fn replicas_are_balanced_where_the_host_can() {
         .unwrap_err();
     assert!(e.to_string().contains("twice"), "{e}");
 }
+
+/// `--compression` against the manifest: `auto` takes the twins when the
+/// build has any, gzip on the fly otherwise; `twins` asked for a build
+/// without any is refused with the flags that fix it; nginx sends .br twins
+/// only when told its brotli module is there.
+#[test]
+fn compression_is_resolved_against_the_manifest() {
+    let twins = Compress::Twins {
+        brotli_static: false,
+    };
+    let with_br = Compress::Twins {
+        brotli_static: true,
+    };
+    let plain = fixture::plan_without_twins();
+    for (host, choice, brotli, built, want) in [
+        (
+            Host::Nginx,
+            Compression::Auto,
+            false,
+            &fixture::plan(),
+            twins,
+        ),
+        (
+            Host::Nginx,
+            Compression::Auto,
+            true,
+            &fixture::plan(),
+            with_br,
+        ),
+        (
+            Host::Nginx,
+            Compression::Twins,
+            false,
+            &fixture::plan(),
+            twins,
+        ),
+        (
+            Host::Nginx,
+            Compression::OnTheFly,
+            true,
+            &fixture::plan(),
+            Compress::OnTheFly,
+        ),
+        (
+            Host::Nginx,
+            Compression::Auto,
+            false,
+            &plain,
+            Compress::OnTheFly,
+        ),
+        (
+            Host::Nginx,
+            Compression::Auto,
+            true,
+            &plain,
+            Compress::OnTheFly,
+        ),
+        (
+            Host::Caddy,
+            Compression::Auto,
+            false,
+            &fixture::plan(),
+            twins,
+        ),
+        (
+            Host::Caddy,
+            Compression::Auto,
+            false,
+            &plain,
+            Compress::OnTheFly,
+        ),
+    ] {
+        let mut plan = built.clone();
+        plan.set_compression(host, choice, brotli).unwrap();
+        assert_eq!(plan.compress, want, "{host:?} {choice:?} {brotli}");
+    }
+    for host in [Host::Nginx, Host::Caddy] {
+        let e = plain
+            .clone()
+            .set_compression(host, Compression::Twins, false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("generate build --precompress") && e.contains("--compression on-the-fly"),
+            "{e}"
+        );
+    }
+    let e = fixture::plan()
+        .set_compression(Host::Caddy, Compression::Auto, true)
+        .unwrap_err();
+    assert!(e.to_string().contains("--nginx-brotli-static"), "{e}");
+    for host in [Host::Netlify, Host::Cloudflare] {
+        fixture::plan()
+            .set_compression(host, Compression::Auto, false)
+            .unwrap();
+        for (choice, brotli) in [
+            (Compression::Twins, false),
+            (Compression::OnTheFly, false),
+            (Compression::Auto, true),
+        ] {
+            let e = fixture::plan()
+                .set_compression(host, choice, brotli)
+                .unwrap_err();
+            assert!(e.to_string().contains("compresses at its edge"), "{e}");
+        }
+    }
+}
+
+/// On the fly, the files that vary are the compressible ones of 256 bytes
+/// or more, as the sidecar's; with twins, those with twins.
+#[test]
+fn what_varies_follows_the_compression() {
+    let plan = fixture::plan_without_twins();
+    let varies = |p: &Plan| -> Vec<String> {
+        p.files
+            .iter()
+            .filter(|f| f.varies(p.compress))
+            .map(|f| f.key.clone())
+            .collect()
+    };
+    assert_eq!(plan.compress, Compress::OnTheFly);
+    let on_the_fly = varies(&plan);
+    assert!(on_the_fly.contains(&"index.html".to_owned()));
+    // Too small, and not compressible.
+    assert!(!on_the_fly.contains(&"robots.txt".to_owned()));
+    assert!(!on_the_fly.contains(&"files/photo.png".to_owned()));
+    let mut twins = plan.clone();
+    twins.compress = Compress::Twins {
+        brotli_static: false,
+    };
+    assert!(varies(&twins).is_empty());
+    assert_eq!(
+        plan.on_the_fly_types(),
+        [
+            "application/json",
+            "application/linkset+json",
+            "text/css",
+            "text/csv",
+            "text/html",
+            "text/markdown"
+        ]
+    );
+}
+
+/// `--root`: where nginx and Caddy see the build, absolute; the hosts that
+/// serve a publish root refuse it by name.
+#[test]
+fn root_is_absolute_and_only_for_nginx_and_caddy() {
+    for host in [Host::Nginx, Host::Caddy] {
+        let mut plan = fixture::plan();
+        plan.set_root(host, Path::new("/srv/dist")).unwrap();
+        let text: String = render(host, &plan)
+            .unwrap()
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        assert!(text.contains("root /srv/dist;") || text.contains("root * /srv/dist\n"));
+        assert!(!text.contains("/srv/site/dist"), "{host:?}");
+        let e = plan.set_root(host, Path::new("srv/dist")).unwrap_err();
+        assert!(e.to_string().contains("absolute"), "{e}");
+        let mut plan = fixture::plan();
+        plan.set_root(host, Path::new("/srv/my dist")).unwrap();
+        let e = render(host, &plan).unwrap_err();
+        assert!(e.to_string().contains("--root"), "{e}");
+    }
+    for host in [Host::Netlify, Host::Cloudflare] {
+        let e = fixture::plan()
+            .set_root(host, Path::new("/srv/dist"))
+            .unwrap_err();
+        assert!(e.to_string().contains("--root"), "{e}");
+    }
+}
