@@ -79,6 +79,14 @@ impl AppState {
         &self.origins
     }
 
+    /// The limits of a request body.
+    pub fn body_limits(&self) -> crate::http::body::Limits {
+        crate::http::body::Limits {
+            max_bytes: self.config.max_body_bytes,
+            timeout: self.config.request_timeout,
+        }
+    }
+
     /// Marks the process as draining: `/readyz` answers 503 from now on.
     pub fn begin_shutdown(&self) {
         self.shutting_down.store(true, Ordering::Relaxed);

@@ -5,6 +5,7 @@
 //! files of the loaded release. Nothing here knows a feature (live data,
 //! MCP, chat, contact); the features and the router use these.
 
+pub mod body;
 pub mod conditional;
 pub mod cors;
 pub mod encode;

@@ -15,7 +15,7 @@ use crate::http::negotiate::{self, Coding};
 use crate::http::problem::Problem;
 use crate::http::range::{self, RangeRequest};
 use crate::http::security_headers;
-use crate::published::files::{Entry, entity_headers, insert_encoding};
+use crate::published::entry::{Entry, entity_headers, insert_encoding};
 
 const VARY_ENCODING: HeaderValue = HeaderValue::from_static(contract::headers::VARY_ENCODING);
 const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");

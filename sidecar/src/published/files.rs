@@ -19,144 +19,18 @@
 //! so neither is ever served on its own.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::path::Path;
+use std::sync::Arc;
 
-use anyhow::{Context, bail, ensure};
+use anyhow::Context;
 use bytes::Bytes;
-use http::header;
-use http::{HeaderMap, HeaderValue};
+use http::HeaderValue;
 
-use crate::compress;
+use super::entry::load_entry;
+pub use super::entry::{Entry, LAZY_FROM, Twins, Variant};
 use crate::http::encode::{PATH_KEEPS, percent_encode_into};
-use crate::http::negotiate::Coding;
-use crate::http::{cors, security_headers};
 
-use contract::manifest::{ASSETS, FileEntry, MANIFEST_FILE, Manifest, NOT_FOUND_PAGE};
-
-const VARY_ENCODING: HeaderValue = HeaderValue::from_static(contract::headers::VARY_ENCODING);
-const BYTES: HeaderValue = HeaderValue::from_static("bytes");
-const BR: HeaderValue = HeaderValue::from_static("br");
-const GZIP: HeaderValue = HeaderValue::from_static("gzip");
-
-/// Files listed without twins get them here from this size on (the
-/// build's threshold for `--precompress`).
-pub const LAZY_FROM: usize = contract::compression::TWIN_FROM;
-
-/// One representation's bytes and pre-rendered headers.
-#[derive(Debug, Clone)]
-pub struct Variant {
-    pub bytes: Bytes,
-    pub etag: HeaderValue,
-    pub content_length: HeaderValue,
-    /// Every header of a 200 answer with this representation, CORS and
-    /// security headers included, in the order they are sent: the common
-    /// answer is one clone of this map instead of a dozen hashed inserts.
-    pub headers: HeaderMap,
-    /// The same for a 304 answer to a revalidation of this representation.
-    pub not_modified: HeaderMap,
-}
-
-impl Variant {
-    /// Fills in the prepared 200 and 304 headers of this representation
-    /// of `entry`, answered with `coding`.
-    fn prepare(&mut self, entry: &Entry, coding: Coding) {
-        self.headers = full_headers(entry, self, coding);
-        self.not_modified = not_modified_headers(entry, self);
-    }
-}
-
-/// A published file.
-#[derive(Debug)]
-pub struct Entry {
-    /// Manifest key (path relative to dist).
-    pub key: String,
-    pub content_type: HeaderValue,
-    pub cache_control: HeaderValue,
-    /// The Content-Security-Policy of an HTML document (with the security
-    /// headers that go with it); `None` for other files.
-    pub csp: Option<HeaderValue>,
-    /// A `Link` header to send with this file: the RFC 9727 api-catalog
-    /// relation on the catalog itself and on the home page.
-    pub link: Option<HeaderValue>,
-    pub identity: Variant,
-    /// The compressed twins: the build's, set at load, or made here the
-    /// first time a client accepts one (when `lazy`).
-    twins: OnceLock<Twins>,
-    /// The build listed no twins for this compressible file: they are made
-    /// on first use.
-    lazy: bool,
-    /// `X-Release`: the release this file was published in.
-    pub release: HeaderValue,
-    /// Answers for this file depend on `Accept-Encoding` (`Vary`): it has
-    /// twins from the build, or may get them here.
-    pub varies: bool,
-}
-
-/// A file's compressed representations, each present only where smaller.
-#[derive(Debug, Default)]
-pub struct Twins {
-    pub br: Option<Variant>,
-    pub gzip: Option<Variant>,
-}
-
-impl Entry {
-    /// The twins this file may be answered with before they are made:
-    /// `(br, gzip)`; all of them while a lazy file's are not made yet.
-    pub fn offers(&self) -> (bool, bool) {
-        match self.twins.get() {
-            Some(t) => (t.br.is_some(), t.gzip.is_some()),
-            None => (self.lazy, self.lazy),
-        }
-    }
-
-    /// The twins, made now if this is the first use of a lazy file's.
-    pub fn twins(&self) -> &Twins {
-        self.twins.get_or_init(|| self.make_twins())
-    }
-
-    /// The variant for `coding`, if this file has it (made now when lazy);
-    /// identity always.
-    pub fn get(&self, coding: Coding) -> Option<&Variant> {
-        match coding {
-            Coding::Br => self.twins().br.as_ref(),
-            Coding::Gzip => self.twins().gzip.as_ref(),
-            Coding::Identity => Some(&self.identity),
-        }
-    }
-
-    /// The variant for a coding chosen by negotiation over this entry.
-    pub fn variant(&self, coding: Coding) -> &Variant {
-        self.get(coding).unwrap_or(&self.identity)
-    }
-
-    fn make_twins(&self) -> Twins {
-        if !self.lazy {
-            return Twins::default();
-        }
-        let bytes = &self.identity.bytes;
-        let (br, gzip) = (compress::brotli(bytes), compress::gzip(bytes));
-        let tag = self.identity.etag.as_bytes();
-        let twin = |compressed: Vec<u8>, suffix: &str, coding| {
-            // Kept only when it saves 5 %, like the build's twins.
-            let compressed = compress::worth(bytes, compressed)?;
-            let etag = [&tag[..tag.len() - 1], suffix.as_bytes(), b"\""].concat();
-            let mut variant = Variant {
-                content_length: HeaderValue::from(compressed.len()),
-                bytes: compressed,
-                etag: HeaderValue::from_bytes(&etag).ok()?,
-                headers: HeaderMap::new(),
-                not_modified: HeaderMap::new(),
-            };
-            variant.prepare(self, coding);
-            Some(variant)
-        };
-        Twins {
-            br: twin(br, "-br", Coding::Br),
-            gzip: twin(gzip, "-gz", Coding::Gzip),
-        }
-    }
-}
+use contract::manifest::{ASSETS, Manifest, NOT_FOUND_PAGE};
 
 /// What a URL path resolves to.
 #[derive(Debug, Clone)]
@@ -192,14 +66,7 @@ impl Files {
             let entry = load_entry(root, &key, file, &csp, release)
                 .with_context(|| format!("manifest entry {key:?}"))?;
             site.files += 1;
-            let twins = entry.twins.get();
-            site.bytes += entry.identity.bytes.len() as u64
-                + twins
-                    .and_then(|t| t.br.as_ref())
-                    .map_or(0, |v| v.bytes.len() as u64)
-                + twins
-                    .and_then(|t| t.gzip.as_ref())
-                    .map_or(0, |v| v.bytes.len() as u64);
+            site.bytes += entry.loaded_bytes();
             entries.push(Arc::new(entry));
         }
         site.index(entries);
@@ -309,140 +176,6 @@ impl Files {
     }
 }
 
-fn load_entry(
-    root: &Path,
-    key: &str,
-    file: FileEntry,
-    csp: &HeaderValue,
-    release: &HeaderValue,
-) -> anyhow::Result<Entry> {
-    let identity = load_variant(root, key, file.size, &file.etag)?;
-    let mut br = None;
-    let mut gzip = None;
-    for (coding, encoded) in file.encodings {
-        let variant = load_variant(root, &encoded.path, encoded.size, &encoded.etag)
-            .with_context(|| format!("{coding} twin {:?}", encoded.path))?;
-        ensure!(
-            variant.etag != identity.etag,
-            "the {coding} twin has the identity ETag"
-        );
-        match coding.as_str() {
-            "br" => br = Some(variant),
-            "gzip" => gzip = Some(variant),
-            other => tracing::warn!(
-                file = key,
-                coding = other,
-                "ignoring an unknown content coding"
-            ),
-        }
-    }
-    let content_type = HeaderValue::try_from(file.content_type.as_str())
-        .with_context(|| format!("content_type {:?}", file.content_type))?;
-    let cache_control = HeaderValue::try_from(file.cache_control.as_str())
-        .with_context(|| format!("cache_control {:?}", file.cache_control))?;
-    let csp = contract::headers::is_html(&file.content_type).then(|| csp.clone());
-    let link = contract::headers::link(key).map(HeaderValue::from_static);
-    let built = br.is_some() || gzip.is_some();
-    let lazy = !built
-        && contract::media::compressible(&file.content_type)
-        && identity.bytes.len() >= LAZY_FROM;
-    let mut entry = Entry {
-        key: key.to_owned(),
-        content_type,
-        cache_control,
-        csp,
-        link,
-        identity,
-        twins: OnceLock::new(),
-        lazy,
-        release: release.clone(),
-        varies: built || lazy,
-    };
-    let mut identity = std::mem::replace(&mut entry.identity, empty_variant());
-    identity.prepare(&entry, Coding::Identity);
-    entry.identity = identity;
-    let mut twins = Twins { br, gzip };
-    if let Some(v) = twins.br.as_mut() {
-        v.prepare(&entry, Coding::Br);
-    }
-    if let Some(v) = twins.gzip.as_mut() {
-        v.prepare(&entry, Coding::Gzip);
-    }
-    if !lazy {
-        entry.twins = OnceLock::from(twins);
-    }
-    Ok(entry)
-}
-
-fn empty_variant() -> Variant {
-    Variant {
-        bytes: Bytes::new(),
-        etag: HeaderValue::from_static("\"\""),
-        content_length: HeaderValue::from(0),
-        headers: HeaderMap::new(),
-        not_modified: HeaderMap::new(),
-    }
-}
-
-fn load_variant(root: &Path, rel: &str, size: u64, etag: &str) -> anyhow::Result<Variant> {
-    let path = resolve_inside(root, rel)?;
-    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-    ensure!(
-        bytes.len() as u64 == size,
-        "{} has {} bytes, the manifest says {size}",
-        path.display(),
-        bytes.len()
-    );
-    ensure!(is_strong_etag(etag), "{etag:?} is not a strong entity tag");
-    Ok(Variant {
-        content_length: HeaderValue::from(bytes.len()),
-        bytes: Bytes::from(bytes),
-        etag: HeaderValue::try_from(etag)?,
-        // Filled in once the entry is complete (see `load_entry`).
-        headers: HeaderMap::new(),
-        not_modified: HeaderMap::new(),
-    })
-}
-
-/// `dist/<rel>` if `rel` is a plain relative path whose real location
-/// (symlinks followed) is inside `dist/`.
-fn resolve_inside(root: &Path, rel: &str) -> anyhow::Result<PathBuf> {
-    if rel.is_empty()
-        || rel.starts_with('/')
-        || rel.contains('\\')
-        || rel.bytes().any(|b| b < 0x20 || b == 0x7f)
-        || rel
-            .split('/')
-            .any(|s| s.is_empty() || s == "." || s == "..")
-    {
-        bail!("{rel:?} is not a plain relative path");
-    }
-    if rel == MANIFEST_FILE {
-        bail!("the manifest must not list itself");
-    }
-    let path = root.join(rel);
-    let real = path
-        .canonicalize()
-        .with_context(|| format!("resolving {}", path.display()))?;
-    ensure!(
-        real.starts_with(root),
-        "{} resolves outside dist",
-        path.display()
-    );
-    Ok(real)
-}
-
-/// `"` + etagc* + `"` (RFC 9110 §8.8.3), not weak.
-fn is_strong_etag(tag: &str) -> bool {
-    let b = tag.as_bytes();
-    b.len() >= 2
-        && b[0] == b'"'
-        && b[b.len() - 1] == b'"'
-        && b[1..b.len() - 1]
-            .iter()
-            .all(|c| *c == 0x21 || (0x23..=0x7e).contains(c))
-}
-
 /// Percent-encodes what may not appear raw in a `Location` path.
 fn encode_location(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
@@ -450,86 +183,9 @@ fn encode_location(path: &str) -> String {
     out
 }
 
-/// The headers describing a file's representation, as every 200 and 206
-/// answer carries them.
-pub fn entity_headers(
-    h: &mut HeaderMap,
-    entry: &Entry,
-    variant: &Variant,
-    coding: Coding,
-    content_length: HeaderValue,
-) {
-    h.insert(header::CONTENT_TYPE, entry.content_type.clone());
-    h.insert(header::CONTENT_LENGTH, content_length);
-    h.insert(header::ETAG, variant.etag.clone());
-    h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
-    h.insert(header::ACCEPT_RANGES, BYTES);
-    if entry.varies {
-        h.insert(header::VARY, VARY_ENCODING);
-    }
-    insert_encoding(h, coding);
-    if let Some(link) = &entry.link {
-        h.insert(header::LINK, link.clone());
-    }
-    if let Some(csp) = &entry.csp {
-        security_headers::apply_html(h, csp);
-    }
-    h.insert(contract::headers::RELEASE, entry.release.clone());
-}
-
-/// Every header of a 200 answer with `variant`, the `coding`
-/// representation of `entry`, the public CORS headers and `nosniff`
-/// included: what the router would otherwise add to it (see
-/// [`crate::http::cors::Cors::Prepared`]).
-fn full_headers(entry: &Entry, variant: &Variant, coding: Coding) -> HeaderMap {
-    let mut h = HeaderMap::with_capacity(16);
-    let length = variant.content_length.clone();
-    entity_headers(&mut h, entry, variant, coding, length);
-    cors::apply(&cors::Cors::Public, &mut h);
-    security_headers::apply_all(&mut h);
-    h
-}
-
-/// Every header of a 304 answer to a revalidation of `variant`, a
-/// representation of `entry` (RFC 9110 §15.4.5: its ETag, Cache-Control
-/// and Vary), with the public CORS headers and `nosniff`.
-fn not_modified_headers(entry: &Entry, variant: &Variant) -> HeaderMap {
-    let mut h = HeaderMap::with_capacity(12);
-    h.insert(header::ETAG, variant.etag.clone());
-    h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
-    if entry.varies {
-        h.insert(header::VARY, VARY_ENCODING);
-    }
-    h.insert(contract::headers::RELEASE, entry.release.clone());
-    cors::apply(&cors::Cors::Public, &mut h);
-    security_headers::apply_all(&mut h);
-    h
-}
-
-/// `Content-Encoding` of a twin (`coding` is one the file has).
-pub fn insert_encoding(h: &mut HeaderMap, coding: Coding) {
-    match coding {
-        Coding::Br => {
-            h.insert(header::CONTENT_ENCODING, BR);
-        }
-        Coding::Gzip => {
-            h.insert(header::CONTENT_ENCODING, GZIP);
-        }
-        Coding::Identity => {}
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn etag_syntax() {
-        assert!(is_strong_etag("\"0123abcd\""));
-        assert!(!is_strong_etag("W/\"0123\""));
-        assert!(!is_strong_etag("0123"));
-        assert!(!is_strong_etag("\"a\"b\""));
-    }
 
     #[test]
     fn location_encoding() {
@@ -555,7 +211,11 @@ mod tests {
             if let Some(api) = api {
                 m["api_origin"] = api.into();
             }
-            std::fs::write(dir.path().join(MANIFEST_FILE), m.to_string()).unwrap();
+            std::fs::write(
+                dir.path().join(contract::manifest::MANIFEST_FILE),
+                m.to_string(),
+            )
+            .unwrap();
             crate::published::Published::load(dir.path(), "http://127.0.0.1:8080")
                 .unwrap()
                 .files
@@ -578,25 +238,5 @@ mod tests {
             csp(&same, "/index.html").unwrap(),
             contract::headers::CONTENT_SECURITY_POLICY
         );
-    }
-
-    #[test]
-    fn manifest_keys_stay_inside() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        std::fs::write(root.join("a.txt"), "a").unwrap();
-        assert!(resolve_inside(&root, "a.txt").is_ok());
-        for bad in [
-            "",
-            "/etc/passwd",
-            "../x",
-            "a/../../x",
-            "a\\b",
-            "./a.txt",
-            "a//b",
-            "manifest.json",
-        ] {
-            assert!(resolve_inside(&root, bad).is_err(), "{bad}");
-        }
     }
 }

@@ -6,6 +6,7 @@
 //! are in flight ([`reload`]).
 
 pub mod content;
+pub mod entry;
 pub mod files;
 pub mod reload;
 
