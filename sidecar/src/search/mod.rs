@@ -25,17 +25,20 @@
 //! result as scoring all (a test compares the two). No string is hashed or
 //! compared while ranking.
 
+mod build;
 mod excerpt;
+mod pages;
 mod scratch;
 pub mod text;
 
 pub use excerpt::excerpt;
+pub use pages::{PAGE_DECAY, PAGE_PASSAGES, Page};
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use contract::search::{Passage, PassageIndex};
-use scratch::{Key, PageAcc, PageBest, Scratch};
+use contract::search::Passage;
+use scratch::Scratch;
 
 /// BM25 parameters of the body text.
 const K1: f32 = 1.2;
@@ -107,91 +110,6 @@ struct Raw {
 }
 
 impl Index {
-    pub fn new(file: PassageIndex) -> Index {
-        // The passages are numbered in (URL, anchor) order; `file_order`
-        // keeps where each stood in the file, where the average length is
-        // summed (in f32, the order of a sum decides its rounding).
-        let mut numbered: Vec<(usize, Passage)> = file.passages.into_iter().enumerate().collect();
-        numbered.sort_by(|(_, a), (_, b)| a.url.cmp(&b.url).then_with(|| a.anchor.cmp(&b.anchor)));
-        let mut file_order = vec![0u32; numbered.len()];
-        for (id, (at, _)) in numbered.iter().enumerate() {
-            file_order[*at] = id as u32;
-        }
-        let passages: Vec<Passage> = numbered.into_iter().map(|(_, p)| p).collect();
-        // Terms get ids in order of appearance first, sorted ids at the end;
-        // postings are built per term directly, so nothing holds a term per
-        // passage.
-        let mut ids: HashMap<String, usize> = HashMap::new();
-        let mut raw: Vec<Vec<Raw>> = Vec::new();
-        let mut lens = Vec::with_capacity(passages.len());
-        for (i, p) in passages.iter().enumerate() {
-            let passage = i as u32;
-            let mut len = 0.0f32;
-            for term in text::terms(&p.text) {
-                occurrence(&mut ids, &mut raw, term, passage).body += 1;
-                len += 1.0;
-            }
-            for term in text::terms(&p.heading) {
-                occurrence(&mut ids, &mut raw, term, passage).heading = true;
-            }
-            for term in text::terms(&p.title) {
-                occurrence(&mut ids, &mut raw, term, passage).title = true;
-            }
-            lens.push(len);
-        }
-        let avg_len = if lens.is_empty() {
-            1.0
-        } else {
-            let sum: f32 = file_order.iter().map(|&id| lens[id as usize]).sum();
-            (sum / lens.len() as f32).max(1.0)
-        };
-        let prior = priors(&passages);
-        let mut vocab: Vec<(String, usize)> = ids.into_iter().collect();
-        vocab.sort_unstable();
-        let postings = vocab
-            .iter()
-            .map(|(_, id)| {
-                std::mem::take(&mut raw[*id])
-                    .into_iter()
-                    .map(|r| {
-                        let p = r.passage as usize;
-                        let (tf, len) = (r.body as f32, lens[p]);
-                        let body = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
-                        let fields = f32::from(u8::from(r.heading)) * HEADING_WEIGHT
-                            + f32::from(u8::from(r.title)) * TITLE_WEIGHT;
-                        // The priors are powers of two, so multiplying them
-                        // in here rounds as multiplying them in last would.
-                        Posting {
-                            passage: r.passage,
-                            weight: (body + fields) * prior[p],
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let vocab = vocab.into_iter().map(|(term, _)| term).collect();
-        let (page, page_start) = pages(&passages);
-        let mut synonyms: HashMap<String, Vec<String>> = HashMap::new();
-        for group in &file.synonyms {
-            let stems: Vec<String> = group.iter().map(|w| text::stem(w)).collect();
-            for s in &stems {
-                let others = synonyms.entry(s.clone()).or_default();
-                others.extend(stems.iter().filter(|o| *o != s).cloned());
-                others.sort();
-                others.dedup();
-            }
-        }
-        Index {
-            passages,
-            page,
-            page_start,
-            vocab,
-            postings,
-            synonyms,
-            scratch: Mutex::default(),
-        }
-    }
-
     /// Whether every meaningful word of `text` is one the published text
     /// uses (itself, a synonym or a longer word it begins).
     pub fn knows_all(&self, text: &str) -> bool {
@@ -374,57 +292,6 @@ impl Index {
         covered
     }
 
-    /// The passages after page `g`'s.
-    fn page_end(&self, g: usize) -> u32 {
-        self.page_start
-            .get(g + 1)
-            .copied()
-            .unwrap_or(self.passages.len() as u32)
-    }
-
-    /// Fills `s.page_best` with every page a passage of which scored: its
-    /// best passage's score and the words its passages matched. A question
-    /// that touched few passages reads them sorted; one that touched many
-    /// reads the accumulators page after page (reading in order costs less
-    /// than sorting there).
-    fn page_bests(&self, s: &mut Scratch) {
-        s.page_best.clear();
-        if !s.dense {
-            s.touched.sort_unstable();
-            for &p in &s.touched {
-                let i = p as usize;
-                let (g, score, mask) = (self.page[i], s.score[i], s.mask[i]);
-                match s.page_best.last_mut() {
-                    Some(b) if b.page == g => {
-                        b.score = b.score.max(score);
-                        b.mask |= mask;
-                    }
-                    _ => s.page_best.push(PageBest {
-                        page: g,
-                        score,
-                        mask,
-                    }),
-                }
-            }
-            return;
-        }
-        for g in 0..self.page_start.len() {
-            let (first, end) = (self.page_start[g] as usize, self.page_end(g) as usize);
-            // Scores are never NaN: a plain comparison, which vectorises.
-            let score = s.score[first..end]
-                .iter()
-                .fold(0.0f32, |a, &b| if b > a { b } else { a });
-            let mask = s.mask[first..end].iter().fold(0, |a, &b| a | b);
-            if mask != 0 {
-                s.page_best.push(PageBest {
-                    page: g as u32,
-                    score,
-                    mask,
-                });
-            }
-        }
-    }
-
     /// Runs `f` with accumulators sized for this index, all zero, and
     /// puts them back for the next question once `f` has cleared them.
     fn with_scratch<T>(&self, f: impl FnOnce(&mut Scratch) -> T) -> T {
@@ -460,98 +327,6 @@ impl Index {
                 .map(|(_, (stem, _))| stem.clone())
                 .collect(),
         }
-    }
-
-    /// The best pages for `query`, each with its matching passages (best
-    /// first). A page scores its best passages with decreasing weight, so
-    /// a page about the subject outranks one that mentions it once, and
-    /// more the more of the question its passages cover together, so a
-    /// page that answers all of it outranks one that answers a part well.
-    pub fn rank_pages(&self, query: &str, limit: usize) -> Vec<Page<'_>> {
-        let weights = self.weights(query);
-        let shares = Shares::new(&weights);
-        let coverage = |mask: u64| shares.of(mask);
-        self.with_scratch(|s| {
-            self.score(&weights, s);
-            // Per page touched: its best passage's score and the words its
-            // passages match together, which bound its score from both
-            // sides: the page scores at least its best passage and at most
-            // its best passage as many times as it counts passages
-            // (1 + PAGE_DECAY + …), both times its coverage.
-            self.page_bests(s);
-            let mut lows = std::mem::take(&mut s.lows);
-            lows.extend(
-                s.page_best
-                    .iter()
-                    .map(|b| b.score * (0.5 + 0.5 * coverage(b.mask))),
-            );
-            // Only a page whose highest possible score reaches the
-            // `limit`-th lowest bound can be among the first `limit`; only
-            // those are scored in full (exactly as all were before).
-            let floor = if lows.len() > limit && limit > 0 {
-                *lows
-                    .select_nth_unstable_by(limit - 1, |a, b| b.total_cmp(a))
-                    .1
-            } else {
-                0.0
-            };
-            lows.clear();
-            s.lows = lows;
-            for b in &s.page_best {
-                let high = b.score * (0.5 + 0.5 * coverage(b.mask)) * PAGE_BOUND;
-                if high < floor {
-                    continue;
-                }
-                let g = b.page as usize;
-                let (first, end) = (self.page_start[g], self.page_end(g));
-                let mut page = PageAcc::default();
-                for p in first..end {
-                    let mask = s.mask[p as usize];
-                    if mask == 0 {
-                        continue;
-                    }
-                    page.mask |= mask;
-                    page.insert(Key {
-                        score: s.score[p as usize],
-                        passage: p,
-                    });
-                }
-                let mut weight = 1.0;
-                let mut agg = 0.0;
-                for key in page.best() {
-                    agg += weight * key.score;
-                    weight *= PAGE_DECAY;
-                }
-                s.ranked.push((
-                    agg * (0.5 + 0.5 * coverage(page.mask)),
-                    s.pages.len() as u32,
-                ));
-                s.pages.push((b.page, page));
-            }
-            let mut ranked = std::mem::take(&mut s.ranked);
-            top(&mut ranked, limit, |a, b| {
-                b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))
-            });
-            let out = ranked
-                .iter()
-                .map(|&(score, at)| {
-                    let (g, page) = &s.pages[at as usize];
-                    Page {
-                        url: &self.passages[self.page_start[*g as usize] as usize].url,
-                        score,
-                        coverage: coverage(page.mask),
-                        hits: page
-                            .best()
-                            .iter()
-                            .map(|k| self.hit(k.passage, s, &weights, shares.total))
-                            .collect(),
-                    }
-                })
-                .collect();
-            ranked.clear();
-            s.ranked = ranked;
-            out
-        })
     }
 }
 
@@ -606,30 +381,6 @@ impl Shares {
     }
 }
 
-/// The occurrence of `term` in `passage` (the latest indexed), added if
-/// new; `ids` gives each term its list in `raw`.
-fn occurrence<'a>(
-    ids: &mut HashMap<String, usize>,
-    raw: &'a mut Vec<Vec<Raw>>,
-    term: String,
-    passage: u32,
-) -> &'a mut Raw {
-    let id = *ids.entry(term).or_insert_with(|| {
-        raw.push(Vec::new());
-        raw.len() - 1
-    });
-    let list = &mut raw[id];
-    if list.last().is_none_or(|r| r.passage != passage) {
-        list.push(Raw {
-            passage,
-            body: 0,
-            heading: false,
-            title: false,
-        });
-    }
-    list.last_mut().expect("pushed above")
-}
-
 /// The first `limit` of `items` in `order`, sorted; the rest dropped
 /// unsorted.
 fn top<T>(items: &mut Vec<T>, limit: usize, order: impl Fn(&T, &T) -> std::cmp::Ordering) {
@@ -644,79 +395,9 @@ fn top<T>(items: &mut Vec<T>, limit: usize, order: impl Fn(&T, &T) -> std::cmp::
     items.sort_unstable_by(order);
 }
 
-/// Per passage: 1, or [`BOILERPLATE`] when the same text stands on several
-/// pages, times [`REFERENCE`] for reference material.
-fn priors(passages: &[Passage]) -> Vec<f32> {
-    let mut copies: HashMap<&str, usize> = HashMap::new();
-    for p in passages {
-        *copies.entry(p.text.as_str()).or_insert(0) += 1;
-    }
-    passages
-        .iter()
-        .map(|p| {
-            let boilerplate = if copies[p.text.as_str()] > 1 {
-                BOILERPLATE
-            } else {
-                1.0
-            };
-            let reference = if p.reference { REFERENCE } else { 1.0 };
-            boilerplate * reference
-        })
-        .collect()
-}
-
-/// Per passage (in URL order) its page number; per page its first
-/// passage. Pages are numbered in URL order.
-fn pages(passages: &[Passage]) -> (Vec<u32>, Vec<u32>) {
-    let mut page = Vec::with_capacity(passages.len());
-    let mut page_start: Vec<u32> = Vec::new();
-    for (p, passage) in passages.iter().enumerate() {
-        if page_start
-            .last()
-            .is_none_or(|&q| passages[q as usize].url != passage.url)
-        {
-            page_start.push(p as u32);
-        }
-        page.push((page_start.len() - 1) as u32);
-    }
-    (page, page_start)
-}
-
-/// The weight of a passage whose text stands verbatim on several pages (a
-/// template's notice rather than what a page is about).
-const BOILERPLATE: f32 = 0.5;
-
-/// The weight of generated reference material against prose.
-const REFERENCE: f32 = 0.5;
-
-/// A page scores its best [`PAGE_PASSAGES`] passages, each further one
-/// counting [`PAGE_DECAY`] of the one before.
-pub const PAGE_PASSAGES: usize = 3;
-pub const PAGE_DECAY: f32 = 0.5;
-/// How many times its best passage a page can score at most (1 + 0.5 +
-/// 0.25), with room for the rounding of the sums.
-const PAGE_BOUND: f32 = 1.75 * 1.001;
-
 /// A question whose terms' postings number at least 1/DENSE_SHARE of the
 /// passages is scored densely (see [`scratch::Scratch::dense`]).
 const DENSE_SHARE: usize = 16;
-
-/// A ranked page and its matching passages, best first.
-#[derive(Debug, Clone)]
-pub struct Page<'a> {
-    pub url: &'a str,
-    pub score: f32,
-    /// The share of the question's weight its passages match together.
-    pub coverage: f32,
-    pub hits: Vec<Hit<'a>>,
-}
-
-impl<'a> Page<'a> {
-    /// Its best passage.
-    pub fn best(&self) -> &Hit<'a> {
-        &self.hits[0]
-    }
-}
 
 /// The passage's URL with its heading's anchor.
 pub fn passage_path(p: &Passage) -> String {
@@ -730,8 +411,9 @@ pub fn passage_path(p: &Passage) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use contract::search::PassageIndex;
 
-    pub(super) fn passage(url: &str, heading: &str, text: &str) -> Passage {
+    pub(crate) fn passage(url: &str, heading: &str, text: &str) -> Passage {
         Passage {
             url: url.into(),
             anchor: heading.to_lowercase().replace(' ', "-"),
@@ -778,133 +460,5 @@ mod tests {
         assert!(partial.coverage <= 0.5, "{}", partial.coverage);
         assert!(i.rank("zeppelin", 3).is_empty());
         assert!(i.rank("the of", 3).is_empty());
-    }
-}
-
-#[cfg(test)]
-mod page_ranking {
-    use super::tests::passage;
-    use super::*;
-
-    /// Pages of passages drawn from a small vocabulary (a deterministic
-    /// generator), so that questions touch most passages (the dense path)
-    /// and pages tie, or touch few (the sorted path).
-    fn corpus(pages: usize) -> Index {
-        let words = [
-            "nitrate",
-            "stream",
-            "measure",
-            "measured",
-            "measurement",
-            "volunteer",
-            "archive",
-            "acidity",
-            "ph",
-            "sample",
-            "kit",
-            "river",
-            "flow",
-            "camera",
-            "otter",
-            "licence",
-        ];
-        let mut seed = 7u64;
-        let mut next = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
-        };
-        let mut passages = Vec::new();
-        for page in 0..pages {
-            for section in 0..(1 + next() % 6) {
-                let mut text: Vec<&str> = (0..(3 + next() % 12))
-                    .map(|_| words[next() % words.len()])
-                    .collect();
-                // A rare word, for questions that touch few passages.
-                if page % 97 == 0 {
-                    text.push("heron");
-                }
-                let mut p = passage(
-                    &format!("/p/{page:03}/"),
-                    words[next() % words.len()],
-                    &text.join(" "),
-                );
-                p.anchor = format!("s{section}");
-                passages.push(p);
-            }
-        }
-        // The file's order is not the URL order.
-        passages.reverse();
-        Index::new(PassageIndex {
-            version: 1,
-            synonyms: vec![vec!["ph".into(), "acidity".into()]],
-            passages,
-        })
-    }
-
-    /// The pages as `rank_pages` defines them, worked out the long way:
-    /// every passage ranked, grouped by page, every page scored.
-    fn reference(index: &Index, query: &str, limit: usize) -> Vec<(String, f32, Vec<String>)> {
-        let shares = Shares::new(&index.weights(query));
-        let words: Vec<String> = index.weights(query).into_iter().map(|(w, _)| w).collect();
-        let mut by_page: Vec<(String, Vec<Hit<'_>>)> = Vec::new();
-        for hit in index.rank(query, usize::MAX) {
-            match by_page.iter_mut().find(|(url, _)| *url == hit.passage.url) {
-                Some((_, hits)) => hits.push(hit),
-                None => by_page.push((hit.passage.url.clone(), vec![hit])),
-            }
-        }
-        let mut pages: Vec<(String, f32, Vec<String>)> = by_page
-            .into_iter()
-            .map(|(url, hits)| {
-                let mask = hits
-                    .iter()
-                    .flat_map(|h| h.matched.iter())
-                    .map(|m| 1u64 << words.iter().position(|w| w == m).unwrap())
-                    .fold(0, |a, b| a | b);
-                let (mut agg, mut weight) = (0.0f32, 1.0f32);
-                for h in hits.iter().take(PAGE_PASSAGES) {
-                    agg += weight * h.score;
-                    weight *= PAGE_DECAY;
-                }
-                let anchors = hits
-                    .iter()
-                    .take(PAGE_PASSAGES)
-                    .map(|h| h.passage.anchor.clone())
-                    .collect();
-                (url, agg * (0.5 + 0.5 * shares.of(mask)), anchors)
-            })
-            .collect();
-        pages.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        pages.truncate(limit);
-        pages
-    }
-
-    #[test]
-    fn pruned_page_ranking_equals_scoring_every_page() {
-        let index = corpus(300);
-        for query in [
-            "nitrate",
-            "how is the acidity measured in a stream",
-            "otter camera licence",
-            "measur",
-            "volunteer archive sample kit river flow",
-            "zeppelin nitrate",
-            "heron",
-            "heron kit",
-        ] {
-            for limit in [1, 5, 12] {
-                let got: Vec<(String, f32, Vec<String>)> = index
-                    .rank_pages(query, limit)
-                    .into_iter()
-                    .map(|p| {
-                        let anchors = p.hits.iter().map(|h| h.passage.anchor.clone()).collect();
-                        (p.url.to_string(), p.score, anchors)
-                    })
-                    .collect();
-                assert_eq!(got, reference(&index, query, limit), "{query} / {limit}");
-            }
-        }
     }
 }
