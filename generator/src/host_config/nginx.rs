@@ -26,9 +26,7 @@ use contract::ProblemCode;
 use contract::headers;
 use contract::routes::{self, MAX_BODY_BYTES};
 
-use super::{
-    Compress, FILE_ALLOW, FILE_HEADERS, File, Listen, ON_THE_FLY_FROM, PROBLEM_JSON, Plan, problems,
-};
+use super::{Compress, FILE_ALLOW, FILE_HEADERS, File, Listen, PROBLEM_JSON, Plan, problems};
 
 const UPSTREAM: &str = "pis_sidecar";
 
@@ -356,21 +354,9 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
     // location, which compresses whatever it serves.
     let typed_by_extension = |f: &File| {
         extension(&f.key).is_some_and(|e| ext_type.get(&e) == Some(&f.content_type.as_str()))
-            && !(on_the_fly && f.on_the_fly() && f.content_type.len() > GZIP_TYPE_MAX)
+            && !(on_the_fly && f.on_the_fly() && f.content_type.len() > gzip::TYPE_MAX)
     };
-    // The whole values, as the `types {}` below give them: nginx compares
-    // gzip_types with all of a type set from its own table (parameters
-    // included). It always compresses a bare text/html, and warns when that
-    // is listed.
-    let mut gzip_types: Vec<String> = plan
-        .files
-        .iter()
-        .filter(|f| f.on_the_fly() && typed_by_extension(f))
-        .map(|f| f.content_type.to_ascii_lowercase())
-        .filter(|t| t != "text/html")
-        .collect();
-    gzip_types.sort_unstable();
-    gzip_types.dedup();
+    let gzip_types = gzip::types(plan, typed_by_extension);
     let gzip_here = if on_the_fly { "gzip on;" } else { "" };
 
     let _ = writeln!(o, "server {{");
@@ -419,7 +405,7 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
         } else {
             "$host".to_owned()
         },
-        compression = compression(plan, &gzip_types),
+        compression = gzip::server(plan, &gzip_types),
         ssl = if plan.sidecar.https {
             format!(
                 "    proxy_ssl_server_name on;\n    proxy_ssl_name {};\n    proxy_ssl_verify on;\n    proxy_ssl_trusted_certificate /etc/ssl/certs/ca-certificates.crt;\n",
@@ -555,51 +541,6 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The longest type nginx's gzip_types hash holds: its buckets are 64
-/// bytes, and one must hold a pointer, the name and its length rounded up
-/// to 8, and the end marker.
-const GZIP_TYPE_MAX: usize = 46;
-
-/// The server-level compression directives of `plan.compress`;
-/// `gzip_types`: the types of the files `location /` compresses.
-fn compression(plan: &Plan, gzip_types: &[String]) -> String {
-    match plan.compress {
-        Compress::Twins { brotli_static } => format!(
-            "    # Only the precompressed twins of dist/; the sidecar compresses its own answers.\n    \
-             gzip off;\n    \
-             gzip_static on;\n{}    \
-             # Vary comes from $pis_vary, for every file with twins, as the sidecar sends it.\n    \
-             gzip_vary off;\n",
-            if brotli_static {
-                "    brotli_static on;\n"
-            } else {
-                "    # No brotli_static: not in this nginx (--nginx-brotli-static adds it).\n"
-            }
-        ),
-        Compress::OnTheFly => {
-            let types: Vec<String> = gzip_types.iter().map(|t| q(t)).collect();
-            let types = if types.is_empty() {
-                String::new()
-            } else {
-                format!("    gzip_types {};\n", types.join(" "))
-            };
-            format!(
-                "    # gzip per answer, in the locations of files only (`gzip on` there): the\n    \
-                 # sidecar compresses its own answers. The compressible types of dist/ and\n    \
-                 # the sidecar's least size; no twins are used.\n    \
-                 gzip off;\n\
-                 {types}    \
-                 gzip_min_length {ON_THE_FLY_FROM};\n    \
-                 gzip_comp_level 6;\n    \
-                 # Also for requests through a CDN or proxy (Vary tells caches).\n    \
-                 gzip_proxied any;\n    \
-                 # Vary comes from $pis_vary, for every file compressed, as the sidecar sends it.\n    \
-                 gzip_vary off;\n"
-            )
-        }
-    }
-}
-
 /// The extension of a file name, lower-cased (nginx compares it so).
 fn extension(key: &str) -> Option<String> {
     let name = key.rsplit('/').next()?;
@@ -620,120 +561,6 @@ pub(super) fn encode_path(path: &str) -> String {
     out
 }
 
+mod gzip;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::host_config::fixture;
-
-    #[test]
-    fn snapshot() {
-        insta::assert_snapshot!(render(&fixture::plan()).unwrap());
-    }
-
-    #[test]
-    fn every_sidecar_path_is_proxied_and_every_file_listed() {
-        let plan = fixture::plan();
-        let conf = render(&plan).unwrap();
-        for path in plan.sidecar_paths() {
-            assert!(
-                conf.contains(&format!(
-                    "location = {path} {{ proxy_pass http://{UPSTREAM}; }}"
-                )),
-                "{path}"
-            );
-        }
-        for f in &plan.files {
-            for u in &f.urls {
-                assert!(
-                    conf.contains(&format!("    \"{u}\" \"{}\";", f.cache_control)),
-                    "{u}"
-                );
-            }
-        }
-        assert!(conf.contains("client_max_body_size 65536;"));
-        assert!(conf.contains("location = \"/.well-known/api-catalog\" {\n        types { }\n        default_type \"application/linkset+json; profile=\\\"https://www.rfc-editor.org/info/rfc9727\\\"\";"));
-        assert!(!conf.contains("manifest.json\""));
-    }
-
-    /// The official nginx image has no brotli module: by default the twins
-    /// go out through gzip_static alone; brotli_static only when asked for.
-    #[test]
-    fn brotli_static_only_when_the_module_is_said_to_be_there() {
-        let mut plan = fixture::plan();
-        let conf = render(&plan).unwrap();
-        assert!(conf.contains("\n    gzip_static on;\n"));
-        assert!(!conf.contains("brotli_static on;"));
-        assert!(!conf.contains("load_module"));
-        assert!(!conf.contains("gzip on;"));
-        plan.set_compression(
-            crate::host_config::Host::Nginx,
-            crate::host_config::Compression::Auto,
-            true,
-        )
-        .unwrap();
-        let conf = render(&plan).unwrap();
-        assert!(conf.contains("\n    gzip_static on;\n    brotli_static on;\n"));
-        assert!(conf.contains("load_module modules/ngx_http_brotli_static_module.so;"));
-    }
-
-    #[test]
-    fn snapshot_on_the_fly() {
-        insta::assert_snapshot!(render(&fixture::plan_without_twins()).unwrap());
-    }
-
-    /// On the fly: gzip in every location of files and nowhere else (the
-    /// sidecar's answers pass as they are), for the compressible types of
-    /// dist/, whole values as its types table gives them; Vary on exactly
-    /// those files.
-    #[test]
-    fn on_the_fly_gzips_files_only() {
-        let plan = fixture::plan_without_twins();
-        let conf = render(&plan).unwrap();
-        assert!(!conf.contains("gzip_static") && !conf.contains("brotli_static"));
-        assert!(conf.contains("\n    gzip off;\n"));
-        assert!(
-            conf.contains(
-                "    gzip_types \"application/json\" \"text/css; charset=utf-8\" \"text/csv; charset=utf-8\" \"text/html; charset=utf-8\" \"text/markdown; charset=utf-8\";\n"
-            ),
-            "{conf}"
-        );
-        // Its type is too long for gzip_types: its own location compresses it.
-        assert!(conf.contains("default_type \"application/linkset+json; profile=\\\"https://www.rfc-editor.org/info/rfc9727\\\"\";\n        gzip on;\n        gzip_types *;\n"), "{conf}");
-        assert!(conf.contains("gzip_min_length 256;"));
-        let mut gzipped = 0;
-        for block in conf.split("\n    location ").skip(1) {
-            let block = block.split("\n    }").next().unwrap();
-            if block.contains("add_header Cache-Control $pis_cache_control") {
-                assert!(block.contains("gzip on;"), "{block}");
-                gzipped += 1;
-            } else {
-                assert!(!block.contains("gzip on;"), "{block}");
-            }
-        }
-        // `location /` and the files of the API space or of their own type.
-        assert_eq!(gzipped, 3, "location /, api/service.json, the api-catalog");
-        let vary = conf
-            .split("map $uri $pis_file_vary {")
-            .nth(1)
-            .unwrap()
-            .split('}')
-            .next()
-            .unwrap();
-        for f in &plan.files {
-            for u in &f.urls {
-                assert_eq!(
-                    vary.contains(&format!("    \"{u}\" \"accept-encoding\";")),
-                    f.on_the_fly(),
-                    "{u}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn extensions() {
-        assert_eq!(extension("a/b.HTML").as_deref(), Some("html"));
-        assert_eq!(extension(".well-known/api-catalog"), None);
-        assert_eq!(extension("a/.hidden"), None);
-    }
-}
+mod tests;

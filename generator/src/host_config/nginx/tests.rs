@@ -1,0 +1,115 @@
+//! Tests of the nginx writer.
+use super::*;
+use crate::host_config::fixture;
+
+#[test]
+fn snapshot() {
+    insta::assert_snapshot!(render(&fixture::plan()).unwrap());
+}
+
+#[test]
+fn every_sidecar_path_is_proxied_and_every_file_listed() {
+    let plan = fixture::plan();
+    let conf = render(&plan).unwrap();
+    for path in plan.sidecar_paths() {
+        assert!(
+            conf.contains(&format!(
+                "location = {path} {{ proxy_pass http://{UPSTREAM}; }}"
+            )),
+            "{path}"
+        );
+    }
+    for f in &plan.files {
+        for u in &f.urls {
+            assert!(
+                conf.contains(&format!("    \"{u}\" \"{}\";", f.cache_control)),
+                "{u}"
+            );
+        }
+    }
+    assert!(conf.contains("client_max_body_size 65536;"));
+    assert!(conf.contains("location = \"/.well-known/api-catalog\" {\n        types { }\n        default_type \"application/linkset+json; profile=\\\"https://www.rfc-editor.org/info/rfc9727\\\"\";"));
+    assert!(!conf.contains("manifest.json\""));
+}
+
+/// The official nginx image has no brotli module: by default the twins
+/// go out through gzip_static alone; brotli_static only when asked for.
+#[test]
+fn brotli_static_only_when_the_module_is_said_to_be_there() {
+    let mut plan = fixture::plan();
+    let conf = render(&plan).unwrap();
+    assert!(conf.contains("\n    gzip_static on;\n"));
+    assert!(!conf.contains("brotli_static on;"));
+    assert!(!conf.contains("load_module"));
+    assert!(!conf.contains("gzip on;"));
+    plan.set_compression(
+        crate::host_config::Host::Nginx,
+        crate::host_config::Compression::Auto,
+        true,
+    )
+    .unwrap();
+    let conf = render(&plan).unwrap();
+    assert!(conf.contains("\n    gzip_static on;\n    brotli_static on;\n"));
+    assert!(conf.contains("load_module modules/ngx_http_brotli_static_module.so;"));
+}
+
+#[test]
+fn snapshot_on_the_fly() {
+    insta::assert_snapshot!(render(&fixture::plan_without_twins()).unwrap());
+}
+
+/// On the fly: gzip in every location of files and nowhere else (the
+/// sidecar's answers pass as they are), for the compressible types of
+/// dist/, whole values as its types table gives them; Vary on exactly
+/// those files.
+#[test]
+fn on_the_fly_gzips_files_only() {
+    let plan = fixture::plan_without_twins();
+    let conf = render(&plan).unwrap();
+    assert!(!conf.contains("gzip_static") && !conf.contains("brotli_static"));
+    assert!(conf.contains("\n    gzip off;\n"));
+    assert!(
+        conf.contains(
+            "    gzip_types \"application/json\" \"text/css; charset=utf-8\" \"text/csv; charset=utf-8\" \"text/html; charset=utf-8\" \"text/markdown; charset=utf-8\";\n"
+        ),
+        "{conf}"
+    );
+    // Its type is too long for gzip_types: its own location compresses it.
+    assert!(conf.contains("default_type \"application/linkset+json; profile=\\\"https://www.rfc-editor.org/info/rfc9727\\\"\";\n        gzip on;\n        gzip_types *;\n"), "{conf}");
+    assert!(conf.contains("gzip_min_length 256;"));
+    let mut gzipped = 0;
+    for block in conf.split("\n    location ").skip(1) {
+        let block = block.split("\n    }").next().unwrap();
+        if block.contains("add_header Cache-Control $pis_cache_control") {
+            assert!(block.contains("gzip on;"), "{block}");
+            gzipped += 1;
+        } else {
+            assert!(!block.contains("gzip on;"), "{block}");
+        }
+    }
+    // `location /` and the files of the API space or of their own type.
+    assert_eq!(gzipped, 3, "location /, api/service.json, the api-catalog");
+    let vary = conf
+        .split("map $uri $pis_file_vary {")
+        .nth(1)
+        .unwrap()
+        .split('}')
+        .next()
+        .unwrap();
+    for f in &plan.files {
+        for u in &f.urls {
+            assert_eq!(
+                vary.contains(&format!("    \"{u}\" \"accept-encoding\";")),
+                f.on_the_fly(),
+                "{u}"
+            );
+        }
+    }
+}
+
+#[test]
+fn extensions() {
+    assert_eq!(extension("a/b.HTML").as_deref(), Some("html"));
+    assert_eq!(extension(".well-known/api-catalog"), None);
+    assert_eq!(extension("a/.hidden"), None);
+}
