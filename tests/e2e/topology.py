@@ -162,7 +162,8 @@ class Nginx:
         subprocess.run(["chmod", "-R", "a+rX", site], check=True)
         subprocess.run([generate, "host-config", "--for", "nginx", "--dist", site,
                         "--sidecar-url", ",".join(f"http://127.0.0.1:{p}" for p in upstreams),
-                        "--listen", f"127.0.0.1:{port}", "--out", os.path.join(self.dir, "generated")],
+                        "--listen", f"127.0.0.1:{port}", "--nginx-brotli-static",
+                        "--out", os.path.join(self.dir, "generated")],
                        check=True, stdout=subprocess.DEVNULL)
         conf = f"""
 load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
