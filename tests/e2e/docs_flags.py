@@ -362,13 +362,13 @@ def main():
                 else:
                     have, what = union, "`sidecar`, `generate` or scripts/release"
                 if m.flag not in have and m.flag not in FOREIGN:
-                    errors.append(f"{path}:{m.line}: {m.flag} is not a flag of {what} (--help); in: {m.context.strip()}")
+                    errors.append(f"{path}:{m.line}: {m.flag} is not a flag of {what} (--help); in: {' '.join(m.context.split())}")
                 continue
             prog = programs[m.program]
             sub = m.sub or None
             name = help_of[m.program] + (f" {m.sub}" if m.sub and m.program != "release" else "")
             if m.flag not in prog.flags(sub if m.program != "release" else None):
-                errors.append(f"{path}:{m.line}: {m.flag} is not a flag of `{name} --help`; in: {m.context.strip()}")
+                errors.append(f"{path}:{m.line}: {m.flag} is not a flag of `{name} --help`; in: {' '.join(m.context.split())}")
         for n, env in envs:
             if env not in known_env and env not in FOREIGN_ENV:
                 errors.append(f"{path}:{n}: {env} is no environment variable that `sidecar`, `generate` or scripts/release reads (--help)")
