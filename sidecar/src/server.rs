@@ -97,7 +97,7 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         .context(Setting::LISTEN)?;
     let local = listener.local_addr().context("reading the bound address")?;
     let fallback_base = state::problem_base(&config, local);
-    let published = Published::load(&config.dist, &fallback_base)
+    let published = Published::load_within(&config.dist, &fallback_base, config.files_memory)
         .with_context(|| format!("loading {}", config.dist.display()))
         .context(Setting::DIST)?;
     tracing::info!(
@@ -112,7 +112,12 @@ pub fn run(config: Config) -> anyhow::Result<()> {
             "listening on all interfaces without --site-origin: problem links and the contact origin check use {local}"
         );
     }
-    let reloader = Reloader::new(&config.dist, &fallback_base, config.keep_releases);
+    let reloader = Reloader::new(
+        &config.dist,
+        &fallback_base,
+        config.keep_releases,
+        config.files_memory,
+    );
     let (state, outbox_stop) = runtime.block_on(open_state(config, published, local))?;
     let state = Arc::new(state);
     let watcher = {
@@ -228,8 +233,7 @@ pub async fn open_state(
         .published
         .get()
         .files
-        .bytes(contract::manifest::SERVICE_INFORMATION)
-        .cloned();
+        .bytes(contract::manifest::SERVICE_INFORMATION);
     if let Some(json) = &service_json {
         live_config = live_config.with_service_information(json);
     }

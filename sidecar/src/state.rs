@@ -62,7 +62,11 @@ impl AppState {
 
     /// Loads the release at `config.dist` and makes the state around it.
     pub fn load(config: Config, local_addr: SocketAddr) -> anyhow::Result<AppState> {
-        let published = Published::load(&config.dist, &problem_base(&config, local_addr))?;
+        let published = Published::load_within(
+            &config.dist,
+            &problem_base(&config, local_addr),
+            config.files_memory,
+        )?;
         Ok(AppState::new(config, published, local_addr))
     }
 

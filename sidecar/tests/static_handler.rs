@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::handler::{get, send, state};
+use common::handler::{get, send, state, state_with};
 use common::{Fixture, SECRET};
 use sidecar::published::Published;
 
@@ -321,6 +321,44 @@ async fn single_ranges() {
     assert_eq!(page.status, 206);
     assert_eq!(&page.body[..], b"<!doctype html>");
     assert!(!page.has("content-encoding"));
+}
+
+/// A release larger than the memory budget keeps its pages on disk: they
+/// answer the same, whole, in part and to HEAD, with the same prepared
+/// headers; a page gone from disk since the release was loaded is a 500
+/// problem, never a panic or a wrong body.
+#[tokio::test]
+async fn pages_beyond_the_memory_budget_are_read_from_disk() {
+    let f = Fixture::new();
+    let held = state(&f);
+    let disk = state_with(&f, |c| c.files_memory = 0);
+    let page = "/docs/guide/";
+    let bytes = f.read("docs/guide/index.html");
+    for (name, headers) in [
+        ("identity", &[][..]),
+        ("brotli", &[("accept-encoding", "br")][..]),
+        ("range", &[("range", "bytes=10-19")][..]),
+    ] {
+        let a = send(&held, "GET", page, headers).await;
+        let b = send(&disk, "GET", page, headers).await;
+        assert_eq!((a.status, &a.body), (b.status, &b.body), "{name}");
+        for h in ["etag", "content-length", "content-type", "vary", "content-range"] {
+            assert_eq!(a.has(h), b.has(h), "{name}: {h}");
+            if a.has(h) {
+                assert_eq!(a.header(h), b.header(h), "{name}: {h}");
+            }
+        }
+    }
+    assert_eq!(get(&disk, page).await.body, bytes);
+    let head = send(&disk, "HEAD", page, &[]).await;
+    assert_eq!(head.status, 200);
+    assert!(head.body.is_empty());
+    // Outside pages and search files, everything is held whatever the budget.
+    std::fs::remove_file(f.dist.join("index.html")).unwrap();
+    assert_eq!(get(&disk, "/").await.status, 200);
+    std::fs::remove_file(f.dist.join("docs/guide/index.html")).unwrap();
+    get(&disk, page).await.problem("internal_error");
+    assert_eq!(get(&held, page).await.body, bytes);
 }
 
 #[tokio::test]

@@ -23,6 +23,12 @@ pub struct ServeArgs {
     #[arg(long, env = "SIDECAR_DIST_POLL_MS", default_value_t = 1000)]
     pub dist_poll_ms: u64,
 
+    /// Memory for the bytes of the release's files, in MiB: pages and
+    /// search files beyond it are read from disk at each request (other
+    /// files are always held).
+    #[arg(long, env = "SIDECAR_FILES_MEMORY_MB", default_value_t = 64)]
+    pub files_memory_mb: u64,
+
     /// Earlier releases whose hashed assets (`/assets/…`) stay served
     /// beside the current release's, for pages cached from them.
     #[arg(long, env = "SIDECAR_KEEP_RELEASES", default_value_t = 3)]

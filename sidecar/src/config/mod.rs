@@ -139,6 +139,8 @@ pub struct Config {
     pub dist_poll: Option<Duration>,
     /// Earlier releases whose hashed assets stay served.
     pub keep_releases: usize,
+    /// Bytes of files held in memory (see `Files::load`).
+    pub files_memory: u64,
     pub database: Option<String>,
     pub data_dir: PathBuf,
     pub sample: SampleSize,
@@ -227,6 +229,7 @@ impl Config {
             dist: args.dist,
             dist_poll: (args.dist_poll_ms > 0).then(|| Duration::from_millis(args.dist_poll_ms)),
             keep_releases: args.keep_releases,
+            files_memory: args.files_memory_mb.saturating_mul(1 << 20),
             sample: args.sample.map_or_else(
                 || match &args.database {
                     Some(url) if url.starts_with("postgres") => SampleSize::None,

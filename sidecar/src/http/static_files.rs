@@ -12,7 +12,7 @@ use crate::Body;
 use crate::http::conditional;
 use crate::http::encode::{QUERY_KEEPS, percent_encode_into};
 use crate::http::negotiate::{self, Coding};
-use crate::http::problem::Problem;
+use crate::http::problem::{Code, Problem};
 use crate::http::range::{self, RangeRequest};
 use crate::http::security_headers;
 use crate::published::entry::{Entry, entity_headers, insert_encoding};
@@ -55,28 +55,34 @@ pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<
             .get(header::IF_RANGE)
             .is_none_or(|v| conditional::if_range_matches(v.as_bytes(), variant.etag.as_bytes()))
     });
-    let len = variant.bytes.len() as u64;
-    let (status, body, content_range) = match range.map(|r| range::parse(r.as_bytes(), len)) {
-        None | Some(RangeRequest::Full) => (StatusCode::OK, variant.bytes.clone(), None),
+    let len = variant.len;
+    // A file not held in memory is read now, and only for a body.
+    let read = || {
+        variant.bytes().map_err(|e| {
+            tracing::error!(file = entry.key, error = %e, "a published file could not be read");
+            Problem::new(Code::InternalError, "The file could not be read.")
+        })
+    };
+    let (part, content_range) = match range.map(|r| range::parse(r.as_bytes(), len)) {
+        None | Some(RangeRequest::Full) => {
+            // The whole representation: its prepared headers, complete.
+            let body = if head { Bytes::new() } else { read()? };
+            let mut response = Response::new(Body::new(body));
+            *response.headers_mut() = variant.headers.clone();
+            return Ok(response);
+        }
         Some(RangeRequest::Partial { start, end }) => {
-            let body = variant.bytes.slice(start as usize..=end as usize);
             let content_range = HeaderValue::try_from(format!("bytes {start}-{end}/{len}"))
                 .expect("digits are a valid header");
-            (StatusCode::PARTIAL_CONTENT, body, Some(content_range))
+            (start as usize..=end as usize, content_range)
         }
         Some(RangeRequest::Unsatisfiable) => return Err(Problem::range_not_satisfiable(len)),
     };
-
-    let Some(content_range) = content_range else {
-        // The whole representation: its prepared headers, complete.
-        let mut response = Response::new(Body::new(if head { Bytes::new() } else { body }));
-        *response.headers_mut() = variant.headers.clone();
-        return Ok(response);
-    };
+    let body = read()?.slice(part);
     // A part (never for HEAD, which ignores Range).
     let length = HeaderValue::from(body.len());
     let mut response = Response::new(Body::new(body));
-    *response.status_mut() = status;
+    *response.status_mut() = StatusCode::PARTIAL_CONTENT;
     let h = response.headers_mut();
     h.reserve(16);
     entity_headers(h, entry, variant, coding, length);
@@ -108,7 +114,7 @@ pub fn not_found_page(entry: &Entry, request: &HeaderMap, head: bool) -> Respons
     let body = if head {
         Bytes::new()
     } else {
-        variant.bytes.clone()
+        variant.bytes().unwrap_or_default()
     };
     let mut response = Response::new(Body::new(body));
     *response.status_mut() = StatusCode::NOT_FOUND;

@@ -25,10 +25,21 @@ const GZIP: HeaderValue = HeaderValue::from_static("gzip");
 /// build's threshold for `--precompress`).
 pub const LAZY_FROM: usize = contract::compression::TWIN_FROM;
 
+/// Where a representation's bytes are.
+#[derive(Debug, Clone)]
+enum Source {
+    Memory(Bytes),
+    /// In the release's directory, read at each request: a large site's
+    /// pages and search files, which a sidecar behind a CDN seldom serves.
+    Disk(PathBuf),
+}
+
 /// One representation's bytes and pre-rendered headers.
 #[derive(Debug, Clone)]
 pub struct Variant {
-    pub bytes: Bytes,
+    source: Source,
+    /// The length of the bytes.
+    pub len: u64,
     pub etag: HeaderValue,
     pub content_length: HeaderValue,
     /// Every header of a 200 answer with this representation, CORS and
@@ -40,6 +51,31 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// The bytes: held, or read from the release's directory now.
+    pub fn bytes(&self) -> std::io::Result<Bytes> {
+        match &self.source {
+            Source::Memory(bytes) => Ok(bytes.clone()),
+            Source::Disk(path) => {
+                let bytes = std::fs::read(path)?;
+                if bytes.len() as u64 != self.len {
+                    return Err(std::io::Error::other(format!(
+                        "{} changed on disk since the release was loaded",
+                        path.display()
+                    )));
+                }
+                Ok(Bytes::from(bytes))
+            }
+        }
+    }
+
+    /// Bytes held in memory.
+    pub fn held(&self) -> u64 {
+        match self.source {
+            Source::Memory(_) => self.len,
+            Source::Disk(_) => 0,
+        }
+    }
+
     /// Fills in the prepared 200 and 304 headers of this representation
     /// of `entry`, answered with `coding`.
     fn prepare(&mut self, entry: &Entry, coding: Coding) {
@@ -95,8 +131,8 @@ impl Entry {
     /// Bytes held now: the identity and the twins made so far.
     pub fn loaded_bytes(&self) -> u64 {
         let twins = self.twins.get();
-        let len = |v: Option<&Variant>| v.map_or(0, |v| v.bytes.len() as u64);
-        self.identity.bytes.len() as u64
+        let len = |v: Option<&Variant>| v.map_or(0, Variant::held);
+        self.identity.held()
             + len(twins.and_then(|t| t.br.as_ref()))
             + len(twins.and_then(|t| t.gzip.as_ref()))
     }
@@ -122,10 +158,12 @@ impl Entry {
     }
 
     fn make_twins(&self) -> Twins {
+        let Source::Memory(bytes) = &self.identity.source else {
+            return Twins::default();
+        };
         if !self.lazy {
             return Twins::default();
         }
-        let bytes = &self.identity.bytes;
         let (br, gzip) = (compress::brotli(bytes), compress::gzip(bytes));
         let tag = self.identity.etag.as_bytes();
         let twin = |compressed: Vec<u8>, suffix: &str, coding| {
@@ -134,7 +172,8 @@ impl Entry {
             let etag = [&tag[..tag.len() - 1], suffix.as_bytes(), b"\""].concat();
             let mut variant = Variant {
                 content_length: HeaderValue::from(compressed.len()),
-                bytes: compressed,
+                len: compressed.len() as u64,
+                source: Source::Memory(compressed),
                 etag: HeaderValue::from_bytes(&etag).ok()?,
                 headers: HeaderMap::new(),
                 not_modified: HeaderMap::new(),
@@ -149,18 +188,21 @@ impl Entry {
     }
 }
 
+/// Loads the file `key` of the manifest: its bytes (and the build's twins)
+/// into memory when `hold`, else only checked on disk.
 pub(super) fn load_entry(
     root: &Path,
     key: &str,
     file: FileEntry,
     csp: &HeaderValue,
     release: &HeaderValue,
+    hold: bool,
 ) -> anyhow::Result<Entry> {
-    let identity = load_variant(root, key, file.size, &file.etag)?;
+    let identity = load_variant(root, key, file.size, &file.etag, hold)?;
     let mut br = None;
     let mut gzip = None;
     for (coding, encoded) in file.encodings {
-        let variant = load_variant(root, &encoded.path, encoded.size, &encoded.etag)
+        let variant = load_variant(root, &encoded.path, encoded.size, &encoded.etag, hold)
             .with_context(|| format!("{coding} twin {:?}", encoded.path))?;
         ensure!(
             variant.etag != identity.etag,
@@ -183,9 +225,11 @@ pub(super) fn load_entry(
     let csp = contract::headers::is_html(&file.content_type).then(|| csp.clone());
     let link = contract::headers::link(key).map(HeaderValue::from_static);
     let built = br.is_some() || gzip.is_some();
+    // Twins made here are held in memory: only for files held there too.
     let lazy = !built
+        && hold
         && contract::media::compressible(&file.content_type)
-        && identity.bytes.len() >= LAZY_FROM;
+        && identity.len >= LAZY_FROM as u64;
     let mut entry = Entry {
         key: key.to_owned(),
         content_type,
@@ -216,7 +260,8 @@ pub(super) fn load_entry(
 
 fn empty_variant() -> Variant {
     Variant {
-        bytes: Bytes::new(),
+        source: Source::Memory(Bytes::new()),
+        len: 0,
         etag: HeaderValue::from_static("\"\""),
         content_length: HeaderValue::from(0),
         headers: HeaderMap::new(),
@@ -224,19 +269,34 @@ fn empty_variant() -> Variant {
     }
 }
 
-fn load_variant(root: &Path, rel: &str, size: u64, etag: &str) -> anyhow::Result<Variant> {
+fn load_variant(
+    root: &Path,
+    rel: &str,
+    size: u64,
+    etag: &str,
+    hold: bool,
+) -> anyhow::Result<Variant> {
     let path = resolve_inside(root, rel)?;
-    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+    let (source, len) = if hold {
+        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let len = bytes.len() as u64;
+        (Source::Memory(Bytes::from(bytes)), len)
+    } else {
+        let meta =
+            std::fs::metadata(&path).with_context(|| format!("reading {}", path.display()))?;
+        ensure!(meta.is_file(), "{} is not a file", path.display());
+        (Source::Disk(path.clone()), meta.len())
+    };
     ensure!(
-        bytes.len() as u64 == size,
-        "{} has {} bytes, the manifest says {size}",
+        len == size,
+        "{} has {len} bytes, the manifest says {size}",
         path.display(),
-        bytes.len()
     );
     ensure!(is_strong_etag(etag), "{etag:?} is not a strong entity tag");
     Ok(Variant {
-        content_length: HeaderValue::from(bytes.len()),
-        bytes: Bytes::from(bytes),
+        content_length: HeaderValue::from(len),
+        len,
+        source,
         etag: HeaderValue::try_from(etag)?,
         // Filled in once the entry is complete (see `load_entry`).
         headers: HeaderMap::new(),

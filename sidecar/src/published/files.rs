@@ -54,16 +54,29 @@ pub struct Files {
 
 impl Files {
     /// Loads every file `manifest` lists from `root` (canonical), each
-    /// answer naming `release`.
-    pub fn load(root: &Path, manifest: Manifest, release: &HeaderValue) -> anyhow::Result<Files> {
+    /// answer naming `release`. The bytes of files other than pages and
+    /// search files are held in memory, and theirs too while the whole
+    /// stays within `budget` bytes; the rest are read at each request.
+    pub fn load(
+        root: &Path,
+        manifest: Manifest,
+        release: &HeaderValue,
+        budget: u64,
+    ) -> anyhow::Result<Files> {
         let mut site = Files::default();
         let csp = HeaderValue::try_from(
             contract::headers::content_security_policy(manifest.api_origin.as_deref()).as_ref(),
         )
         .with_context(|| format!("api_origin {:?}", manifest.api_origin))?;
         let mut entries = Vec::with_capacity(manifest.files.len());
+        let mut held = 0u64;
         for (key, file) in manifest.files {
-            let entry = load_entry(root, &key, file, &csp, release)
+            let size = file.size + file.encodings.values().map(|e| e.size).sum::<u64>();
+            let hold = !on_disk_first(&key) || held + size <= budget;
+            if hold {
+                held += size;
+            }
+            let entry = load_entry(root, &key, file, &csp, release, hold)
                 .with_context(|| format!("manifest entry {key:?}"))?;
             site.files += 1;
             site.bytes += entry.loaded_bytes();
@@ -116,8 +129,8 @@ impl Files {
     }
 
     /// The identity bytes of the file under manifest key `key`.
-    pub fn bytes(&self, key: &str) -> Option<&Bytes> {
-        self.entry(key).map(|e| &e.identity.bytes)
+    pub fn bytes(&self, key: &str) -> Option<Bytes> {
+        self.entry(key)?.identity.bytes().ok()
     }
 
     /// Every manifest key of this release, in no order.
@@ -174,6 +187,13 @@ impl Files {
     pub fn byte_count(&self) -> u64 {
         self.bytes
     }
+}
+
+/// Whether a file's bytes go to disk before others' when the release is
+/// larger than the memory budget: pages and their twins under `docs/`, and
+/// the search files, which the browser fetches from a CDN in production.
+fn on_disk_first(key: &str) -> bool {
+    key.starts_with("docs/") || key.starts_with("search/")
 }
 
 /// Percent-encodes what may not appear raw in a `Location` path.

@@ -23,6 +23,9 @@ use contract::manifest::{FORMAT, MANIFEST_FILE, Manifest};
 pub use content::Content;
 pub use files::Files;
 
+/// Bytes of files held in memory by default (`--files-memory-mb`).
+pub const DEFAULT_FILE_MEMORY: u64 = 64 << 20;
+
 /// One release of `dist/`.
 #[derive(Debug)]
 pub struct Published {
@@ -36,11 +39,21 @@ pub struct Published {
 }
 
 impl Published {
+    /// [`Published::load_within`] the default memory budget for files.
+    pub fn load(dist: &Path, fallback_base: &str) -> anyhow::Result<Published> {
+        Published::load_within(dist, fallback_base, DEFAULT_FILE_MEMORY)
+    }
+
     /// Loads and checks the `dist/` at `dist`: the manifest, every file it
     /// lists (sizes, ETags, paths inside `dist/`), and the content read
     /// from those files. `fallback_base` (the configured site origin)
-    /// stands in for the site's origin when the build records none.
-    pub fn load(dist: &Path, fallback_base: &str) -> anyhow::Result<Published> {
+    /// stands in for the site's origin when the build records none. Files
+    /// are held in memory within `file_memory` bytes (see [`Files::load`]).
+    pub fn load_within(
+        dist: &Path,
+        fallback_base: &str,
+        file_memory: u64,
+    ) -> anyhow::Result<Published> {
         let root = dist.canonicalize().with_context(|| {
             format!("resolving {} (run `generate build` first)", dist.display())
         })?;
@@ -64,12 +77,11 @@ impl Published {
         let release_header = HeaderValue::try_from(release.as_str()).context("release id")?;
         // In manifest order: documents are listed in it.
         let keys: Vec<String> = manifest.files.keys().cloned().collect();
-        let files = Files::load(&root, manifest, &release_header)?;
+        let files = Files::load(&root, manifest, &release_header, file_memory)?;
         let read = |key: &str| {
             files
                 .bytes(key)
-                .and_then(|b| std::str::from_utf8(b).ok())
-                .map(str::to_owned)
+                .and_then(|b| String::from_utf8(b.to_vec()).ok())
         };
         let content = Content::new(&keys, read, fallback_base);
         if !content.service.is_object() {

@@ -52,6 +52,7 @@ pub struct Reloader {
     dist: PathBuf,
     fallback_base: String,
     keep: usize,
+    file_memory: u64,
     /// The hashed assets each of the last `keep` releases published, the
     /// newest last.
     history: VecDeque<Vec<Arc<Entry>>>,
@@ -83,11 +84,12 @@ impl Fingerprint {
 
 impl Reloader {
     /// A reloader of `dist`, whose release `current` serves now.
-    pub fn new(dist: &Path, fallback_base: &str, keep: usize) -> Reloader {
+    pub fn new(dist: &Path, fallback_base: &str, keep: usize, file_memory: u64) -> Reloader {
         Reloader {
             dist: dist.to_owned(),
             fallback_base: fallback_base.to_owned(),
             keep,
+            file_memory,
             history: VecDeque::new(),
             seen: Fingerprint::of(dist),
         }
@@ -105,19 +107,20 @@ impl Reloader {
     pub fn reload(&mut self, current: &Current, trigger: Trigger) -> Outcome {
         self.seen = Fingerprint::of(&self.dist);
         let serving = current.full();
-        let mut next = match Published::load(&self.dist, &self.fallback_base) {
-            Ok(next) => next,
-            Err(e) => {
-                let reason = format!("{e:#}");
-                tracing::error!(
-                    serving = serving.release,
-                    ?trigger,
-                    dist = %self.dist.display(),
-                    "release refused, the old one keeps serving: {reason}"
-                );
-                return Outcome::Refused(reason);
-            }
-        };
+        let mut next =
+            match Published::load_within(&self.dist, &self.fallback_base, self.file_memory) {
+                Ok(next) => next,
+                Err(e) => {
+                    let reason = format!("{e:#}");
+                    tracing::error!(
+                        serving = serving.release,
+                        ?trigger,
+                        dist = %self.dist.display(),
+                        "release refused, the old one keeps serving: {reason}"
+                    );
+                    return Outcome::Refused(reason);
+                }
+            };
         if next.release == serving.release {
             tracing::info!(release = next.release, ?trigger, "release unchanged");
             return Outcome::Unchanged;
