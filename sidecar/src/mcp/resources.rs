@@ -171,7 +171,7 @@ pub fn read(content: &Content, params: &Map<String, Value>) -> Result<Value, Rpc
     Ok(json!({"contents": [{
         "uri": uri,
         "mimeType": "text/markdown",
-        "text": d.markdown,
+        "text": d.markdown(),
         "_meta": meta(d),
     }]}))
 }

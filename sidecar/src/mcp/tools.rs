@@ -462,7 +462,7 @@ fn document(content: &Content, version: Version, args: &Args) -> Result<Value, R
         "uri": content.document_uri(d),
         "url": content.document_url(d),
         "title": d.title,
-        "markdown": d.markdown,
+        "markdown": d.markdown(),
     });
     // Omitted rather than null: single-type schemas are the portable kind.
     if let Some(licence) = &d.licence {
@@ -474,7 +474,7 @@ fn document(content: &Content, version: Version, args: &Args) -> Result<Value, R
     Ok(success(
         version,
         structured,
-        vec![text_item(d.markdown.clone())],
+        vec![text_item(d.markdown())],
     ))
 }
 

@@ -5,7 +5,11 @@
 //! exactly the bytes the static routes serve, so agents and people see one
 //! source of truth.
 
+use std::sync::Arc;
+
 use serde_json::Value;
+
+use super::entry::Entry;
 
 /// One documentation page, as its Markdown twin.
 #[derive(Debug, Clone)]
@@ -17,7 +21,15 @@ pub struct Document {
     pub description: Option<String>,
     pub licence: Option<String>,
     pub attribution: Option<String>,
-    pub markdown: String,
+    markdown: Markdown,
+}
+
+/// Where a document's Markdown is: its twin among the release's files (read
+/// when asked for, so a large site's text is not held twice), or its own.
+#[derive(Debug, Clone)]
+enum Markdown {
+    Text(String),
+    File(Arc<Entry>),
 }
 
 /// One ranked page, as `search_documentation` returns it.
@@ -67,9 +79,12 @@ impl Content {
     /// configured site origin) stands in for the site's origin when the
     /// build records none. Missing files leave their part empty: the tools
     /// then say so rather than the server failing to start.
+    /// `twin` gives the release's file under a key, for the documents'
+    /// Markdown (`None`: each document keeps the text `read` gave).
     pub fn new(
         keys: &[String],
         read: impl Fn(&str) -> Option<String>,
+        twin: impl Fn(&str) -> Option<Arc<Entry>>,
         fallback_base: &str,
     ) -> Content {
         let service_json = read("api/service.json");
@@ -93,7 +108,11 @@ impl Content {
             .filter_map(|k| {
                 let text = read(k)?;
                 let path = format!("/{}", k.strip_suffix("index.md").unwrap_or(k));
-                Some(Document::parse(path, text))
+                let mut document = Document::parse(path, text);
+                if let Some(file) = twin(k) {
+                    document.markdown = Markdown::File(file);
+                }
+                Some(document)
             })
             .collect();
         let passages = Index::new(load_passages(keys, &read, &documents));
@@ -267,7 +286,8 @@ fn load_passages(
         documents
             .iter()
             .map(|d| {
-                let body = &d.markdown[body_start(&d.markdown)..];
+                let markdown = d.markdown();
+                let body = &markdown[body_start(&markdown)..];
                 page(d.path.clone(), d.title.clone(), body.to_owned())
             })
             .collect()
@@ -323,7 +343,21 @@ impl Document {
             description,
             licence,
             attribution,
-            markdown,
+            markdown: Markdown::Text(markdown),
+        }
+    }
+
+    /// The document's Markdown, as published.
+    pub fn markdown(&self) -> String {
+        match &self.markdown {
+            Markdown::Text(text) => text.clone(),
+            Markdown::File(file) => match file.identity.bytes() {
+                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Err(e) => {
+                    tracing::error!(file = file.key, error = %e, "a Markdown twin could not be read");
+                    String::new()
+                }
+            },
         }
     }
 }
@@ -392,7 +426,7 @@ mod tests {
         };
         let load = || {
             let read = |key: &str| std::fs::read_to_string(dir.path().join(key)).ok();
-            Content::new(&[], read, "http://127.0.0.1:8080/")
+            Content::new(&[], read, |_| None, "http://127.0.0.1:8080/")
         };
         write("api/service.json", r#"{"url": "https://org.example/"}"#);
         assert_eq!(load().base_url, "http://127.0.0.1:8080");

@@ -83,7 +83,8 @@ impl Published {
                 .bytes(key)
                 .and_then(|b| String::from_utf8(b.to_vec()).ok())
         };
-        let content = Content::new(&keys, read, fallback_base);
+        let twin = |key: &str| files.entry(key).cloned();
+        let content = Content::new(&keys, read, twin, fallback_base);
         if !content.service.is_object() {
             tracing::warn!("api/service.json is missing or invalid; MCP serves without it");
         }
