@@ -35,20 +35,21 @@ pub async fn readyz(state: &AppState) -> Result<Response<Body>, Problem> {
         );
     }
     let Some(live) = &state.live else {
-        return Ok(json(Bytes::from_static(
-            br#"{"status":"ready","checks":{"dist":"ok"}}"#,
-        )));
+        return Ok(ready(serde_json::json!({"dist": "ok"})));
     };
     match tokio::time::timeout(PING_TIMEOUT, live.store().ping()).await {
-        Ok(Ok(())) => Ok(json(Bytes::from_static(
-            br#"{"status":"ready","checks":{"dist":"ok","database":"ok"}}"#,
-        ))),
+        Ok(Ok(())) => Ok(ready(serde_json::json!({"dist": "ok", "database": "ok"}))),
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "readiness: database unreachable");
             Err(database_down())
         }
         Err(_) => Err(database_down()),
     }
+}
+
+fn ready(checks: serde_json::Value) -> Response<Body> {
+    let body = serde_json::json!({"status": "ready", "checks": checks});
+    json(Bytes::from(body.to_string()))
 }
 
 const PING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
