@@ -121,7 +121,7 @@ fn dist(dirs: &mut Vec<tempfile::TempDir>) -> PathBuf {
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("dist");
-    generator::build::build(&generator::build::BuildOptions {
+    generator::build(&generator::BuildOptions {
         content: repo.join("content"),
         templates: repo.join("templates"),
         out: out.clone(),

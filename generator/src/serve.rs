@@ -3,7 +3,7 @@
 //! It builds into a temporary folder (without compressed twins: the
 //! preview answers with the files as they are), serves it on loopback, watches
 //! `content/` and `templates/`, rebuilds after each change (incrementally
-//! when only documents were edited, see [`crate::build::Session`]: just the
+//! when only documents were edited, see [`crate::pipeline::Session`]: just the
 //! pages that show what changed are rendered, and only files whose bytes
 //! changed are written) and tells open pages to reload through
 //! Server-Sent Events, from a small script
@@ -35,9 +35,9 @@ use hyper_util::rt::TokioIo;
 use notify::Watcher;
 use tokio::sync::{mpsc, watch};
 
-use crate::build::{BuildOptions, Session};
 use crate::manifest::Manifest;
 use crate::origin::HttpOrigin;
+use crate::pipeline::{BuildOptions, Session};
 
 /// The preview's own paths (never in `dist/`).
 pub const RELOAD_SCRIPT: &str = "/__generate/reload.js";

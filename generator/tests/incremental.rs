@@ -1,10 +1,10 @@
-//! `generate serve`'s rebuilds (`build::Session`): after each edit the
+//! `generate serve`'s rebuilds (`pipeline::Session`): after each edit the
 //! folder holds, byte for byte, what a whole build of the edited content
 //! writes, and an edit of documents renders only the pages that show it.
 
 use std::path::PathBuf;
 
-use generator::build::{Rebuilt, Session};
+use generator::pipeline::{Rebuilt, Session};
 use generator::{BuildOptions, build};
 
 mod common;
