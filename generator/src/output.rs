@@ -6,51 +6,24 @@
 //! rendering and hashing only. Compression is deterministic, so reuse keeps
 //! the output byte-identical to a clean build.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::io::Write;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
-use crate::manifest::{
-    self, Encoded, FileEntry, MANIFEST_FILE, Manifest, cache_policy, compressible, content_type,
-    etag_from_sha256, sha256_hex,
-};
-use crate::twin_cache::{Twin, TwinCache};
+use crate::manifest::{self, MANIFEST_FILE, Manifest};
 
 mod chunked;
+mod compress;
+mod manifest_file;
+mod publish;
+mod stale;
+
 pub use chunked::ChunkMemo;
-
-/// How a build makes the compressed twins of its files.
-#[derive(Clone, Copy, Default)]
-pub struct Twins<'a> {
-    /// Write `.br` and `.gz` twins at all (`generate build --precompress`,
-    /// for fronts that serve them as they are); without them the sidecar
-    /// compresses each file on its first request.
-    pub precompress: bool,
-    /// Where twins are kept between builds.
-    pub cache: Option<&'a TwinCache>,
-    /// Where the chunks of large files' twins are kept between the builds
-    /// of one session (see [`republish`]).
-    pub memo: Option<&'a ChunkMemo>,
-}
-
-impl Twins<'_> {
-    /// Every twin made, none cached.
-    pub const ALL: Twins<'static> = Twins {
-        precompress: true,
-        cache: None,
-        memo: None,
-    };
-}
-
-/// One file to publish: path relative to the output directory and its bytes.
-#[derive(Debug, Clone)]
-pub struct OutFile {
-    pub path: String,
-    pub bytes: Vec<u8>,
-}
+pub use manifest_file::{ManifestJson, read_manifest};
+pub use publish::{OutFile, Published, Twins};
+use publish::{publish_one, validate_path, write_atomic};
 
 /// What writing did, for the build summary.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -64,95 +37,6 @@ pub struct WriteStats {
     /// Twins compressed by this build, and twins taken from the cache.
     pub compressed: usize,
     pub cached: usize,
-}
-
-/// Brotli quality 5 compresses our pages within 1 % of quality 9 at ~15×
-/// the speed (measured on 10,000 generated pages; 11 is slower still).
-const BROTLI_QUALITY: i32 = 5;
-/// Window bits: at least 18 (smaller windows are far slower in this
-/// encoder), at most 22, otherwise fitted to the file.
-const BROTLI_WINDOW: std::ops::RangeInclusive<i32> = 18..=22;
-/// gzip is the fallback for clients without brotli: the default level, as
-/// level 9 saves under 1 % more on pages at half the speed.
-const GZIP_LEVEL: u32 = 6;
-/// Not worth a twin unless it saves at least this share of the bytes.
-const MIN_SAVING_PERCENT: u64 = 5;
-
-fn brotli(bytes: &[u8]) -> Vec<u8> {
-    let params = brotli::enc::BrotliEncoderParams {
-        quality: BROTLI_QUALITY,
-        lgwin: ((usize::BITS - bytes.len().leading_zeros()) as i32)
-            .clamp(*BROTLI_WINDOW.start(), *BROTLI_WINDOW.end()),
-        ..Default::default()
-    };
-    let mut out = Vec::with_capacity(bytes.len() / 3);
-    let mut input = bytes;
-    brotli::BrotliCompress(&mut input, &mut out, &params).expect("in-memory brotli");
-    out
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    // zlib writes the gzip header itself (mtime 0, no name): deterministic.
-    // A window no larger than the input keeps per-file setup cheap.
-    let window_bits = ((usize::BITS - bytes.len().leading_zeros()) as u8).clamp(9, 15);
-    let compress = flate2::Compress::new_gzip(flate2::Compression::new(GZIP_LEVEL), window_bits);
-    let mut enc = flate2::write::ZlibEncoder::new_with_compress(
-        Vec::with_capacity(bytes.len() / 3),
-        compress,
-    );
-    enc.write_all(bytes).expect("in-memory gzip");
-    enc.finish().expect("in-memory gzip")
-}
-
-/// The cache's name for a twin's encoding: the encoder and its settings,
-/// and the generator's version (its encoders' versions come with it).
-fn cache_key(coding: &str) -> String {
-    let settings = match coding {
-        "br" => format!(
-            "q{BROTLI_QUALITY}w{}-{}",
-            BROTLI_WINDOW.start(),
-            BROTLI_WINDOW.end()
-        ),
-        _ => format!("l{GZIP_LEVEL}"),
-    };
-    format!("{coding}-{settings}-{}", env!("CARGO_PKG_VERSION"))
-}
-
-/// The cache's name for the chunks of large files ([`chunked`]).
-fn chunked_cache_key() -> String {
-    format!(
-        "chunk-q{BROTLI_QUALITY}-l{GZIP_LEVEL}-{}",
-        env!("CARGO_PKG_VERSION")
-    )
-}
-
-fn worth_it(original: usize, compressed: usize) -> bool {
-    (compressed as u64) * 100 <= (original as u64) * (100 - MIN_SAVING_PERCENT)
-}
-
-/// Reads the manifest of a previous build, if there is a readable one.
-pub fn read_manifest(out: &Path) -> Option<Manifest> {
-    let bytes = std::fs::read(out.join(MANIFEST_FILE)).ok()?;
-    let m: Manifest = serde_json::from_slice(&bytes).ok()?;
-    (m.format == manifest::FORMAT).then_some(m)
-}
-
-fn same_size(path: &Path, size: u64) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == size)
-}
-
-fn validate_path(path: &str) -> Result<()> {
-    let bad = path.is_empty()
-        || path.starts_with('/')
-        || path.contains('\\')
-        || path
-            .split('/')
-            .any(|s| s.is_empty() || s == "." || s == "..")
-        || path == MANIFEST_FILE;
-    if bad {
-        bail!("internal: invalid output path {path:?}");
-    }
-    Ok(())
 }
 
 /// Writes `files` into `out`, replacing a previous build there.
@@ -299,10 +183,10 @@ impl<'a> Publisher<'a> {
 
         // A fresh folder holds only what this build wrote.
         if !self.fresh {
-            stats.removed = remove_stale(&self.out, &manifest)?;
+            stats.removed = stale::remove_stale(&self.out, &manifest)?;
         }
 
-        write_manifest(&self.out, &manifest)?;
+        manifest_file::write_manifest(&self.out, &manifest)?;
         Ok((manifest, stats))
     }
 
@@ -323,20 +207,6 @@ impl<'a> Publisher<'a> {
             }
         }
     }
-}
-
-/// Writes `manifest` last, as the mark of a whole build (unless it holds
-/// these bytes already).
-fn write_manifest(out: &Path, manifest: &Manifest) -> Result<()> {
-    // About 700 bytes an entry: one allocation, not a doubling series.
-    let mut json = Vec::with_capacity(manifest.files.len() * 768 + 256);
-    serde_json::to_writer_pretty(&mut json, manifest).context("serialising the manifest")?;
-    json.push(b'\n');
-    let manifest_path = out.join(MANIFEST_FILE);
-    if std::fs::read(&manifest_path).ok().as_deref() != Some(&json[..]) {
-        write_atomic(&manifest_path, &json)?;
-    }
-    Ok(())
 }
 
 /// Publishes `files` into the build in `out` whose manifest is `manifest`,
@@ -379,265 +249,6 @@ pub fn republish(
         write_atomic(&out.join(MANIFEST_FILE), &json.render(manifest, &paths))?;
     }
     Ok(stats)
-}
-
-/// The manifest's JSON kept entry by entry between the rebuilds of one
-/// session, so a rebuild serialises only the entries it published: the
-/// bytes of `serde_json::to_vec_pretty` plus a final newline (tested).
-#[derive(Default)]
-pub struct ManifestJson {
-    entries: HashMap<String, Vec<u8>>,
-}
-
-impl ManifestJson {
-    /// The JSON of `manifest`, whose entries other than `changed` are those
-    /// of the last call.
-    pub fn render(&mut self, manifest: &Manifest, changed: &[String]) -> Vec<u8> {
-        for path in changed {
-            self.entries.remove(path);
-        }
-        // After a render every file has an entry, so more entries than files
-        // means some files were removed since.
-        if self.entries.len() > manifest.files.len() {
-            self.entries
-                .retain(|path, _| manifest.files.contains_key(path));
-        }
-        if manifest.files.is_empty() {
-            let mut json = serde_json::to_vec_pretty(manifest).expect("a manifest serialises");
-            json.push(b'\n');
-            return json;
-        }
-        let mut json = Vec::with_capacity(manifest.files.len() * 768 + 256);
-        json.extend_from_slice(format!("{{\n  \"format\": {},\n", manifest.format).as_bytes());
-        if let Some(origin) = &manifest.api_origin {
-            json.extend_from_slice(b"  \"api_origin\": ");
-            serde_json::to_writer(&mut json, origin).expect("a string serialises");
-            json.extend_from_slice(b",\n");
-        }
-        json.extend_from_slice(b"  \"files\": {\n");
-        for (i, (path, entry)) in manifest.files.iter().enumerate() {
-            if i > 0 {
-                json.extend_from_slice(b",\n");
-            }
-            json.extend_from_slice(b"    ");
-            serde_json::to_writer(&mut json, path).expect("a string serialises");
-            json.extend_from_slice(b": ");
-            if let Some(fragment) = self.entries.get(path) {
-                json.extend_from_slice(fragment);
-                continue;
-            }
-            // An entry two levels down: each of its lines indented by 4.
-            let own = serde_json::to_vec_pretty(entry).expect("an entry serialises");
-            let mut indented = Vec::with_capacity(own.len() + own.len() / 8);
-            for &b in &own {
-                indented.push(b);
-                if b == b'\n' {
-                    indented.extend_from_slice(b"    ");
-                }
-            }
-            json.extend_from_slice(&indented);
-            self.entries.insert(path.clone(), indented);
-        }
-        json.extend_from_slice(b"\n  }\n}\n");
-        json
-    }
-}
-
-/// One file published: its manifest entry, whether it was written, and
-/// how its twins were made.
-pub struct Published {
-    path: String,
-    entry: FileEntry,
-    written: bool,
-    compressed: usize,
-    cached: usize,
-}
-
-/// Publishes `f` into `out`, where `old` is its entry in the build there
-/// (kept as it is when the file is); `fresh` when `out` held nothing when
-/// this build began, so no path can exist yet.
-fn publish_one(
-    out: &Path,
-    f: &OutFile,
-    old: Option<&FileEntry>,
-    twins: Twins<'_>,
-    fresh: bool,
-) -> Result<Published> {
-    let Twins {
-        precompress,
-        cache,
-        memo,
-    } = twins;
-    let sha = sha256_hex(&f.bytes);
-    let ctype = content_type(&f.path);
-    let target = out.join(&f.path);
-
-    let unchanged = old.filter(|o| {
-        o.sha256 == sha
-            && o.etag == etag_from_sha256(&sha)
-            && o.content_type == ctype
-            && same_size(&target, o.size)
-            && o.encodings
-                .values()
-                .all(|e| same_size(&out.join(&e.path), e.size))
-    });
-    if let Some(old) = unchanged {
-        let mut entry = old.clone();
-        entry.cache_control = cache_policy(&f.path).to_owned();
-        return Ok(Published {
-            path: f.path.clone(),
-            entry,
-            written: false,
-            compressed: 0,
-            cached: 0,
-        });
-    }
-
-    let write = if fresh { write_new } else { write_atomic };
-    if !fresh && let Some(parent) = target.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("creating {}", parent.display()))?;
-    }
-    write(&target, &f.bytes)?;
-    let mut encodings = BTreeMap::new();
-    let (mut compressed, mut cached) = (0, 0);
-    let mut twin = |coding: &str, compress: fn(&[u8]) -> Vec<u8>| -> Twin {
-        let key = cache_key(coding);
-        if let Some(hit) = cache.and_then(|c| c.get(&sha, &key)) {
-            cached += 1;
-            return hit;
-        }
-        let bytes = compress(&f.bytes);
-        let twin_sha = sha256_hex(&bytes);
-        let twin = (bytes, twin_sha);
-        if let Some(c) = cache {
-            c.put(&sha, &key, &twin);
-        }
-        compressed += 1;
-        twin
-    };
-    let mut twins: Vec<(&str, &str, Twin)> = Vec::new();
-    let compressible = precompress && compressible(ctype);
-    if compressible && f.bytes.len() >= chunked::CHUNKED_FROM {
-        let (br, gz, counts) = chunked::twins(&f.bytes, memo, cache, &chunked_cache_key());
-        compressed += counts.compressed;
-        cached += counts.reused;
-        let (br_sha, gz_sha) = rayon::join(|| sha256_hex(&br), || sha256_hex(&gz));
-        twins.push(("br", "br", (br, br_sha)));
-        twins.push(("gzip", "gz", (gz, gz_sha)));
-    } else if compressible && f.bytes.len() >= 256 {
-        twins.push(("br", "br", twin("br", brotli)));
-        twins.push(("gzip", "gz", twin("gzip", gzip)));
-    }
-    for (coding, ext, (bytes, twin_sha)) in twins {
-        let twin_path = format!("{}.{ext}", f.path);
-        let twin_target = out.join(&twin_path);
-        if worth_it(f.bytes.len(), bytes.len()) {
-            write(&twin_target, &bytes)?;
-            encodings.insert(
-                coding.to_owned(),
-                Encoded {
-                    path: twin_path,
-                    size: bytes.len() as u64,
-                    etag: etag_from_sha256(&twin_sha),
-                },
-            );
-        }
-    }
-    let entry = FileEntry {
-        size: f.bytes.len() as u64,
-        etag: etag_from_sha256(&sha),
-        sha256: sha,
-        content_type: ctype.to_owned(),
-        cache_control: cache_policy(&f.path).to_owned(),
-        encodings,
-    };
-    Ok(Published {
-        path: f.path.clone(),
-        entry,
-        written: true,
-        compressed,
-        cached,
-    })
-}
-
-/// Writes a file no reader can know yet (in a fresh folder) in place; its
-/// folder is made when the first try finds none, which spares a page's
-/// second file (its Markdown twin, a compressed twin) the folder's system
-/// calls.
-fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
-    let written = match std::fs::write(path, bytes) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)
-                    .with_context(|| format!("creating {}", parent.display()))?;
-            }
-            std::fs::write(path, bytes)
-        }
-        other => other,
-    };
-    written.with_context(|| format!("writing {}", path.display()))
-}
-
-/// Replaces an existing file through a temporary file and a rename, so a
-/// reader (the sidecar, a sync to a CDN) never sees half a file; a new file
-/// is written in place, since nothing can have been reading it.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    if !path.exists() {
-        return std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()));
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp-generate");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
-}
-
-/// Deletes files of earlier builds that this build does not publish.
-fn remove_stale(out: &Path, manifest: &Manifest) -> Result<usize> {
-    let mut keep: HashSet<&str> = HashSet::with_capacity(manifest.files.len() * 3 + 1);
-    keep.insert(MANIFEST_FILE);
-    for (path, entry) in &manifest.files {
-        keep.insert(path);
-        for e in entry.encodings.values() {
-            keep.insert(&e.path);
-        }
-    }
-    let mut removed = 0;
-    sweep(out, "", &keep, &mut removed)?;
-    Ok(removed)
-}
-
-/// Removes what `keep` does not name under `dir` (`rel` is its path relative
-/// to the output directory); true when `dir` ended up empty.
-fn sweep(dir: &Path, rel: &str, keep: &HashSet<&str>, removed: &mut usize) -> Result<bool> {
-    let mut empty = true;
-    for entry in std::fs::read_dir(dir).with_context(|| format!("listing {}", dir.display()))? {
-        let entry = entry?;
-        let path = entry.path();
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        let child = if rel.is_empty() {
-            name.into_owned()
-        } else {
-            format!("{rel}/{name}")
-        };
-        if entry.file_type()?.is_dir() {
-            if sweep(&path, &child, keep, removed)? {
-                std::fs::remove_dir(&path)
-                    .with_context(|| format!("removing {}", path.display()))?;
-            } else {
-                empty = false;
-            }
-        } else if keep.contains(child.as_str()) {
-            empty = false;
-        } else {
-            std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
-            *removed += 1;
-        }
-    }
-    Ok(empty)
 }
 
 #[cfg(test)]

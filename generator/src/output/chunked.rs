@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::{BROTLI_QUALITY, GZIP_LEVEL};
+use super::compress::{BROTLI_QUALITY, GZIP_LEVEL};
 use crate::manifest::sha256_hex;
 use crate::twin_cache::TwinCache;
 
@@ -373,7 +373,7 @@ mod tests {
         assert_eq!(unbrotli(&br), file);
         assert_eq!(gunzip(&gz), file);
         // Within 1 % of compressing the whole file at once.
-        let whole_br = super::super::brotli(&file);
+        let whole_br = super::super::compress::brotli(&file);
         assert!(
             br.len() * 100 <= whole_br.len() * 101,
             "{} vs {}",
