@@ -2,8 +2,13 @@
 
 use serde_json::Value;
 
+use super::catalogs::{clip, host, reverse_dns};
+use super::security_txt::{civil_from_days, days_from_civil};
 use super::*;
+use crate::model::Date;
+use crate::openapi::CONTRACT_VERSION;
 use crate::openapi::fixture::{self, BASE_URL};
+use crate::origin::Origins;
 
 fn docs() -> Vec<DocLink> {
     let doc = |url: &str, title: &str, summary: &str, section: &str| DocLink {

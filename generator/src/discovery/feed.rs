@@ -1,0 +1,67 @@
+//! `/feed.xml`: the documents updated last, as an Atom feed.
+
+use std::fmt::Write as _;
+
+use super::text::{DocLink, xml_escape};
+use crate::model::Date;
+use contract::routes;
+
+/// How many documents the feed lists: the most recently updated.
+pub const FEED_ENTRIES: usize = 50;
+
+/// The identity of the feed: its title, what it is, who publishes it.
+pub struct FeedHead<'a> {
+    pub title: &'a str,
+    pub subtitle: &'a str,
+    pub author: &'a str,
+    /// The licence of the feed's text.
+    pub rights: &'a str,
+}
+
+/// `/feed.xml`, an Atom feed (RFC 4287) of the [`FEED_ENTRIES`] documents
+/// updated last (newest first; equal dates by URL). Each entry's id is its
+/// page's URL, its update time midnight UTC of the document's date, and it
+/// links the page and its Markdown twin. The feed's own time is its newest
+/// entry's, so the feed changes only when a document does.
+pub fn atom_feed(base_url: &str, head: &FeedHead<'_>, docs: &[(DocLink, Date)]) -> String {
+    let mut newest: Vec<&(DocLink, Date)> = docs.iter().collect();
+    newest.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.url.cmp(&b.0.url)));
+    newest.truncate(FEED_ENTRIES);
+    let updated = newest
+        .first()
+        .map_or_else(|| "1970-01-01".to_owned(), |(_, d)| d.to_string());
+    let x = xml_escape;
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = write!(
+        out,
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  \
+         <id>{base}{feed}</id>\n  <title>{title}</title>\n  <subtitle>{subtitle}</subtitle>\n  \
+         <updated>{updated}T00:00:00Z</updated>\n  \
+         <author><name>{author}</name><uri>{base}/</uri></author>\n  \
+         <rights>{rights}</rights>\n  \
+         <link rel=\"self\" type=\"{atom}\" href=\"{base}{feed}\"/>\n  \
+         <link rel=\"alternate\" type=\"text/html\" href=\"{base}/\"/>\n",
+        base = x(base_url),
+        feed = routes::FEED.path,
+        title = x(head.title),
+        subtitle = x(head.subtitle),
+        author = x(head.author),
+        rights = x(head.rights),
+        atom = contract::media::ATOM,
+    );
+    for (d, date) in newest {
+        let page = x(&format!("{base_url}{}", d.url));
+        let _ = write!(
+            out,
+            "  <entry>\n    <id>{page}</id>\n    <title>{}</title>\n    \
+             <updated>{date}T00:00:00Z</updated>\n    \
+             <link rel=\"alternate\" type=\"text/html\" href=\"{page}\"/>\n    \
+             <link rel=\"alternate\" type=\"text/markdown\" href=\"{page}index.md\"/>\n    \
+             <summary>{}</summary>\n  </entry>\n",
+            x(&d.title),
+            x(&d.summary),
+        );
+    }
+    out.push_str("</feed>\n");
+    out
+}

@@ -1,0 +1,192 @@
+//! `/llms.txt`: the API and the documentation as a Markdown index for
+//! language models.
+
+use std::fmt::Write as _;
+
+use super::catalogs::MCP_SERVER_CARD_PATH;
+use super::text::{DocLink, one_line};
+use crate::model::{ServiceInformation, Site};
+use crate::openapi::{CONTRACT_VERSION, MCP_PROTOCOL_VERSIONS};
+use crate::origin::Origins;
+use contract::routes;
+
+/// Escapes text for a Markdown link label.
+fn md_label(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in one_line(s).chars() {
+        if matches!(c, '\\' | '[' | ']') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Makes a URL safe inside a Markdown link destination.
+fn md_url(s: &str) -> String {
+    s.replace(' ', "%20")
+        .replace('(', "%28")
+        .replace(')', "%29")
+        .replace('<', "%3C")
+        .replace('>', "%3E")
+}
+
+fn md_item(out: &mut String, title: &str, url: &str, notes: &str) {
+    let _ = writeln!(
+        out,
+        "- [{}]({}): {}",
+        md_label(title),
+        md_url(url),
+        one_line(notes)
+    );
+}
+
+/// Whether the guardrails' summary already says how enquiries go.
+fn summary_mentions_enquiries(summary: &str) -> bool {
+    let lower = summary.to_lowercase();
+    lower.contains("enquir") && lower.contains("submit")
+}
+
+/// `/llms.txt` (llmstxt.org): H1, blockquote summary, guardrails, then link
+/// lists under `API`, `Documentation` and `Optional`.
+pub fn llms_txt(
+    origins: &Origins,
+    site: &Site,
+    service: &ServiceInformation,
+    docs: &[DocLink],
+) -> String {
+    let base_url = origins.site.as_str();
+    let g = &service.guardrails;
+    let form = g.enquiries.form_url.absolute(base_url);
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", one_line(&service.name));
+    let _ = writeln!(out, "> {}\n", one_line(&service.description));
+    // The guardrails' summary usually says it already; say it once.
+    let summary = one_line(&g.summary);
+    let mut rules = if summary.to_lowercase().contains("read-only") {
+        summary
+    } else {
+        format!(
+            "Everything listed here is read-only: reading it changes nothing and contacts no \
+            one. {summary}"
+        )
+    };
+    if g.enquiries.agents_may_prepare && summary_mentions_enquiries(&rules) {
+        // The summary says who submits; only where is left to say.
+        let _ = write!(rules, " The contact form is at {form}.");
+    } else if g.enquiries.agents_may_prepare {
+        let _ = write!(
+            rules,
+            " An agent may prepare an enquiry for its user but must never submit it: the user \
+            reviews it and sends it through the form at {form}."
+        );
+    } else {
+        let _ = write!(
+            rules,
+            " Agents must not prepare or submit enquiries; people use the form at {form}."
+        );
+    }
+    let _ = writeln!(out, "{rules}\n");
+    if !g.agents_must_not.is_empty() {
+        let _ = writeln!(out, "Agents must not:\n");
+        for rule in &g.agents_must_not {
+            let _ = writeln!(out, "- {}", one_line(rule));
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(
+        out,
+        "Pages are written in `{}`; each HTML page has a Markdown twin (`index.md`), linked below.\n",
+        site.language
+    );
+
+    out.push_str("## API\n\n");
+    let versions = MCP_PROTOCOL_VERSIONS.join(", ");
+    let api = [
+        ("OpenAPI contract", routes::OPENAPI.path.to_owned(), format!("OpenAPI 3.1.0 description of every route, with schemas; contract version {CONTRACT_VERSION}")),
+        ("Service information", routes::SERVICE_INFORMATION.path.to_owned(), "services, projects, evidence, scope, consortium, contact and guardrails as JSON".to_owned()),
+        ("MCP endpoint", routes::MCP.path.to_owned(), format!("stateless Streamable HTTP; POST one JSON-RPC 2.0 message per request; protocol versions {versions}; read-only tools")),
+        ("Platform statistics", routes::PLATFORM_STATS.path.to_owned(), "live counts of volunteers, observations, sites and projects".to_owned()),
+        ("Observations", routes::OBSERVATIONS_DATA.path.to_owned(), "public water observations; filter with parameter, site, from, to and bbox; limit up to 1000; cursor pagination; JSON or CSV".to_owned()),
+        ("Globe data", routes::GLOBE_DATA.path.to_owned(), "GeoJSON points of public monitoring sites, with coarsened coordinates".to_owned()),
+    ];
+    for (title, path, notes) in api {
+        md_item(&mut out, title, &origins.url(&path), &notes);
+    }
+
+    out.push_str("\n## Documentation\n\n");
+    let mut sections: Vec<&str> = Vec::new();
+    for d in docs {
+        if !sections.contains(&d.section.as_str()) {
+            sections.push(&d.section);
+        }
+    }
+    for (i, section) in sections.iter().enumerate() {
+        if sections.len() > 1 && !section.is_empty() {
+            if i > 0 {
+                out.push('\n');
+            }
+            let _ = writeln!(out, "{}:\n", one_line(section));
+        }
+        for d in docs.iter().filter(|d| d.section == *section) {
+            let dir = if d.url.ends_with('/') { "" } else { "/" };
+            let twin = format!("{base_url}{}{dir}index.md", d.url);
+            md_item(&mut out, &d.title, &twin, &d.summary);
+        }
+    }
+
+    out.push_str("\n## Optional\n\n");
+    let optional = [
+        (
+            "Sitemap",
+            routes::SITEMAP.path,
+            "every page with its last change",
+        ),
+        (
+            "Atom feed",
+            routes::FEED.path,
+            "the documents updated last, newest first",
+        ),
+        (
+            "AI catalog",
+            routes::AI_CATALOG.path,
+            "the artifacts above as an AI Catalog",
+        ),
+        (
+            "API catalog",
+            routes::API_CATALOG.path,
+            "RFC 9727 linkset pointing at the contract and documentation",
+        ),
+        (
+            "MCP server card",
+            MCP_SERVER_CARD_PATH,
+            "the MCP endpoint's identity and protocol versions",
+        ),
+        (
+            "security.txt",
+            routes::SECURITY_TXT.path,
+            "how to report a vulnerability",
+        ),
+        (
+            "Search index",
+            "/search-index.json",
+            "the plain text of every documentation page as JSON, in parts it lists",
+        ),
+    ];
+    for (title, path, notes) in optional {
+        md_item(&mut out, title, &format!("{base_url}{path}"), notes);
+    }
+    md_item(
+        &mut out,
+        "Contact form",
+        &form,
+        "for people only; agents prepare, people submit",
+    );
+    md_item(
+        &mut out,
+        "Chat",
+        &format!("{base_url}/chat/"),
+        "for people: answers quoted from the pages above; agents use the MCP tool search_documentation",
+    );
+    out
+}
