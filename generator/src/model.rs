@@ -113,29 +113,29 @@ fn is_id(s: &str) -> bool {
 }
 
 fn is_date(s: &str) -> bool {
+    calendar_date(s).is_some()
+}
+
+/// The day `s` names when it is written `YYYY-MM-DD` (digits only) and
+/// falls in 1900 or later.
+fn calendar_date(s: &str) -> Option<time::Date> {
     let b = s.as_bytes();
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return false;
+        return None;
     }
-    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+    let num = |r: std::ops::Range<usize>| -> Option<u16> {
         let part = &s[r];
         part.bytes()
             .all(|c| c.is_ascii_digit())
             .then(|| part.parse().ok())
             .flatten()
     };
-    let (Some(y), Some(m), Some(d)) = (num(0..4), num(5..7), num(8..10)) else {
-        return false;
-    };
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    y >= 1900 && (1..=days).contains(&d)
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    if y < 1900 {
+        return None;
+    }
+    let month = time::Month::try_from(u8::try_from(m).ok()?).ok()?;
+    time::Date::from_calendar_date(i32::from(y), month, u8::try_from(d).ok()?).ok()
 }
 
 fn is_link(s: &str) -> bool {
@@ -164,14 +164,10 @@ fn is_email(s: &str) -> bool {
 }
 
 impl Date {
-    /// Year, month and day as numbers (the value was validated on parse).
-    pub fn ymd(&self) -> (i32, u32, u32) {
-        let s = &self.0;
-        (
-            s[0..4].parse().unwrap_or(1970),
-            s[5..7].parse().unwrap_or(1),
-            s[8..10].parse().unwrap_or(1),
-        )
+    /// The day this date names (checked on parse, so the fallback is never
+    /// taken).
+    pub fn calendar(&self) -> time::Date {
+        calendar_date(&self.0).unwrap_or(time::Date::MIN)
     }
 }
 
@@ -499,5 +495,31 @@ mod tests {
         }
         assert!(CountryCode::parse("NL").is_ok());
         assert!(CountryCode::parse("nl").is_err());
+    }
+
+    #[test]
+    fn every_valid_date_is_the_day_after_the_one_before() {
+        let mut previous: Option<time::Date> = None;
+        let mut count = 0;
+        for y in 1900..2401 {
+            for m in 1..=12 {
+                for d in 1..=31 {
+                    let s = format!("{y:04}-{m:02}-{d:02}");
+                    let Ok(date) = Date::parse(&s) else {
+                        continue;
+                    };
+                    let day = date.calendar();
+                    assert_eq!((day.year(), u8::from(day.month()), day.day()), (y, m, d));
+                    if let Some(p) = previous {
+                        assert_eq!(p.next_day(), Some(day), "{s}");
+                    }
+                    previous = Some(day);
+                    count += 1;
+                }
+            }
+        }
+        // 1900..=2400 has 122 leap years (1900 and 2100..2300 are not, 2000
+        // and 2400 are).
+        assert_eq!(count, 501 * 365 + 122);
     }
 }

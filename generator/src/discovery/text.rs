@@ -14,15 +14,19 @@ pub struct DocLink {
     pub section: String,
 }
 
-/// A date as an RFC 3339 timestamp at midnight UTC.
-pub(super) fn midnight(y: i32, m: u32, d: u32) -> String {
-    format!("{y:04}-{m:02}-{d:02}T00:00:00Z")
+/// A day as an RFC 3339 timestamp at midnight UTC.
+pub(super) fn midnight(day: time::Date) -> String {
+    format!(
+        "{:04}-{:02}-{:02}T00:00:00Z",
+        day.year(),
+        u8::from(day.month()),
+        day.day()
+    )
 }
 
 /// A content date as an RFC 3339 timestamp at midnight UTC.
 pub(super) fn date_time(date: &Date) -> String {
-    let (y, m, d) = date.ymd();
-    midnight(y, m, d)
+    midnight(date.calendar())
 }
 
 /// Collapses runs of whitespace (including newlines) to single spaces.
