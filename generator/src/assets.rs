@@ -8,6 +8,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 
 use crate::manifest::sha256_hex;
+use crate::walk;
 
 /// Hex digits of the content hash in a published asset name.
 const HASH_LEN: usize = 16;
@@ -48,7 +49,7 @@ fn hashed_name(name: &str, bytes: &[u8]) -> String {
 /// can be rewritten before it is hashed.
 pub fn load(dir: &Path) -> Result<Assets> {
     let mut sources = BTreeMap::new();
-    collect(dir, dir, &mut sources)?;
+    collect(dir, &mut sources)?;
     let mut assets = Assets::default();
     let (css, other): (Vec<_>, Vec<_>) = sources
         .into_iter()
@@ -68,32 +69,22 @@ pub fn load(dir: &Path) -> Result<Assets> {
     Ok(assets)
 }
 
-fn collect(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) -> Result<()> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(e).with_context(|| format!("listing {}", dir.display())),
-    };
-    for entry in entries {
-        let entry = entry?;
-        let path = entry.path();
-        if entry.file_name().to_string_lossy().starts_with('.') {
+fn collect(root: &Path, out: &mut BTreeMap<String, Vec<u8>>) -> Result<()> {
+    for entry in walk::visible(root, &[]) {
+        let entry = match entry {
+            Ok(entry) => entry,
+            // No assets folder (or one removed while walking): no assets.
+            Err(f) if f.error.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(f) => {
+                return Err(f.error).with_context(|| format!("listing {}", f.path.display()));
+            }
+        };
+        if entry.file_type().is_dir() {
             continue;
         }
-        if entry.file_type()?.is_dir() {
-            collect(root, &path, out)?;
-        } else {
-            let rel = path
-                .strip_prefix(root)
-                .expect("walked under root")
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/");
-            let bytes =
-                std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-            out.insert(rel, bytes);
-        }
+        let path = entry.path();
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        out.insert(walk::slash_path(root, path), bytes);
     }
     Ok(())
 }

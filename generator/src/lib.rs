@@ -23,5 +23,6 @@ pub mod render;
 pub mod search;
 pub mod serve;
 pub mod twin_cache;
+mod walk;
 
 pub use pipeline::{BuildOptions, Summary, build};

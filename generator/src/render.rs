@@ -3,12 +3,13 @@
 //! giving their Subresource Integrity value.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
 use crate::assets::Assets;
+use crate::walk;
 use minijinja::{
     AutoEscape, Environment, Error, ErrorKind, Output, State, UndefinedBehavior, Value,
 };
@@ -44,8 +45,7 @@ impl Renderer {
             .collect();
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::Chainable);
-        let mut names = Vec::new();
-        collect_templates(dir, dir, &mut names)?;
+        let mut names = collect_templates(dir)?;
         names.sort();
         for (name, path) in names {
             let source = std::fs::read_to_string(&path)
@@ -127,28 +127,18 @@ fn html_formatter(out: &mut Output, state: &mut State, value: &Value) -> Result<
     }
 }
 
-fn collect_templates(
-    root: &Path,
-    dir: &Path,
-    out: &mut Vec<(String, std::path::PathBuf)>,
-) -> Result<()> {
-    for entry in std::fs::read_dir(dir).with_context(|| format!("listing {}", dir.display()))? {
-        let entry = entry?;
+/// Every `*.html` file under `root` outside `assets/`, named by its path
+/// relative to `root`.
+fn collect_templates(root: &Path) -> Result<Vec<(String, PathBuf)>> {
+    let mut out = Vec::new();
+    for entry in walk::visible(root, &["assets"]) {
+        let entry = entry.map_err(|f| {
+            anyhow::Error::new(f.error).context(format!("listing {}", f.path.display()))
+        })?;
         let path = entry.path();
-        let rel = path.strip_prefix(root).expect("walked under root");
-        if rel.starts_with("assets") || entry.file_name().to_string_lossy().starts_with('.') {
-            continue;
-        }
-        if entry.file_type()?.is_dir() {
-            collect_templates(root, &path, out)?;
-        } else if path.extension().is_some_and(|e| e == "html") {
-            let name = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/");
-            out.push((name, path));
+        if !entry.file_type().is_dir() && path.extension().is_some_and(|e| e == "html") {
+            out.push((walk::slash_path(root, path), entry.into_path()));
         }
     }
-    Ok(())
+    Ok(out)
 }

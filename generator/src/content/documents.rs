@@ -2,6 +2,7 @@
 //! URL-safe paths, and the listed files of the file archive.
 
 use super::*;
+use crate::walk;
 use rayon::prelude::*;
 
 /// Splits `+++` TOML front matter from a Markdown body.
@@ -55,29 +56,24 @@ pub fn split_front_matter(
     Ok((front, body.to_owned(), body_line))
 }
 
-pub(super) fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ContentError> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(ContentError::whole(dir, format!("cannot list: {e}"))),
-    };
-    for entry in entries {
-        let entry = entry.map_err(|e| ContentError::whole(dir, format!("cannot list: {e}")))?;
-        let path = entry.path();
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let kind = entry
-            .file_type()
-            .map_err(|e| ContentError::whole(&path, format!("cannot stat: {e}")))?;
-        if kind.is_dir() {
-            walk(&path, out)?;
-        } else if kind.is_file() {
-            out.push(path);
+/// The regular files under `dir`, in name order, without hidden ones; an
+/// absent `dir` holds none.
+pub(super) fn files_under(dir: &Path) -> Result<Vec<PathBuf>, ContentError> {
+    let mut out = Vec::new();
+    for entry in walk::visible(dir, &[]) {
+        match entry {
+            Ok(entry) if entry.file_type().is_file() => out.push(entry.into_path()),
+            Ok(_) => {}
+            Err(f) if f.error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(f) => {
+                return Err(ContentError::whole(
+                    &f.path,
+                    format!("cannot list: {}", f.error),
+                ));
+            }
         }
     }
-    Ok(())
+    Ok(out)
 }
 
 pub(super) fn relative_slash(base: &Path, path: &Path) -> Result<String, ContentError> {
@@ -102,8 +98,7 @@ pub(super) fn is_url_safe_segment(s: &str) -> bool {
 }
 
 pub(super) fn load_documents(dir: &Path, _site: &Site) -> Result<Vec<Document>, ContentError> {
-    let mut paths = Vec::new();
-    walk(dir, &mut paths)?;
+    let mut paths = files_under(dir)?;
     paths.sort();
     // Read and parsed in parallel; the first error in path order is the
     // one reported, as a sequential load would.
@@ -169,8 +164,7 @@ pub fn load_document(dir: &Path, path: PathBuf) -> Result<Document, ContentError
 }
 
 pub(super) fn list_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, ContentError> {
-    let mut paths = Vec::new();
-    walk(dir, &mut paths)?;
+    let paths = files_under(dir)?;
     let mut out = Vec::new();
     for path in paths {
         let rel = relative_slash(dir, &path)?;

@@ -26,9 +26,11 @@ use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
 use rayon::prelude::*;
+use walkdir::WalkDir;
 
 use super::BuildOptions;
 use crate::manifest::{MANIFEST_FILE, Manifest, sha256_hex};
+use crate::walk;
 
 /// The stamp of one build's inputs, and where it is kept.
 pub(super) struct Stamp {
@@ -124,7 +126,7 @@ fn inputs(opts: &BuildOptions) -> Option<String> {
     for (name, dir) in [("content", &opts.content), ("templates", &opts.templates)] {
         let dir = std::path::absolute(dir).ok()?;
         line(&mut h, name, &dir.to_string_lossy());
-        h.extend(walk(&dir, "").ok()?);
+        h.extend(walk(&dir)?);
     }
     Some(sha256_hex(&h))
 }
@@ -206,36 +208,34 @@ fn file_stamp(meta: &std::fs::Metadata) -> String {
     format!("{} {modified}", meta.len())
 }
 
-/// Every entry under `dir`, in name order, as the lines the stamp hashes:
-/// its relative path, and for a file its size and modification time.
-/// Folders are listed in parallel; an entry is looked up relative to its
-/// folder, and followed when it is a symbolic link.
-fn walk(dir: &Path, rel: &str) -> std::io::Result<Vec<u8>> {
-    let mut entries: Vec<(String, std::fs::Metadata, PathBuf)> = std::fs::read_dir(dir)?
-        .map(|e| {
-            let e = e?;
-            let path = e.path();
-            let meta = match e.metadata()? {
-                m if m.is_symlink() => std::fs::metadata(&path)?,
-                m => m,
-            };
-            Ok((e.file_name().to_string_lossy().into_owned(), meta, path))
-        })
-        .collect::<std::io::Result<_>>()?;
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    let lines: Vec<Vec<u8>> = entries
+/// Every entry under `dir` as the lines the stamp hashes: its path
+/// relative to `dir`, and for a file its size and modification time.
+/// Hidden entries count too, and symbolic links are followed: any change
+/// that could reach the output is a change. The folders are listed in one
+/// walk, in the file system's order, and the files' metadata is read in
+/// parallel; the lines are then sorted by path, so the stamp is the same
+/// whatever that order was (sorting each folder's names during the walk
+/// cost more, measured at 10,000 files).
+fn walk(dir: &Path) -> Option<Vec<u8>> {
+    let entries: Vec<walkdir::DirEntry> = WalkDir::new(dir)
+        .min_depth(1)
+        .follow_links(true)
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let mut lines: Vec<(String, Vec<u8>)> = entries
         .par_iter()
-        .map(|(name, meta, path)| {
-            let child = format!("{rel}/{name}");
+        .map(|e| {
+            let child = format!("/{}", walk::slash_path(dir, e.path()));
             let mut h = Vec::new();
-            if meta.is_dir() {
+            if e.file_type().is_dir() {
                 line(&mut h, "dir", &child);
-                h.extend(walk(path, &child)?);
             } else {
-                line(&mut h, &child, &file_stamp(meta));
+                line(&mut h, &child, &file_stamp(&e.metadata().ok()?));
             }
-            Ok(h)
+            Some((child, h))
         })
-        .collect::<std::io::Result<_>>()?;
-    Ok(lines.concat())
+        .collect::<Option<_>>()?;
+    lines.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Some(lines.into_iter().flat_map(|(_, h)| h).collect())
 }
