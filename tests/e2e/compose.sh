@@ -290,8 +290,8 @@ status=$(curl -s -o /dev/null -w '%{http_code}' "$base/docs/compose-release-chec
 run_block release 180
 second_release=$(basename "$(readlink "$work/deploy/dist/current")")
 [ "$second_release" != "$first_release" ] || fail "the release command did not make a new release"
-grep -q "HUP ${project}_front_1" "$work/release.log" || fail "the release did not signal the front"
 "$py" tests/e2e/compose_e2e.py release "$base" "$second_release" /docs/compose-release-check/ "$marker"
+grep -q "HUP ${project}_front_1" "$work/release.log" || fail "the release did not signal the front (--reload-container)"
 
 step "down and up again: the enquiry is still in PostgreSQL's volume"
 note_volumes
