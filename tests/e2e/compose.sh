@@ -124,7 +124,7 @@ if [ ${#built_images[@]} -gt 0 ]; then
 fi
 
 # Can a container run here at all?
-if ! out=$(timeout 60 podman run --rm --network none --entrypoint /sidecar localhost/public-information:latest --version 2>"$work/podman-run.err"); then
+if ! timeout 60 podman run --rm --network none --entrypoint /sidecar localhost/public-information:latest --version >/dev/null 2>"$work/podman-run.err"; then
   echo "SKIP: compose e2e: podman cannot run a container here: $(tail -n 3 "$work/podman-run.err")"
   exit 0
 fi
@@ -161,7 +161,7 @@ smtp_port=$(free_port)
 base="http://127.0.0.1:$front_port"
 # The front's network (`backend`) has a fixed subnet; its gateway is this
 # host as the sidecars see it.
-gateway=$("$py" - <<'PY'
+gateway=$(python3 - <<'PY'
 import ipaddress, yaml
 net = yaml.safe_load(open("deploy/compose.yaml"))["networks"]["backend"]["ipam"]["config"][0]["subnet"]
 print(next(ipaddress.ip_network(net).hosts()))

@@ -137,8 +137,14 @@ CONTAINERFILE
 esac
 
 export CONTAINERS_CONF="${CONTAINERS_CONF:-$PWD/deploy/containers.conf}"
+old=$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
 podman build --quiet --pull=never --format docker \
   --label stand-in=tests/e2e/standins \
   --label org.opencontainers.image.description="stand-in for $image, built from Debian packages (tests/e2e/standins)" \
   --tag "$image" --file "$ctx/Containerfile" "$ctx" >/dev/null
+# A stand-in built before under this name is replaced, not left dangling.
+if [ -n "$old" ] && [ "$old" != "$(podman image inspect --format '{{.Id}}' "$image")" ] \
+  && [ -n "$(podman image inspect --format '{{index .Config.Labels "stand-in"}}' "$old" 2>/dev/null)" ]; then
+  podman rmi "$old" >/dev/null 2>&1 || true
+fi
 echo "built stand-in $image: $(podman image inspect --format '{{.Size}}' "$image") bytes"
