@@ -6,16 +6,7 @@
 use std::io::Write;
 
 use bytes::Bytes;
-
-/// Brotli quality: a body is compressed once per cache fill or once per
-/// release, so a middle quality (about gzip's speed at a smaller size) is
-/// the trade.
-const BR_QUALITY: u32 = 5;
-/// Brotli window (log2): fitted to the body, at least 18 (smaller windows
-/// are slower in this encoder) and at most 22.
-const BR_WINDOW: std::ops::RangeInclusive<u32> = 18..=22;
-/// gzip level: zlib's default trade.
-const GZIP_LEVEL: u32 = 6;
+use contract::compression::{BROTLI_QUALITY, GZIP_LEVEL, brotli_window};
 
 /// `twin` when it is worth sending instead of `identity`.
 pub fn worth(identity: &[u8], twin: Vec<u8>) -> Option<Bytes> {
@@ -26,9 +17,8 @@ pub fn worth(identity: &[u8], twin: Vec<u8>) -> Option<Bytes> {
 pub fn brotli(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len() / 4);
     {
-        let window =
-            (usize::BITS - bytes.len().leading_zeros()).clamp(*BR_WINDOW.start(), *BR_WINDOW.end());
-        let mut w = brotli::CompressorWriter::new(&mut out, 4096, BR_QUALITY, window);
+        let window = brotli_window(bytes.len());
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, BROTLI_QUALITY, window);
         w.write_all(bytes).expect("writing to memory");
     }
     out

@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::compress::{BROTLI_QUALITY, GZIP_LEVEL};
+use contract::compression::{BROTLI_QUALITY, GZIP_LEVEL};
 use crate::manifest::sha256_hex;
 use crate::twin_cache::TwinCache;
 
@@ -93,7 +93,7 @@ struct ChunkTwins {
 
 fn compress_chunk(chunk: &[u8]) -> ChunkTwins {
     let params = brotli::enc::BrotliEncoderParams {
-        quality: BROTLI_QUALITY,
+        quality: BROTLI_QUALITY as i32,
         lgwin: BROTLI_CHUNK_WINDOW,
         catable: true,
         appendable: true,

@@ -3,23 +3,14 @@
 
 use std::io::Write;
 
-/// Brotli quality 5 compresses our pages within 1 % of quality 9 at ~15×
-/// the speed (measured on 10,000 generated pages; 11 is slower still).
-pub(super) const BROTLI_QUALITY: i32 = 5;
-/// Window bits: at least 18 (smaller windows are far slower in this
-/// encoder), at most 22, otherwise fitted to the file.
-const BROTLI_WINDOW: std::ops::RangeInclusive<i32> = 18..=22;
-/// gzip is the fallback for clients without brotli: the default level, as
-/// level 9 saves under 1 % more on pages at half the speed.
-pub(super) const GZIP_LEVEL: u32 = 6;
-/// Not worth a twin unless it saves at least this share of the bytes.
-const MIN_SAVING_PERCENT: u64 = 5;
+// The settings are the contract's: the sidecar makes the same twins.
+use contract::compression::{BROTLI_QUALITY, BROTLI_WINDOW, GZIP_LEVEL, brotli_window};
+pub(super) use contract::compression::{TWIN_FROM, worth_keeping as worth_it};
 
 pub(super) fn brotli(bytes: &[u8]) -> Vec<u8> {
     let params = brotli::enc::BrotliEncoderParams {
-        quality: BROTLI_QUALITY,
-        lgwin: ((usize::BITS - bytes.len().leading_zeros()) as i32)
-            .clamp(*BROTLI_WINDOW.start(), *BROTLI_WINDOW.end()),
+        quality: BROTLI_QUALITY as i32,
+        lgwin: brotli_window(bytes.len()) as i32,
         ..Default::default()
     };
     let mut out = Vec::with_capacity(bytes.len() / 3);
@@ -61,8 +52,4 @@ pub(super) fn chunked_cache_key() -> String {
         "chunk-q{BROTLI_QUALITY}-l{GZIP_LEVEL}-{}",
         env!("CARGO_PKG_VERSION")
     )
-}
-
-pub(super) fn worth_it(original: usize, compressed: usize) -> bool {
-    (compressed as u64) * 100 <= (original as u64) * (100 - MIN_SAVING_PERCENT)
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use super::chunked::{self, ChunkMemo};
-use super::compress::{brotli, cache_key, chunked_cache_key, gzip, worth_it};
+use super::compress::{TWIN_FROM, brotli, cache_key, chunked_cache_key, gzip, worth_it};
 use crate::manifest::{
     Encoded, FileEntry, MANIFEST_FILE, cache_policy, compressible, content_type, etag_from_sha256,
     sha256_hex,
@@ -145,7 +145,7 @@ pub(super) fn publish_one(
         let (br_sha, gz_sha) = rayon::join(|| sha256_hex(&br), || sha256_hex(&gz));
         twins.push(("br", "br", (br, br_sha)));
         twins.push(("gzip", "gz", (gz, gz_sha)));
-    } else if compressible && f.bytes.len() >= 256 {
+    } else if compressible && f.bytes.len() >= TWIN_FROM {
         twins.push(("br", "br", twin("br", brotli)));
         twins.push(("gzip", "gz", twin("gzip", gzip)));
     }
