@@ -28,9 +28,9 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use contract::compression::{BROTLI_QUALITY, GZIP_LEVEL};
 use crate::manifest::sha256_hex;
 use crate::twin_cache::TwinCache;
+use contract::compression::{BROTLI_QUALITY, GZIP_LEVEL};
 
 /// Files at least this large are compressed in chunks (a part of the
 /// search files at 200 pages: 0.5–1.5 MB).
