@@ -87,3 +87,7 @@ printf '\n`SIDECAR_DIST_POLL=500` polls more often.\n' >>"$tmp/unknown-variable/
 broken unknown-variable SIDECAR_DIST_POLL operating.md
 
 check
+
+# The compose guide gives the compose header's own commands (which
+# tests/e2e/compose.sh runs): a drift between them fails here.
+python3 tests/e2e/recipe_drift.py
