@@ -4,83 +4,26 @@
 //! front container (`--root` elsewhere than where the build was read)
 //! passes `nginx -t` and serves that root, gzipped on the fly for a build
 //! without twins, its .gz twins for one with; the one that asks for
-//! brotli_static does not start without the module.
+//! brotli_static does not start without the module. Hashed assets the
+//! manifest does not list (an earlier release's, on disk beside it) are
+//! served as hashed assets; missing ones are the 404 page.
 //!
 //! Without an `nginx` on this machine these tests say so and pass: the
 //! end-to-end suite (tests/e2e/fronts.sh, which installs nginx) runs the
 //! same check on every CI run.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+mod host_config_support;
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output, Stdio};
+
+use host_config_support::{
+    Running, add_kept_asset, build, check_assets, copy_readable, find, free_port, generate, get,
+};
 
 fn nginx() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/sbin")])
-        .map(|d| d.join("nginx"))
-        .find(|p| p.is_file())
-}
-
-fn generate(args: &[&str]) -> Output {
-    let o = Command::new(env!("CARGO_BIN_EXE_generate"))
-        .args(args)
-        .env_remove("GENERATE_SIDECAR_URL")
-        .env_remove("GENERATE_ROOT")
-        .env_remove("GENERATE_COMPRESSION")
-        .env_remove("GENERATE_NGINX_BROTLI_STATIC")
-        .output()
-        .expect("running generate");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    o
-}
-
-fn build(dist: &Path, extra: &[&str]) {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let (content, templates) = (format!("{root}/../content"), format!("{root}/../templates"));
-    let mut args = vec![
-        "build",
-        "--content",
-        &content,
-        "--templates",
-        &templates,
-        "--out",
-        dist.to_str().unwrap(),
-        "--base-url",
-        "https://example.org",
-        "--quiet",
-        "--no-cache",
-    ];
-    args.extend_from_slice(extra);
-    generate(&args);
-}
-
-/// A copy of `from` at `to`, readable by nginx's workers (which drop root
-/// for nobody).
-fn copy_readable(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755)).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_readable(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-            std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
-        }
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    find("nginx")
 }
 
 /// `generate host-config --for nginx` of `dist` with `extra`, wrapped in a
@@ -132,16 +75,6 @@ fn test_config(nginx: &Path, main: &Path) -> Output {
         .unwrap()
 }
 
-/// nginx in the foreground, ended when dropped.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn start(nginx: &Path, main: &Path, port: u16) -> Running {
     let child = Command::new(nginx)
         .arg("-c")
@@ -153,51 +86,7 @@ fn start(nginx: &Path, main: &Path, port: u16) -> Running {
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap();
-    let running = Running(child);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "nginx did not listen on {port}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    running
-}
-
-/// GET `path` with `Accept-Encoding: accept`: status, lower-cased header
-/// lines, body.
-fn get(port: u16, path: &str, accept: &str) -> (u16, String, Vec<u8>) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: example.org\r\nAccept-Encoding: {accept}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).unwrap();
-    let end = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let head = String::from_utf8_lossy(&raw[..end]).to_lowercase();
-    let status = head[9..12].parse().unwrap();
-    let mut body = raw[end + 4..].to_vec();
-    if head.contains("\r\ntransfer-encoding: chunked") {
-        body = dechunk(&body);
-    }
-    (status, head, body)
-}
-
-/// The payload of a chunked body.
-fn dechunk(mut rest: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let line = rest.windows(2).position(|w| w == b"\r\n").unwrap();
-        let size = std::str::from_utf8(&rest[..line]).unwrap();
-        let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).unwrap();
-        rest = &rest[line + 2..];
-        if size == 0 {
-            return out;
-        }
-        out.extend_from_slice(&rest[..size]);
-        rest = &rest[size + 2..];
-    }
+    Running(child).listening(port)
 }
 
 #[test]
@@ -331,4 +220,38 @@ fn twins_without_brotli_by_default_and_brotli_static_needs_its_module() {
             String::from_utf8_lossy(&t.stderr)
         );
     }
+}
+
+/// `scripts/release` leaves the hashed assets of earlier releases in the
+/// current one: nginx serves them from disk as the sidecar does, though
+/// the manifest it was configured from does not list them.
+#[test]
+fn assets_of_earlier_releases_are_served_from_disk() {
+    let Some(nginx) = nginx() else {
+        eprintln!("skipped: no nginx here (tests/e2e/fronts.sh runs this check with one)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dist = dir.path().join("dist");
+    build(&dist, &["--precompress"]);
+    let served = dir.path().join("srv/current");
+    copy_readable(&dist, &served);
+    add_kept_asset(&served);
+    let port = free_port();
+    let main = configure(
+        dir.path(),
+        &dist,
+        port,
+        &["--root", served.to_str().unwrap()],
+        "",
+    );
+    let t = test_config(&nginx, &main);
+    assert!(
+        t.status.success(),
+        "nginx -t: {}",
+        String::from_utf8_lossy(&t.stderr)
+    );
+    let _nginx = start(&nginx, &main, port);
+    check_assets(port, &served);
 }

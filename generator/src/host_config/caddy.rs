@@ -4,7 +4,9 @@
 //! `handle` blocks with named matchers run in the order written and
 //! exclusively: the sidecar's routes (`reverse_proxy`), other API paths (a
 //! 404 problem), preflights of files, folders without their slash (308),
-//! then the files (`file_server` with the `.br`/`.gz` twins). Every file's
+//! then any file below `/assets/` this build does not list (an earlier
+//! release's hashed asset, `kept_assets`), then the files (`file_server`
+//! with the `.br`/`.gz` twins). Every file's
 //! headers come from `header` directives on path matchers grouped by value,
 //! its type included, so Caddy's own MIME table never decides. Errors
 //! (unknown paths, wrong methods, oversized bodies, a sidecar that does not
@@ -155,15 +157,7 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
         "\t@pis_preflight {{\n\t\tmethod OPTIONS\n\t\tpath {}\n\t}}\n\thandle @pis_preflight {{\n\t\theader {{",
         all_urls.join(" ")
     );
-    for (name, value) in FILE_HEADERS.iter().copied().chain([
-        ("Allow", FILE_ALLOW),
-        ("Access-Control-Allow-Methods", FILE_ALLOW),
-        (
-            "Access-Control-Allow-Headers",
-            headers::FILE_REQUEST_HEADERS,
-        ),
-        ("Access-Control-Max-Age", headers::PREFLIGHT_MAX_AGE),
-    ]) {
+    for (name, value) in preflight_headers() {
         let _ = writeln!(o, "\t\t\t{name} {}", q(value));
     }
     o.push_str("\t\t}\n\t\trespond 204\n\t}\n\n");
@@ -189,8 +183,11 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
         );
     }
 
+    kept_assets::handle(&mut o, plan);
+
     // Files.
     o.push_str("\thandle {\n");
+    // Below /assets/, what is not listed went to @pis_kept.
     let _ = writeln!(o, "\t\t@pis_unknown not path {}", all_urls.join(" "));
     o.push_str("\t\terror @pis_unknown 404\n\t\t@pis_method not method GET HEAD\n\t\terror @pis_method 405\n\n\t\theader {\n");
     for (name, value) in FILE_HEADERS {
@@ -329,6 +326,19 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
     Ok(o)
 }
 
+/// The headers of a preflight (OPTIONS) of a file.
+fn preflight_headers() -> impl Iterator<Item = (&'static str, &'static str)> {
+    FILE_HEADERS.into_iter().chain([
+        ("Allow", FILE_ALLOW),
+        ("Access-Control-Allow-Methods", FILE_ALLOW),
+        (
+            "Access-Control-Allow-Headers",
+            headers::FILE_REQUEST_HEADERS,
+        ),
+        ("Access-Control-Max-Age", headers::PREFLIGHT_MAX_AGE),
+    ])
+}
+
 /// `file_server` with the twins, or behind `encode gzip`, at `indent`.
 fn file_server(o: &mut String, plan: &Plan, indent: &str, status: Option<u16>) {
     let mut inner = Vec::new();
@@ -385,6 +395,8 @@ fn problem(o: &mut String, plan: &Plan, code: ProblemCode, detail: &str, extra: 
     let _ = writeln!(o, "\t\t}}\n\t\trespond `{body}` {}", code.status());
 }
 
+mod kept_assets;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,15 +431,16 @@ mod tests {
     }
 
     /// With twins, Caddy sends the .br and .gz files; on the fly it gzips
-    /// the files (the 404 page too) and never the sidecar's answers.
+    /// the files (the 404 page and the assets not listed too) and never the
+    /// sidecar's answers.
     #[test]
     fn compression_of_files_only() {
         let text = render(&fixture::plan()).unwrap();
-        assert_eq!(text.matches("precompressed br gzip").count(), 2);
+        assert_eq!(text.matches("precompressed br gzip").count(), 3);
         assert!(!text.contains("encode"));
         let text = render(&fixture::plan_without_twins()).unwrap();
         assert!(!text.contains("precompressed"));
-        assert_eq!(text.matches("encode gzip {").count(), 2);
+        assert_eq!(text.matches("encode gzip {").count(), 3);
         assert!(text.contains("\t\t\t\theader Content-Type text/markdown*\n"));
         let sidecar = text.split("handle @pis_sidecar {").nth(1).unwrap();
         let sidecar = sidecar.split("\n\t}\n").next().unwrap();

@@ -12,6 +12,7 @@
 
 mod caddy;
 mod cloudflare;
+mod kept_assets;
 mod netlify;
 mod nginx;
 

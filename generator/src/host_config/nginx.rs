@@ -13,7 +13,9 @@
 //!   static location carries the whole set, the proxied locations none
 //!   (the sidecar's own headers pass through), and `always` covers 404s;
 //! - HTML headers key on the status and `$sent_http_content_type`: the
-//!   sidecar sends them only with an HTML body (not on 304 or a preflight).
+//!   sidecar sends them only with an HTML body (not on 304 or a preflight);
+//! - any other file below `/assets/` (an earlier release's hashed asset) is
+//!   served from disk as a hashed asset (`kept_assets`).
 //!
 //! nginx's own ETag (`"mtime-size"`, one per twin) replaces the manifest's:
 //! nginx cannot send a stored ETag and still answer `If-None-Match` itself.
@@ -26,6 +28,7 @@ use contract::ProblemCode;
 use contract::headers;
 use contract::routes::{self, MAX_BODY_BYTES};
 
+use super::kept_assets::extension;
 use super::{Compress, FILE_ALLOW, FILE_HEADERS, File, Listen, PROBLEM_JSON, Plan, problems};
 
 const UPSTREAM: &str = "pis_sidecar";
@@ -166,6 +169,7 @@ fn maps(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
             let _ = writeln!(o, "    {} {};", q(u), q(&f.cache_control));
         }
     }
+    kept_assets::cache_entry(o);
     o.push_str("}\n\n");
     let _ = writeln!(
         o,
@@ -192,7 +196,9 @@ fn maps(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
             let _ = writeln!(o, "    {} {};", q(u), q(headers::VARY_ENCODING));
         }
     }
+    kept_assets::vary_entries(o, plan);
     o.push_str("}\n\n");
+    kept_assets::vary_map(o, plan);
 
     o.push_str(
         "# RFC 9727: the api-catalog relation on the catalog and the home page\n\
@@ -352,9 +358,13 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
     // nginx keeps gzip_types in a hash of 64-byte buckets it does not let
     // be enlarged: a longer type (a profile parameter) gets the file its own
     // location, which compresses whatever it serves.
+    // An asset also takes the type of /assets/ (kept_assets).
+    let kept = plan.kept_asset_types();
     let typed_by_extension = |f: &File| {
-        extension(&f.key).is_some_and(|e| ext_type.get(&e) == Some(&f.content_type.as_str()))
-            && !(on_the_fly && f.on_the_fly() && f.content_type.len() > gzip::TYPE_MAX)
+        extension(&f.key).is_some_and(|e| {
+            ext_type.get(&e) == Some(&f.content_type.as_str())
+                && (!f.is_asset() || kept.get(&e) == Some(&f.content_type))
+        }) && !(on_the_fly && f.on_the_fly() && f.content_type.len() > gzip::TYPE_MAX)
     };
     let gzip_types = gzip::types(plan, typed_by_extension);
     let gzip_here = if on_the_fly { "gzip on;" } else { "" };
@@ -429,6 +439,7 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
     o.push_str("    # Files of dist/.\n    location / {\n        if ($pis_file_cache = \"\") { return 404; }\n");
     file_headers(o, gzip_here, "        ");
     o.push_str("    }\n\n");
+    kept_assets::location(o, plan, &kept, gzip_here, &gzip_types);
 
     // Files that need their own location: in the API space (where unknown
     // paths are problems) or typed otherwise than their extension says.
@@ -541,13 +552,6 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The extension of a file name, lower-cased (nginx compares it so).
-fn extension(key: &str) -> Option<String> {
-    let name = key.rsplit('/').next()?;
-    let (stem, ext) = name.rsplit_once('.')?;
-    (!stem.is_empty() && !ext.is_empty()).then(|| ext.to_ascii_lowercase())
-}
-
 /// Percent-encodes what may not appear raw in a `Location` path.
 pub(super) fn encode_path(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
@@ -562,5 +566,6 @@ pub(super) fn encode_path(path: &str) -> String {
 }
 
 mod gzip;
+mod kept_assets;
 #[cfg(test)]
 mod tests;

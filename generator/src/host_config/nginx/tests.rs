@@ -87,8 +87,12 @@ fn on_the_fly_gzips_files_only() {
             assert!(!block.contains("gzip on;"), "{block}");
         }
     }
-    // `location /` and the files of the API space or of their own type.
-    assert_eq!(gzipped, 3, "location /, api/service.json, the api-catalog");
+    // `location /`, `/assets/` and the files of the API space or of their
+    // own type.
+    assert_eq!(
+        gzipped, 4,
+        "location /, /assets/, api/service.json, the api-catalog"
+    );
     let vary = conf
         .split("map $uri $pis_file_vary {")
         .nth(1)
