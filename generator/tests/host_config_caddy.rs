@@ -28,41 +28,50 @@ fn assets_of_earlier_releases_are_served_from_disk() {
     };
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let dist = dir.path().join("dist");
-    build(&dist, &["--precompress"]);
-    let served = dir.path().join("srv/current");
-    copy_readable(&dist, &served);
-    add_kept_asset(&served);
-    let port = free_port();
-    let out = dir.path().join("generated");
-    let listen = format!("127.0.0.1:{port}");
-    generate(&[
-        "host-config",
-        "--for",
-        "caddy",
-        "--dist",
-        dist.to_str().unwrap(),
-        "--root",
-        served.to_str().unwrap(),
-        // Nothing listens there: only files are asked for.
-        "--sidecar-url",
-        "http://127.0.0.1:9",
-        "--listen",
-        &listen,
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let config = out.join("Caddyfile");
-    // Caddy keeps its state (autosave, certificates) under the XDG folders.
-    let child = Command::new(caddy)
-        .args(["run", "--adapter", "caddyfile", "--config"])
-        .arg(&config)
-        .env("XDG_CONFIG_HOME", dir.path())
-        .env("XDG_DATA_HOME", dir.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let _caddy = Running(child).listening(port);
-    check_assets(port, &served);
+    for (flags, on_the_fly) in [
+        (&[][..], false),
+        (&["--compression", "on-the-fly"][..], true),
+    ] {
+        let dir = dir
+            .path()
+            .join(if on_the_fly { "on-the-fly" } else { "twins" });
+        let dist = dir.join("dist");
+        build(&dist, if on_the_fly { &[] } else { &["--precompress"] });
+        let served = dir.join("srv/current");
+        copy_readable(&dist, &served);
+        add_kept_asset(&served);
+        let port = free_port();
+        let out = dir.join("generated");
+        let listen = format!("127.0.0.1:{port}");
+        let mut args = vec![
+            "host-config",
+            "--for",
+            "caddy",
+            "--dist",
+            dist.to_str().unwrap(),
+            "--root",
+            served.to_str().unwrap(),
+            // Nothing listens there: only files are asked for.
+            "--sidecar-url",
+            "http://127.0.0.1:9",
+            "--listen",
+            &listen,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(flags);
+        generate(&args);
+        // Caddy keeps its state (autosave, certificates) under the XDG folders.
+        let child = Command::new(&caddy)
+            .args(["run", "--adapter", "caddyfile", "--config"])
+            .arg(out.join("Caddyfile"))
+            .env("XDG_CONFIG_HOME", &dir)
+            .env("XDG_DATA_HOME", &dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let _caddy = Running(child).listening(port);
+        check_assets(port, &served, on_the_fly);
+    }
 }

@@ -233,25 +233,29 @@ fn assets_of_earlier_releases_are_served_from_disk() {
     };
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let dist = dir.path().join("dist");
-    build(&dist, &["--precompress"]);
-    let served = dir.path().join("srv/current");
-    copy_readable(&dist, &served);
-    add_kept_asset(&served);
-    let port = free_port();
-    let main = configure(
-        dir.path(),
-        &dist,
-        port,
-        &["--root", served.to_str().unwrap()],
-        "",
-    );
-    let t = test_config(&nginx, &main);
-    assert!(
-        t.status.success(),
-        "nginx -t: {}",
-        String::from_utf8_lossy(&t.stderr)
-    );
-    let _nginx = start(&nginx, &main, port);
-    check_assets(port, &served);
+    for (flags, on_the_fly) in [
+        (&[][..], false),
+        (&["--compression", "on-the-fly"][..], true),
+    ] {
+        let dir = dir
+            .path()
+            .join(if on_the_fly { "on-the-fly" } else { "twins" });
+        let dist = dir.join("dist");
+        build(&dist, if on_the_fly { &[] } else { &["--precompress"] });
+        let served = dir.join("srv/current");
+        copy_readable(&dist, &served);
+        add_kept_asset(&served);
+        let port = free_port();
+        let root = ["--root", served.to_str().unwrap()];
+        let main = configure(&dir, &dist, port, &[&root[..], flags].concat(), "");
+        let t = test_config(&nginx, &main);
+        // No warning either (a type twice in gzip_types, …).
+        assert!(
+            t.status.success() && t.stderr.is_empty(),
+            "nginx -t: {}",
+            String::from_utf8_lossy(&t.stderr)
+        );
+        let _nginx = start(&nginx, &main, port);
+        check_assets(port, &served, on_the_fly);
+    }
 }
