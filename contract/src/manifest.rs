@@ -38,6 +38,11 @@ pub const ASSETS: &str = "assets/";
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
     pub format: u32,
+    /// The origin the site was built for (`generate build --base-url`):
+    /// where its pages and Markdown twins are served and the base of every
+    /// URL they, the discovery documents and the MCP server name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_origin: Option<String>,
     /// The sidecar's origin when the site was built for a separate API
     /// origin (`generate build --api-origin`); absent when the sidecar's
     /// routes share the site's origin. Whoever serves the HTML sends

@@ -52,7 +52,7 @@ pub fn write_tree(
 ) -> Result<(Manifest, WriteStats)> {
     let publisher = Publisher::open(out, twins)?;
     let staged = files.into_iter().map(Staged::Held).collect();
-    publisher.finish(staged, api_origin)
+    publisher.finish(staged, None, api_origin)
 }
 
 /// Publishes the files of one build into its output folder.
@@ -125,6 +125,7 @@ impl<'a> Publisher<'a> {
     pub fn finish(
         &self,
         staged: Vec<Staged>,
+        site_origin: Option<String>,
         api_origin: Option<String>,
     ) -> Result<(Manifest, WriteStats)> {
         let mut paths: Vec<&str> = staged
@@ -163,6 +164,7 @@ impl<'a> Publisher<'a> {
 
         let mut manifest = Manifest {
             format: manifest::FORMAT,
+            site_origin,
             api_origin,
             files: BTreeMap::new(),
         };

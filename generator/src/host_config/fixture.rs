@@ -45,6 +45,7 @@ fn sized(key: &str, twins: bool, size: u64) -> (String, FileEntry) {
 pub fn manifest() -> Manifest {
     Manifest {
         format: manifest::FORMAT,
+        site_origin: None,
         api_origin: None,
         files: [
             entry("index.html", true),
@@ -67,6 +68,7 @@ pub fn manifest() -> Manifest {
 pub fn manifest_without_twins() -> Manifest {
     Manifest {
         format: manifest::FORMAT,
+        site_origin: None,
         api_origin: None,
         files: [
             sized("index.html", false, 4000),

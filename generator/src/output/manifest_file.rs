@@ -59,10 +59,16 @@ impl ManifestJson {
         }
         let mut json = Vec::with_capacity(manifest.files.len() * 768 + 256);
         json.extend_from_slice(format!("{{\n  \"format\": {},\n", manifest.format).as_bytes());
-        if let Some(origin) = &manifest.api_origin {
-            json.extend_from_slice(b"  \"api_origin\": ");
-            serde_json::to_writer(&mut json, origin).expect("a string serialises");
-            json.extend_from_slice(b",\n");
+        // The members before `files`, in the order serde writes them.
+        for (name, value) in [
+            ("site_origin", &manifest.site_origin),
+            ("api_origin", &manifest.api_origin),
+        ] {
+            if let Some(origin) = value {
+                json.extend_from_slice(format!("  \"{name}\": ").as_bytes());
+                serde_json::to_writer(&mut json, origin).expect("a string serialises");
+                json.extend_from_slice(b",\n");
+            }
         }
         json.extend_from_slice(b"  \"files\": {\n");
         for (i, (path, entry)) in manifest.files.iter().enumerate() {

@@ -322,7 +322,11 @@ impl Prepared {
             for s in search {
                 staged.push(s?);
             }
-            let (manifest, stats) = publisher.finish(staged, self.origins.separate_api.clone())?;
+            let (manifest, stats) = publisher.finish(
+                staged,
+                Some(self.origins.site.clone()),
+                self.origins.separate_api.clone(),
+            )?;
             Ok((manifest, stats, memo, fixed))
         })();
         published.inspect_err(|_| publisher.discard())

@@ -81,10 +81,13 @@ impl Content {
     /// then say so rather than the server failing to start.
     /// `twin` gives the release's file under a key, for the documents'
     /// Markdown (`None`: each document keeps the text `read` gave).
+    /// `site_origin` is the manifest's; a build that records none is read
+    /// for it (its sitemap, its server card).
     pub fn new(
         keys: &[String],
         read: impl Fn(&str) -> Option<String>,
         twin: impl Fn(&str) -> Option<Arc<Entry>>,
+        site_origin: Option<&str>,
         fallback_base: &str,
     ) -> Content {
         let service_json = read("api/service.json");
@@ -97,9 +100,9 @@ impl Content {
             .unwrap_or(Value::Null);
         // Not `service.json`'s `url`: that is the organisation's address,
         // which need not be where this build of the site is served.
-        let base_url = read(SITEMAP)
-            .as_deref()
-            .and_then(sitemap_origin)
+        let base_url = site_origin
+            .and_then(origin_of)
+            .or_else(|| read(SITEMAP).as_deref().and_then(sitemap_origin))
             .or_else(|| server_card["websiteUrl"].as_str().and_then(origin_of))
             .unwrap_or_else(|| fallback_base.trim_end_matches('/').to_owned());
         let documents: Vec<Document> = keys
@@ -426,7 +429,7 @@ mod tests {
         };
         let load = || {
             let read = |key: &str| std::fs::read_to_string(dir.path().join(key)).ok();
-            Content::new(&[], read, |_| None, "http://127.0.0.1:8080/")
+            Content::new(&[], read, |_| None, None, "http://127.0.0.1:8080/")
         };
         write("api/service.json", r#"{"url": "https://org.example/"}"#);
         assert_eq!(load().base_url, "http://127.0.0.1:8080");
@@ -441,6 +444,10 @@ mod tests {
         );
         let c = load();
         assert_eq!(c.base_url, "https://built.example:8443");
+        // The manifest's record wins over anything read from the files.
+        let read = |key: &str| std::fs::read_to_string(dir.path().join(key)).ok();
+        let recorded = Content::new(&[], read, |_| None, Some("https://site.example"), "x");
+        assert_eq!(recorded.base_url, "https://site.example");
         assert_eq!(
             c.page_uri("/docs/archive/"),
             "https://built.example:8443/docs/archive/index.md"

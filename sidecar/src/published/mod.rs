@@ -77,6 +77,7 @@ impl Published {
         let release_header = HeaderValue::try_from(release.as_str()).context("release id")?;
         // In manifest order: documents are listed in it.
         let keys: Vec<String> = manifest.files.keys().cloned().collect();
+        let site_origin = manifest.site_origin.clone();
         let files = Files::load(&root, manifest, &release_header, file_memory)?;
         let read = |key: &str| {
             files
@@ -84,7 +85,7 @@ impl Published {
                 .and_then(|b| String::from_utf8(b.to_vec()).ok())
         };
         let twin = |key: &str| files.entry(key).cloned();
-        let content = Content::new(&keys, read, twin, fallback_base);
+        let content = Content::new(&keys, read, twin, site_origin.as_deref(), fallback_base);
         if !content.service.is_object() {
             tracing::warn!("api/service.json is missing or invalid; MCP serves without it");
         }
