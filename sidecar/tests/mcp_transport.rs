@@ -309,3 +309,23 @@ async fn protocol_errors_use_http_200() {
         }
     }
 }
+
+/// Every result but `ping`'s names the release it was made from, as the
+/// `X-Release` header of the answer does; a memoised result too.
+#[tokio::test]
+async fn results_name_their_release() {
+    let f = fixture();
+    let s = state(&f);
+    let release = s.published.get().release.clone();
+    for v in VERSIONS {
+        for method in ["tools/list", "resources/list", "prompts/list"] {
+            for _ in 0..2 {
+                let result = ok(&s, v, method, json!({})).await;
+                assert_eq!(result["_meta"]["release"], release.as_str(), "{v} {method}");
+            }
+        }
+        assert_eq!(ok(&s, v, "ping", json!({})).await, json!({}));
+    }
+    let a = rpc(&s, Some("2025-06-18"), "tools/list", json!({})).await;
+    assert_eq!(a.header("x-release"), release);
+}

@@ -154,6 +154,16 @@ pub async fn answer(
             Err(RpcError::internal("Internal error"))
         }
     };
+    // A result made from the release's content names it; live tools'
+    // results come from the database, and the header names the release.
+    // `ping` answers an empty result, as the protocol asks.
+    let outcome = outcome.map(|answer| match answer {
+        Answer::Value(mut result) if call.method != "ping" => {
+            name_release(&mut result, &published.release);
+            Answer::Value(result)
+        }
+        serialized => serialized,
+    });
     match (key, outcome) {
         (_, Ok(Answer::Serialized(bytes))) => {
             json_bytes(memo::splice(&call.id, &bytes), Some(version))
@@ -181,6 +191,18 @@ pub async fn answer(
             &jsonrpc::response(&call.id, Err(error)),
             Some(version),
         ),
+    }
+}
+
+/// Adds the release to a result's `_meta` (which every result may carry).
+fn name_release(result: &mut Value, release: &str) {
+    if let Value::Object(result) = result {
+        let meta = result
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(meta) = meta {
+            meta.insert("release".into(), Value::String(release.to_owned()));
+        }
     }
 }
 
