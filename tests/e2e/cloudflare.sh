@@ -30,14 +30,7 @@ if [ ! -x "$tools/node_modules/.bin/wrangler" ] || [ "$tools/package-lock.json" 
   touch "$tools/node_modules/.installed"
 fi
 
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch_begin
 
 sport=$(free_port)
 wport=$(free_port)

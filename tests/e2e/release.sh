@@ -48,14 +48,7 @@ bin="${CARGO_TARGET_DIR:-target}/debug"
 apt_ensure curl python3 rsync util-linux jq
 
 started=$(date +%s)
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch_begin
 
 fail() { echo "release e2e: FAIL: $*" >&2; exit 1; }
 step() { printf -- '--- %s\n' "$*"; }

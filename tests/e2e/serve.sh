@@ -24,14 +24,7 @@ done
 apt_ensure chromium curl python3
 node=$(npm_e2e_ensure)
 
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch_begin
 
 preview_port=$(free_port)
 api_port=$(free_port)
