@@ -342,7 +342,13 @@ async fn pages_beyond_the_memory_budget_are_read_from_disk() {
         let a = send(&held, "GET", page, headers).await;
         let b = send(&disk, "GET", page, headers).await;
         assert_eq!((a.status, &a.body), (b.status, &b.body), "{name}");
-        for h in ["etag", "content-length", "content-type", "vary", "content-range"] {
+        for h in [
+            "etag",
+            "content-length",
+            "content-type",
+            "vary",
+            "content-range",
+        ] {
             assert_eq!(a.has(h), b.has(h), "{name}: {h}");
             if a.has(h) {
                 assert_eq!(a.header(h), b.header(h), "{name}: {h}");

@@ -471,11 +471,7 @@ fn document(content: &Content, version: Version, args: &Args) -> Result<Value, R
     if let Some(attribution) = &d.attribution {
         structured["attribution"] = json!(attribution);
     }
-    Ok(success(
-        version,
-        structured,
-        vec![text_item(d.markdown())],
-    ))
+    Ok(success(version, structured, vec![text_item(d.markdown())]))
 }
 
 fn prepare_enquiry(content: &Content, args: &Args) -> Result<Value, RpcError> {
