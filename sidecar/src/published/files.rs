@@ -133,14 +133,6 @@ impl Files {
         self.entry(key)?.identity.bytes().ok()
     }
 
-    /// Every manifest key of this release, in no order.
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.routes.iter().filter_map(|(url, r)| match r {
-            Resource::File(e) if url.len() == e.key.len() + 1 => Some(e.key.as_str()),
-            _ => None,
-        })
-    }
-
     /// The hashed assets this release published itself (not those it
     /// keeps from earlier ones).
     pub fn own_assets(&self, release: &HeaderValue) -> Vec<Arc<Entry>> {
