@@ -221,19 +221,31 @@ pub fn read_index(read: impl Fn(&str) -> Option<Vec<u8>>) -> Result<SearchIndex,
 
 /// The whole passage file, from `read` as for [`read_index`].
 pub fn read_passages(read: impl Fn(&str) -> Option<Vec<u8>>) -> Result<PassageIndex, ReadError> {
+    let mut passages = Vec::new();
+    let synonyms = read_passages_each(read, |p| passages.push(p))?;
+    Ok(PassageIndex {
+        version: PASSAGES_VERSION,
+        synonyms,
+        passages,
+    })
+}
+
+/// [`read_passages`] one part at a time: hands every passage to `each`,
+/// in order, so that nothing holds them all at once; returns the synonym
+/// groups. On an error, `each` may have had the passages of the parts
+/// before.
+pub fn read_passages_each(
+    read: impl Fn(&str) -> Option<Vec<u8>>,
+    mut each: impl FnMut(Passage),
+) -> Result<Vec<Vec<String>>, ReadError> {
     let key = crate::manifest::SEARCH_PASSAGES;
     let head: PassagesHead = parse(&read, key)?;
     check_version(key, head.version, PASSAGES_VERSION)?;
-    let mut passages = Vec::new();
     for part in &head.parts {
         let part: PassagesPart = parse(&read, part_key(part)?)?;
-        passages.extend(part.passages);
+        part.passages.into_iter().for_each(&mut each);
     }
-    Ok(PassageIndex {
-        version: PASSAGES_VERSION,
-        synonyms: head.synonyms,
-        passages,
-    })
+    Ok(head.synonyms)
 }
 
 /// [`read_index`] and [`read_passages`]'s `read` for an output folder.

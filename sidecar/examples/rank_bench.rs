@@ -34,7 +34,7 @@ fn main() {
     let build = start.elapsed() - parse;
     println!(
         "{} passages: parsed in {parse:.2?}, indexed in {build:.2?}",
-        idx.passages().len()
+        idx.len()
     );
     if let Ok(questions) = std::env::var("RANK_DUMP") {
         for q in std::fs::read_to_string(questions).unwrap().lines() {

@@ -125,7 +125,7 @@ pub fn compose(
     let intent = classify(&q.message);
     let pages = rank(index, q);
     let link = |p: &Page<'_>| Link {
-        title: p.best().passage.title.clone(),
+        title: p.best().passage.title.to_owned(),
         url: format!("{}{}", links.base_url, p.url),
     };
     match intent {
@@ -233,13 +233,13 @@ const PAGES: usize = 12;
 fn citation(h: &Hit<'_>, base_url: &str) -> Citation {
     let p = h.passage;
     Citation {
-        quote: search::excerpt(&p.text, &h.matched, QUOTE_CHARS),
-        title: p.title.clone(),
-        heading: p.heading.clone(),
+        quote: search::excerpt(p.text, &h.matched, QUOTE_CHARS),
+        title: p.title.to_owned(),
+        heading: p.heading.to_owned(),
         url: format!("{base_url}{}", search::passage_path(p)),
         historical: p.historical,
-        licence: p.licence.clone(),
-        attribution: p.attribution.clone(),
+        licence: p.licence.map(str::to_owned),
+        attribution: p.attribution.map(str::to_owned),
     }
 }
 

@@ -46,7 +46,7 @@ pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<
         && conditional::none_match(inm.as_bytes(), variant.etag.as_bytes())
     {
         let mut response = empty(StatusCode::NOT_MODIFIED);
-        *response.headers_mut() = variant.not_modified.clone();
+        *response.headers_mut() = entry.not_modified_headers(variant);
         return Ok(response);
     }
 
@@ -68,7 +68,7 @@ pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<
             // The whole representation: its prepared headers, complete.
             let body = if head { Bytes::new() } else { read()? };
             let mut response = Response::new(Body::new(body));
-            *response.headers_mut() = variant.headers.clone();
+            *response.headers_mut() = entry.ok_headers(variant);
             return Ok(response);
         }
         Some(RangeRequest::Partial { start, end }) => {

@@ -118,7 +118,7 @@ impl Content {
                 Some(document)
             })
             .collect();
-        let passages = Index::new(load_passages(keys, &read, &documents));
+        let passages = load_passages(keys, &read, &documents);
         Content {
             base_url,
             service,
@@ -213,9 +213,9 @@ impl Content {
             .map(|page| {
                 let h = page.best();
                 Hit {
-                    path: h.passage.url.clone(),
-                    title: h.passage.title.clone(),
-                    snippet: search::excerpt(&h.passage.text, &h.matched, SNIPPET_CHARS),
+                    path: h.passage.url.to_owned(),
+                    title: h.passage.title.to_owned(),
+                    snippet: search::excerpt(h.passage.text, &h.matched, SNIPPET_CHARS),
                     score: (page.score * 100.0).round() as u32,
                 }
             })
@@ -252,7 +252,7 @@ fn load_passages(
     keys: &[String],
     read: &impl Fn(&str) -> Option<String>,
     documents: &[Document],
-) -> PassageIndex {
+) -> Index {
     let listed = |key: &str| keys.iter().any(|k| k == key);
     let read_listed = |key: &str| {
         listed(key)
@@ -260,8 +260,9 @@ fn load_passages(
             .flatten()
             .map(String::into_bytes)
     };
-    match contract::search::read_passages(read_listed) {
-        Ok(file) => return file,
+    let mut store = search::Passages::default();
+    match contract::search::read_passages_each(read_listed, |p| store.push(p)) {
+        Ok(synonyms) => return Index::build(store, &synonyms),
         Err(e) if listed(SEARCH_PASSAGES) => {
             tracing::warn!("{e}; ranking whole pages");
         }
@@ -295,11 +296,11 @@ fn load_passages(
             })
             .collect()
     });
-    PassageIndex {
+    Index::new(PassageIndex {
         version: contract::search::PASSAGES_VERSION,
         synonyms: Vec::new(),
         passages,
-    }
+    })
 }
 
 impl Document {
@@ -391,7 +392,7 @@ mod tests {
         ];
         Content {
             base_url: "https://example.org".into(),
-            passages: Index::new(load_passages(&[], &|_| None, &documents)),
+            passages: load_passages(&[], &|_| None, &documents),
             documents,
             ..Content::default()
         }

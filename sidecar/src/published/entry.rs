@@ -42,12 +42,17 @@ pub struct Variant {
     pub len: u64,
     pub etag: HeaderValue,
     pub content_length: HeaderValue,
+    /// The coding this representation is answered with.
+    coding: Coding,
     /// Every header of a 200 answer with this representation, CORS and
     /// security headers included, in the order they are sent: the common
     /// answer is one clone of this map instead of a dozen hashed inserts.
-    pub headers: HeaderMap,
+    /// Prepared for bytes held in memory only: at 10,000 pages the maps
+    /// of every file would hold more than their bytes, and a file read
+    /// from disk costs more than making its headers.
+    headers: HeaderMap,
     /// The same for a 304 answer to a revalidation of this representation.
-    pub not_modified: HeaderMap,
+    not_modified: HeaderMap,
 }
 
 impl Variant {
@@ -77,10 +82,12 @@ impl Variant {
     }
 
     /// Fills in the prepared 200 and 304 headers of this representation
-    /// of `entry`, answered with `coding`.
-    fn prepare(&mut self, entry: &Entry, coding: Coding) {
-        self.headers = full_headers(entry, self, coding);
-        self.not_modified = not_modified_headers(entry, self);
+    /// of `entry` when its bytes are held.
+    fn prepare(&mut self, entry: &Entry) {
+        if let Source::Memory(_) = self.source {
+            self.headers = full_headers(entry, self);
+            self.not_modified = not_modified_headers(entry, self);
+        }
     }
 }
 
@@ -157,6 +164,23 @@ impl Entry {
         self.get(coding).unwrap_or(&self.identity)
     }
 
+    /// Every header of a 200 answer with `variant`, one of this file's
+    /// representations: the prepared ones, or made now.
+    pub fn ok_headers(&self, variant: &Variant) -> HeaderMap {
+        match variant.source {
+            Source::Memory(_) => variant.headers.clone(),
+            Source::Disk(_) => full_headers(self, variant),
+        }
+    }
+
+    /// Every header of a 304 answer to a revalidation of `variant`.
+    pub fn not_modified_headers(&self, variant: &Variant) -> HeaderMap {
+        match variant.source {
+            Source::Memory(_) => variant.not_modified.clone(),
+            Source::Disk(_) => not_modified_headers(self, variant),
+        }
+    }
+
     fn make_twins(&self) -> Twins {
         let Source::Memory(bytes) = &self.identity.source else {
             return Twins::default();
@@ -175,10 +199,11 @@ impl Entry {
                 len: compressed.len() as u64,
                 source: Source::Memory(compressed),
                 etag: HeaderValue::from_bytes(&etag).ok()?,
+                coding,
                 headers: HeaderMap::new(),
                 not_modified: HeaderMap::new(),
             };
-            variant.prepare(self, coding);
+            variant.prepare(self);
             Some(variant)
         };
         Twins {
@@ -198,24 +223,38 @@ pub(super) fn load_entry(
     release: &HeaderValue,
     hold: bool,
 ) -> anyhow::Result<Entry> {
-    let identity = load_variant(root, key, file.size, &file.etag, hold)?;
+    let identity = load_variant(root, key, file.size, &file.etag, hold, Coding::Identity)?;
     let mut br = None;
     let mut gzip = None;
-    for (coding, encoded) in file.encodings {
-        let variant = load_variant(root, &encoded.path, encoded.size, &encoded.etag, hold)
-            .with_context(|| format!("{coding} twin {:?}", encoded.path))?;
+    for (name, encoded) in file.encodings {
+        let coding = match name.as_str() {
+            "br" => Coding::Br,
+            "gzip" => Coding::Gzip,
+            other => {
+                tracing::warn!(
+                    file = key,
+                    coding = other,
+                    "ignoring an unknown content coding"
+                );
+                continue;
+            }
+        };
+        let variant = load_variant(
+            root,
+            &encoded.path,
+            encoded.size,
+            &encoded.etag,
+            hold,
+            coding,
+        )
+        .with_context(|| format!("{name} twin {:?}", encoded.path))?;
         ensure!(
             variant.etag != identity.etag,
-            "the {coding} twin has the identity ETag"
+            "the {name} twin has the identity ETag"
         );
-        match coding.as_str() {
-            "br" => br = Some(variant),
-            "gzip" => gzip = Some(variant),
-            other => tracing::warn!(
-                file = key,
-                coding = other,
-                "ignoring an unknown content coding"
-            ),
+        match coding {
+            Coding::Br => br = Some(variant),
+            _ => gzip = Some(variant),
         }
     }
     let content_type = HeaderValue::try_from(file.content_type.as_str())
@@ -243,14 +282,14 @@ pub(super) fn load_entry(
         varies: built || lazy,
     };
     let mut identity = std::mem::replace(&mut entry.identity, empty_variant());
-    identity.prepare(&entry, Coding::Identity);
+    identity.prepare(&entry);
     entry.identity = identity;
     let mut twins = Twins { br, gzip };
-    if let Some(v) = twins.br.as_mut() {
-        v.prepare(&entry, Coding::Br);
-    }
-    if let Some(v) = twins.gzip.as_mut() {
-        v.prepare(&entry, Coding::Gzip);
+    for v in [twins.br.as_mut(), twins.gzip.as_mut()]
+        .into_iter()
+        .flatten()
+    {
+        v.prepare(&entry);
     }
     if !lazy {
         entry.twins = OnceLock::from(twins);
@@ -264,6 +303,7 @@ fn empty_variant() -> Variant {
         len: 0,
         etag: HeaderValue::from_static("\"\""),
         content_length: HeaderValue::from(0),
+        coding: Coding::Identity,
         headers: HeaderMap::new(),
         not_modified: HeaderMap::new(),
     }
@@ -275,6 +315,7 @@ fn load_variant(
     size: u64,
     etag: &str,
     hold: bool,
+    coding: Coding,
 ) -> anyhow::Result<Variant> {
     let path = resolve_inside(root, rel)?;
     let (source, len) = if hold {
@@ -298,6 +339,7 @@ fn load_variant(
         len,
         source,
         etag: HeaderValue::try_from(etag)?,
+        coding,
         // Filled in once the entry is complete (see `load_entry`).
         headers: HeaderMap::new(),
         not_modified: HeaderMap::new(),
@@ -370,14 +412,14 @@ pub fn entity_headers(
     h.insert(contract::headers::RELEASE, entry.release.clone());
 }
 
-/// Every header of a 200 answer with `variant`, the `coding`
-/// representation of `entry`, the public CORS headers and `nosniff`
-/// included: what the router would otherwise add to it (see
+/// Every header of a 200 answer with `variant`, a representation of
+/// `entry`, the public CORS headers and `nosniff` included: what the
+/// router would otherwise add to it (see
 /// [`crate::http::cors::Cors::Prepared`]).
-fn full_headers(entry: &Entry, variant: &Variant, coding: Coding) -> HeaderMap {
+fn full_headers(entry: &Entry, variant: &Variant) -> HeaderMap {
     let mut h = HeaderMap::with_capacity(16);
     let length = variant.content_length.clone();
-    entity_headers(&mut h, entry, variant, coding, length);
+    entity_headers(&mut h, entry, variant, variant.coding, length);
     cors::apply(&cors::Cors::Public, &mut h);
     security_headers::apply_all(&mut h);
     h

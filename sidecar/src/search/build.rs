@@ -6,39 +6,45 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use contract::search::{Passage, PassageIndex};
+use contract::search::PassageIndex;
+
+use super::store::Passages;
 
 use super::*;
 
 impl Index {
     pub fn new(file: PassageIndex) -> Index {
+        let mut passages = Passages::default();
+        for p in file.passages {
+            passages.push(p);
+        }
+        Index::build(passages, &file.synonyms)
+    }
+
+    /// The index of `passages` (in the order the file gives them) with the
+    /// synonym groups of `content/`.
+    pub fn build(mut passages: Passages, synonym_groups: &[Vec<String>]) -> Index {
         // The passages are numbered in (URL, anchor) order; `file_order`
         // keeps where each stood in the file, where the average length is
         // summed (in f32, the order of a sum decides its rounding).
-        let mut numbered: Vec<(usize, Passage)> = file.passages.into_iter().enumerate().collect();
-        numbered.sort_by(|(_, a), (_, b)| a.url.cmp(&b.url).then_with(|| a.anchor.cmp(&b.anchor)));
-        let mut file_order = vec![0u32; numbered.len()];
-        for (id, (at, _)) in numbered.iter().enumerate() {
-            file_order[*at] = id as u32;
-        }
-        let passages: Vec<Passage> = numbered.into_iter().map(|(_, p)| p).collect();
+        let file_order = passages.sort();
         // Terms get ids in order of appearance first, sorted ids at the end;
         // postings are built per term directly, so nothing holds a term per
         // passage.
         let mut ids: HashMap<String, usize> = HashMap::new();
         let mut raw: Vec<Vec<Raw>> = Vec::new();
         let mut lens = Vec::with_capacity(passages.len());
-        for (i, p) in passages.iter().enumerate() {
-            let passage = i as u32;
+        for i in 0..passages.len() {
+            let (p, passage) = (passages.get(i), i as u32);
             let mut len = 0.0f32;
-            for term in text::terms(&p.text) {
+            for term in text::terms(p.text) {
                 occurrence(&mut ids, &mut raw, term, passage).body += 1;
                 len += 1.0;
             }
-            for term in text::terms(&p.heading) {
+            for term in text::terms(p.heading) {
                 occurrence(&mut ids, &mut raw, term, passage).heading = true;
             }
-            for term in text::terms(&p.title) {
+            for term in text::terms(p.title) {
                 occurrence(&mut ids, &mut raw, term, passage).title = true;
             }
             lens.push(len);
@@ -76,7 +82,7 @@ impl Index {
         let vocab = vocab.into_iter().map(|(term, _)| term).collect();
         let (page, page_start) = pages(&passages);
         let mut synonyms: HashMap<String, Vec<String>> = HashMap::new();
-        for group in &file.synonyms {
+        for group in synonym_groups {
             let stems: Vec<String> = group.iter().map(|w| text::stem(w)).collect();
             for s in &stems {
                 let others = synonyms.entry(s.clone()).or_default();
@@ -123,19 +129,15 @@ fn occurrence<'a>(
 
 /// Per passage: 1, or [`BOILERPLATE`] when the same text stands on several
 /// pages, times [`REFERENCE`] for reference material.
-fn priors(passages: &[Passage]) -> Vec<f32> {
+fn priors(passages: &Passages) -> Vec<f32> {
     let mut copies: HashMap<&str, usize> = HashMap::new();
-    for p in passages {
-        *copies.entry(p.text.as_str()).or_insert(0) += 1;
+    for i in 0..passages.len() {
+        *copies.entry(passages.get(i).text).or_insert(0) += 1;
     }
-    passages
-        .iter()
-        .map(|p| {
-            let boilerplate = if copies[p.text.as_str()] > 1 {
-                BOILERPLATE
-            } else {
-                1.0
-            };
+    (0..passages.len())
+        .map(|i| {
+            let p = passages.get(i);
+            let boilerplate = if copies[p.text] > 1 { BOILERPLATE } else { 1.0 };
             let reference = if p.reference { REFERENCE } else { 1.0 };
             boilerplate * reference
         })
@@ -144,13 +146,13 @@ fn priors(passages: &[Passage]) -> Vec<f32> {
 
 /// Per passage (in URL order) its page number; per page its first
 /// passage. Pages are numbered in URL order.
-fn pages(passages: &[Passage]) -> (Vec<u32>, Vec<u32>) {
+fn pages(passages: &Passages) -> (Vec<u32>, Vec<u32>) {
     let mut page = Vec::with_capacity(passages.len());
     let mut page_start: Vec<u32> = Vec::new();
-    for (p, passage) in passages.iter().enumerate() {
+    for p in 0..passages.len() {
         if page_start
             .last()
-            .is_none_or(|&q| passages[q as usize].url != passage.url)
+            .is_none_or(|&q| !passages.same_url(q as usize, p))
         {
             page_start.push(p as u32);
         }

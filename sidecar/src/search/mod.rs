@@ -29,15 +29,16 @@ mod build;
 mod excerpt;
 mod pages;
 mod scratch;
+mod store;
 pub mod text;
 
 pub use excerpt::excerpt;
 pub use pages::{PAGE_DECAY, PAGE_PASSAGES, Page};
+pub use store::{PassageRef, Passages};
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use contract::search::Passage;
 use scratch::Scratch;
 
 /// BM25 parameters of the body text.
@@ -64,7 +65,7 @@ const MAX_WORDS: usize = 64;
 pub struct Index {
     /// In (URL, anchor) order, so that comparing two passages' numbers
     /// breaks a tie between them, and a page's passages stand together.
-    passages: Vec<Passage>,
+    passages: Passages,
     /// Per passage: its page; pages are numbered in URL order, so that
     /// comparing numbers orders pages as their URLs.
     page: Vec<u32>,
@@ -91,7 +92,7 @@ struct Posting {
 /// A ranked passage.
 #[derive(Debug, Clone)]
 pub struct Hit<'a> {
-    pub passage: &'a Passage,
+    pub passage: PassageRef<'a>,
     pub score: f32,
     /// The share of the question's weight (its words' rarity) that the
     /// passage matches, from 0 to 1.
@@ -116,8 +117,9 @@ impl Index {
         text::terms(text).all(|stem| !self.expand(&stem).is_empty())
     }
 
-    pub fn passages(&self) -> &[Passage] {
-        &self.passages
+    /// How many passages the index ranks.
+    pub fn len(&self) -> usize {
+        self.passages.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -313,7 +315,7 @@ impl Index {
     fn hit(&self, passage: u32, s: &Scratch, weights: &[(String, f32)], total: f32) -> Hit<'_> {
         let i = passage as usize;
         Hit {
-            passage: &self.passages[i],
+            passage: self.passages.get(i),
             score: s.score[i],
             coverage: if total > 0.0 {
                 (self.covered(passage, s, weights) / total).min(1.0)
@@ -400,9 +402,9 @@ fn top<T>(items: &mut Vec<T>, limit: usize, order: impl Fn(&T, &T) -> std::cmp::
 const DENSE_SHARE: usize = 16;
 
 /// The passage's URL with its heading's anchor.
-pub fn passage_path(p: &Passage) -> String {
+pub fn passage_path(p: PassageRef<'_>) -> String {
     if p.anchor.is_empty() {
-        p.url.clone()
+        p.url.to_owned()
     } else {
         format!("{}#{}", p.url, p.anchor)
     }
@@ -411,7 +413,7 @@ pub fn passage_path(p: &Passage) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use contract::search::PassageIndex;
+    use contract::search::{Passage, PassageIndex};
 
     pub(crate) fn passage(url: &str, heading: &str, text: &str) -> Passage {
         Passage {

@@ -140,7 +140,7 @@ impl Index {
                 .map(|&(score, at)| {
                     let (g, page) = &s.pages[at as usize];
                     Page {
-                        url: &self.passages[self.page_start[*g as usize] as usize].url,
+                        url: self.passages.get(self.page_start[*g as usize] as usize).url,
                         score,
                         coverage: coverage(page.mask),
                         hits: page
@@ -247,7 +247,7 @@ mod page_ranking {
         for hit in index.rank(query, usize::MAX) {
             match by_page.iter_mut().find(|(url, _)| *url == hit.passage.url) {
                 Some((_, hits)) => hits.push(hit),
-                None => by_page.push((hit.passage.url.clone(), vec![hit])),
+                None => by_page.push((hit.passage.url.to_owned(), vec![hit])),
             }
         }
         let mut pages: Vec<(String, f32, Vec<String>)> = by_page
@@ -266,7 +266,7 @@ mod page_ranking {
                 let anchors = hits
                     .iter()
                     .take(PAGE_PASSAGES)
-                    .map(|h| h.passage.anchor.clone())
+                    .map(|h| h.passage.anchor.to_owned())
                     .collect();
                 (url, agg * (0.5 + 0.5 * shares.of(mask)), anchors)
             })
@@ -294,7 +294,7 @@ mod page_ranking {
                     .rank_pages(query, limit)
                     .into_iter()
                     .map(|p| {
-                        let anchors = p.hits.iter().map(|h| h.passage.anchor.clone()).collect();
+                        let anchors = p.hits.iter().map(|h| h.passage.anchor.to_owned()).collect();
                         (p.url.to_string(), p.score, anchors)
                     })
                     .collect();
