@@ -85,7 +85,7 @@ pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<
     *response.status_mut() = StatusCode::PARTIAL_CONTENT;
     let h = response.headers_mut();
     h.reserve(16);
-    entity_headers(h, entry, variant, coding, length);
+    entity_headers(h, &entry.kind, variant, coding, length);
     h.insert(header::CONTENT_RANGE, content_range);
     Ok(response)
 }
@@ -119,14 +119,14 @@ pub fn not_found_page(entry: &Entry, request: &HeaderMap, head: bool) -> Respons
     let mut response = Response::new(Body::new(body));
     *response.status_mut() = StatusCode::NOT_FOUND;
     let h = response.headers_mut();
-    h.insert(header::CONTENT_TYPE, entry.content_type.clone());
+    h.insert(header::CONTENT_TYPE, entry.kind.content_type.clone());
     h.insert(header::CONTENT_LENGTH, variant.content_length.clone());
     h.insert(header::CACHE_CONTROL, NO_STORE);
-    if entry.varies {
+    if entry.kind.varies {
         h.insert(header::VARY, VARY_ENCODING);
     }
     insert_encoding(h, coding);
-    if let Some(csp) = &entry.csp {
+    if let Some(csp) = &entry.kind.csp {
         security_headers::apply_html(h, csp);
     }
     response

@@ -1,9 +1,11 @@
 //! One published file: its representations (identity and compressed
-//! twins, the build's or made on first use) with every header of their
-//! answers prepared once, and how a manifest entry becomes one, checked.
+//! twins, the build's or made on first use), the headers its answers share
+//! with every file of its kind prepared once ([`Kind`]), and how a manifest
+//! entry becomes one, checked.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use anyhow::{Context, bail, ensure};
 use bytes::Bytes;
@@ -44,15 +46,6 @@ pub struct Variant {
     pub content_length: HeaderValue,
     /// The coding this representation is answered with.
     coding: Coding,
-    /// Every header of a 200 answer with this representation, CORS and
-    /// security headers included, in the order they are sent: the common
-    /// answer is one clone of this map instead of a dozen hashed inserts.
-    /// Prepared for bytes held in memory only: at 10,000 pages the maps
-    /// of every file would hold more than their bytes, and a file read
-    /// from disk costs more than making its headers.
-    headers: HeaderMap,
-    /// The same for a 304 answer to a revalidation of this representation.
-    not_modified: HeaderMap,
 }
 
 impl Variant {
@@ -80,15 +73,6 @@ impl Variant {
             Source::Disk(_) => 0,
         }
     }
-
-    /// Fills in the prepared 200 and 304 headers of this representation
-    /// of `entry` when its bytes are held.
-    fn prepare(&mut self, entry: &Entry) {
-        if let Source::Memory(_) = self.source {
-            self.headers = full_headers(entry, self);
-            self.not_modified = not_modified_headers(entry, self);
-        }
-    }
 }
 
 /// A published file.
@@ -96,6 +80,26 @@ impl Variant {
 pub struct Entry {
     /// Manifest key (path relative to dist).
     pub key: String,
+    /// What its answers share with other files of its kind.
+    pub kind: Arc<Kind>,
+    pub identity: Variant,
+    /// The compressed twins: the build's, set at load, or made here the
+    /// first time a client accepts one (when `lazy`).
+    twins: OnceLock<Box<Twins>>,
+    /// The build listed no twins for this compressible file: they are made
+    /// on first use.
+    lazy: bool,
+}
+
+/// The headers that the answers for every file of one kind carry (one
+/// type, cache policy, security policy, `Link` and `Vary`), prepared once
+/// per kind: every header of a 200 answer, CORS and security headers
+/// included, in the order they are sent, with the ETag and length still to
+/// fill in. The common answer is one clone of a map and two inserts that
+/// replace a value, instead of a dozen hashed inserts; a map per file would
+/// hold more than the files at 10,000 pages.
+#[derive(Debug)]
+pub struct Kind {
     pub content_type: HeaderValue,
     pub cache_control: HeaderValue,
     /// The Content-Security-Policy of an HTML document (with the security
@@ -104,18 +108,93 @@ pub struct Entry {
     /// A `Link` header to send with this file: the RFC 9727 api-catalog
     /// relation on the catalog itself and on the home page.
     pub link: Option<HeaderValue>,
-    pub identity: Variant,
-    /// The compressed twins: the build's, set at load, or made here the
-    /// first time a client accepts one (when `lazy`).
-    twins: OnceLock<Twins>,
-    /// The build listed no twins for this compressible file: they are made
-    /// on first use.
-    lazy: bool,
-    /// `X-Release`: the release this file was published in.
+    /// `X-Release`: the release these files were published in.
     pub release: HeaderValue,
-    /// Answers for this file depend on `Accept-Encoding` (`Vary`): it has
-    /// twins from the build, or may get them here.
+    /// Answers for these files depend on `Accept-Encoding` (`Vary`): they
+    /// have twins from the build, or may get them here.
     pub varies: bool,
+    /// Per coding (identity, brotli, gzip): the 200 answer's headers.
+    ok: [HeaderMap; 3],
+    /// A 304 answer's headers, the ETag to fill in.
+    not_modified: HeaderMap,
+}
+
+/// The codings in the order of [`Kind`]'s prepared answers.
+const CODINGS: [Coding; 3] = [Coding::Identity, Coding::Br, Coding::Gzip];
+
+/// Where `coding`'s answer stands in [`CODINGS`].
+fn slot(coding: Coding) -> usize {
+    match coding {
+        Coding::Identity => 0,
+        Coding::Br => 1,
+        Coding::Gzip => 2,
+    }
+}
+
+/// What makes two files of a release one [`Kind`]: type, cache policy,
+/// HTML, `Link`, `Vary`.
+type KindKey = (HeaderValue, HeaderValue, bool, Option<HeaderValue>, bool);
+
+/// The kinds of a release's files, and their header values, each made
+/// once.
+#[derive(Debug, Default)]
+pub(super) struct Kinds {
+    kinds: HashMap<KindKey, Arc<Kind>>,
+    values: HashMap<String, HeaderValue>,
+}
+
+impl Kinds {
+    /// `text` as a header value, shared by every file that uses it.
+    fn value(&mut self, text: &str) -> anyhow::Result<HeaderValue> {
+        if let Some(v) = self.values.get(text) {
+            return Ok(v.clone());
+        }
+        let v = HeaderValue::try_from(text)?;
+        self.values.insert(text.to_owned(), v.clone());
+        Ok(v)
+    }
+
+    fn kind(&mut self, key: KindKey, csp: &HeaderValue, release: &HeaderValue) -> Arc<Kind> {
+        self.kinds
+            .entry(key.clone())
+            .or_insert_with(|| {
+                let (content_type, cache_control, html, link, varies) = key;
+                Arc::new(Kind::new(Kind {
+                    content_type,
+                    cache_control,
+                    csp: html.then(|| csp.clone()),
+                    link,
+                    release: release.clone(),
+                    varies,
+                    ok: Default::default(),
+                    not_modified: HeaderMap::new(),
+                }))
+            })
+            .clone()
+    }
+}
+
+impl Kind {
+    /// `kind` with its answers' headers prepared.
+    fn new(mut kind: Kind) -> Kind {
+        let placeholder = |coding| Variant {
+            source: Source::Memory(Bytes::new()),
+            len: 0,
+            etag: HeaderValue::from_static("\"\""),
+            content_length: HeaderValue::from(0),
+            coding,
+        };
+        kind.ok = CODINGS.map(|coding| {
+            let mut h = HeaderMap::with_capacity(16);
+            let v = placeholder(coding);
+            entity_headers(&mut h, &kind, &v, coding, v.content_length.clone());
+            cors::apply(&cors::Cors::Public, &mut h);
+            security_headers::apply_all(&mut h);
+            h
+        });
+        kind.not_modified = not_modified_headers(&kind, &placeholder(Coding::Identity));
+        kind
+    }
 }
 
 /// A file's compressed representations, each present only where smaller.
@@ -146,7 +225,7 @@ impl Entry {
 
     /// The twins, made now if this is the first use of a lazy file's.
     pub fn twins(&self) -> &Twins {
-        self.twins.get_or_init(|| self.make_twins())
+        self.twins.get_or_init(|| Box::new(self.make_twins()))
     }
 
     /// The variant for `coding`, if this file has it (made now when lazy);
@@ -165,20 +244,19 @@ impl Entry {
     }
 
     /// Every header of a 200 answer with `variant`, one of this file's
-    /// representations: the prepared ones, or made now.
+    /// representations.
     pub fn ok_headers(&self, variant: &Variant) -> HeaderMap {
-        match variant.source {
-            Source::Memory(_) => variant.headers.clone(),
-            Source::Disk(_) => full_headers(self, variant),
-        }
+        let mut h = self.kind.ok[slot(variant.coding)].clone();
+        h.insert(header::CONTENT_LENGTH, variant.content_length.clone());
+        h.insert(header::ETAG, variant.etag.clone());
+        h
     }
 
     /// Every header of a 304 answer to a revalidation of `variant`.
     pub fn not_modified_headers(&self, variant: &Variant) -> HeaderMap {
-        match variant.source {
-            Source::Memory(_) => variant.not_modified.clone(),
-            Source::Disk(_) => not_modified_headers(self, variant),
-        }
+        let mut h = self.kind.not_modified.clone();
+        h.insert(header::ETAG, variant.etag.clone());
+        h
     }
 
     fn make_twins(&self) -> Twins {
@@ -194,17 +272,13 @@ impl Entry {
             // Kept only when it saves 5 %, like the build's twins.
             let compressed = compress::worth(bytes, compressed)?;
             let etag = [&tag[..tag.len() - 1], suffix.as_bytes(), b"\""].concat();
-            let mut variant = Variant {
+            Some(Variant {
                 content_length: HeaderValue::from(compressed.len()),
                 len: compressed.len() as u64,
                 source: Source::Memory(compressed),
                 etag: HeaderValue::from_bytes(&etag).ok()?,
                 coding,
-                headers: HeaderMap::new(),
-                not_modified: HeaderMap::new(),
-            };
-            variant.prepare(self);
-            Some(variant)
+            })
         };
         Twins {
             br: twin(br, "-br", Coding::Br),
@@ -219,8 +293,8 @@ pub(super) fn load_entry(
     root: &Path,
     key: &str,
     file: FileEntry,
-    csp: &HeaderValue,
-    release: &HeaderValue,
+    kinds: &mut Kinds,
+    (csp, release): (&HeaderValue, &HeaderValue),
     hold: bool,
 ) -> anyhow::Result<Entry> {
     let identity = load_variant(root, key, file.size, &file.etag, hold, Coding::Identity)?;
@@ -257,11 +331,13 @@ pub(super) fn load_entry(
             _ => gzip = Some(variant),
         }
     }
-    let content_type = HeaderValue::try_from(file.content_type.as_str())
+    let content_type = kinds
+        .value(&file.content_type)
         .with_context(|| format!("content_type {:?}", file.content_type))?;
-    let cache_control = HeaderValue::try_from(file.cache_control.as_str())
+    let cache_control = kinds
+        .value(&file.cache_control)
         .with_context(|| format!("cache_control {:?}", file.cache_control))?;
-    let csp = contract::headers::is_html(&file.content_type).then(|| csp.clone());
+    let html = contract::headers::is_html(&file.content_type);
     let link = contract::headers::link(key).map(HeaderValue::from_static);
     let built = br.is_some() || gzip.is_some();
     // Twins made here are held in memory: only for files held there too.
@@ -269,44 +345,23 @@ pub(super) fn load_entry(
         && hold
         && contract::media::compressible(&file.content_type)
         && identity.len >= LAZY_FROM as u64;
-    let mut entry = Entry {
-        key: key.to_owned(),
-        content_type,
-        cache_control,
+    let kind = kinds.kind(
+        (content_type, cache_control, html, link, built || lazy),
         csp,
-        link,
-        identity,
-        twins: OnceLock::new(),
-        lazy,
-        release: release.clone(),
-        varies: built || lazy,
+        release,
+    );
+    let twins = if lazy {
+        OnceLock::new()
+    } else {
+        OnceLock::from(Box::new(Twins { br, gzip }))
     };
-    let mut identity = std::mem::replace(&mut entry.identity, empty_variant());
-    identity.prepare(&entry);
-    entry.identity = identity;
-    let mut twins = Twins { br, gzip };
-    for v in [twins.br.as_mut(), twins.gzip.as_mut()]
-        .into_iter()
-        .flatten()
-    {
-        v.prepare(&entry);
-    }
-    if !lazy {
-        entry.twins = OnceLock::from(twins);
-    }
-    Ok(entry)
-}
-
-fn empty_variant() -> Variant {
-    Variant {
-        source: Source::Memory(Bytes::new()),
-        len: 0,
-        etag: HeaderValue::from_static("\"\""),
-        content_length: HeaderValue::from(0),
-        coding: Coding::Identity,
-        headers: HeaderMap::new(),
-        not_modified: HeaderMap::new(),
-    }
+    Ok(Entry {
+        key: key.to_owned(),
+        kind,
+        identity,
+        twins,
+        lazy,
+    })
 }
 
 fn load_variant(
@@ -340,9 +395,6 @@ fn load_variant(
         source,
         etag: HeaderValue::try_from(etag)?,
         coding,
-        // Filled in once the entry is complete (see `load_entry`).
-        headers: HeaderMap::new(),
-        not_modified: HeaderMap::new(),
     })
 }
 
@@ -389,7 +441,7 @@ fn is_strong_etag(tag: &str) -> bool {
 /// answer carries them.
 pub fn entity_headers(
     h: &mut HeaderMap,
-    entry: &Entry,
+    entry: &Kind,
     variant: &Variant,
     coding: Coding,
     content_length: HeaderValue,
@@ -412,23 +464,10 @@ pub fn entity_headers(
     h.insert(contract::headers::RELEASE, entry.release.clone());
 }
 
-/// Every header of a 200 answer with `variant`, a representation of
-/// `entry`, the public CORS headers and `nosniff` included: what the
-/// router would otherwise add to it (see
-/// [`crate::http::cors::Cors::Prepared`]).
-fn full_headers(entry: &Entry, variant: &Variant) -> HeaderMap {
-    let mut h = HeaderMap::with_capacity(16);
-    let length = variant.content_length.clone();
-    entity_headers(&mut h, entry, variant, variant.coding, length);
-    cors::apply(&cors::Cors::Public, &mut h);
-    security_headers::apply_all(&mut h);
-    h
-}
-
 /// Every header of a 304 answer to a revalidation of `variant`, a
 /// representation of `entry` (RFC 9110 §15.4.5: its ETag, Cache-Control
 /// and Vary), with the public CORS headers and `nosniff`.
-fn not_modified_headers(entry: &Entry, variant: &Variant) -> HeaderMap {
+fn not_modified_headers(entry: &Kind, variant: &Variant) -> HeaderMap {
     let mut h = HeaderMap::with_capacity(12);
     h.insert(header::ETAG, variant.etag.clone());
     h.insert(header::CACHE_CONTROL, entry.cache_control.clone());

@@ -26,8 +26,8 @@ use anyhow::Context;
 use bytes::Bytes;
 use http::HeaderValue;
 
-use super::entry::load_entry;
 pub use super::entry::{Entry, LAZY_FROM, Twins, Variant};
+use super::entry::{Kinds, load_entry};
 use crate::http::encode::{PATH_KEEPS, percent_encode_into};
 
 use contract::manifest::{ASSETS, Manifest, NOT_FOUND_PAGE};
@@ -70,13 +70,14 @@ impl Files {
         .with_context(|| format!("api_origin {:?}", manifest.api_origin))?;
         let mut entries = Vec::with_capacity(manifest.files.len());
         let mut held = 0u64;
+        let mut kinds = Kinds::default();
         for (key, file) in manifest.files {
             let size = file.size + file.encodings.values().map(|e| e.size).sum::<u64>();
             let hold = !on_disk_first(&key) || held + size <= budget;
             if hold {
                 held += size;
             }
-            let entry = load_entry(root, &key, file, &csp, release, hold)
+            let entry = load_entry(root, &key, file, &mut kinds, (&csp, release), hold)
                 .with_context(|| format!("manifest entry {key:?}"))?;
             site.files += 1;
             site.bytes += entry.loaded_bytes();
@@ -139,7 +140,7 @@ impl Files {
         self.routes
             .values()
             .filter_map(|r| match r {
-                Resource::File(e) if e.key.starts_with(ASSETS) && e.release == release => {
+                Resource::File(e) if e.key.starts_with(ASSETS) && e.kind.release == release => {
                     Some(e.clone())
                 }
                 _ => None,
@@ -233,7 +234,7 @@ mod tests {
                 .files
         };
         let csp = |site: &Files, path: &str| match site.lookup(path) {
-            Some(Resource::File(e)) => e.csp.clone(),
+            Some(Resource::File(e)) => e.kind.csp.clone(),
             other => panic!("{path}: {other:?}"),
         };
         let split = manifest(Some("http://127.0.0.1:9"));
