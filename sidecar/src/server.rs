@@ -104,6 +104,8 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         release = published.release,
         files = published.files.file_count(),
         bytes = published.files.byte_count(),
+        passages = published.content.passages.len(),
+        index_bytes = published.content.passages.heap_bytes(),
         dist = %config.dist.display(),
         "release loaded"
     );

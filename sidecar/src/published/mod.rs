@@ -24,7 +24,7 @@ pub use content::Content;
 pub use files::Files;
 
 /// Bytes of files held in memory by default (`--files-memory-mb`).
-pub const DEFAULT_FILE_MEMORY: u64 = 64 << 20;
+pub const DEFAULT_FILE_MEMORY: u64 = crate::config::FILES_MEMORY_MB << 20;
 
 /// One release of `dist/`.
 #[derive(Debug)]

@@ -126,6 +126,20 @@ impl Index {
         self.passages.is_empty()
     }
 
+    /// About how many bytes of the heap the index takes: the passages, the
+    /// vocabulary and the postings (not the synonyms, which are few).
+    pub fn heap_bytes(&self) -> usize {
+        let list = std::mem::size_of::<Vec<Posting>>();
+        self.passages.heap_bytes()
+            + self.vocab.iter().map(|t| t.capacity() + 24).sum::<usize>()
+            + self
+                .postings
+                .iter()
+                .map(|p| list + p.capacity() * std::mem::size_of::<Posting>())
+                .sum::<usize>()
+            + (self.page.capacity() + self.page_start.capacity()) * 4
+    }
+
     fn idf(&self, df: usize) -> f32 {
         let n = self.passages.len() as f32;
         (1.0 + (n - df as f32 + 0.5) / (df as f32 + 0.5)).ln()

@@ -98,6 +98,18 @@ impl Passages {
         self.spans.is_empty()
     }
 
+    /// About how many bytes of the heap the passages take.
+    pub fn heap_bytes(&self) -> usize {
+        let page = |p: &Page| {
+            let opt = |o: &Option<Box<str>>| o.as_ref().map_or(0, |s| s.len());
+            p.url.len() + p.title.len() + p.section.len() + opt(&p.licence) + opt(&p.attribution)
+        };
+        self.arena.capacity()
+            + self.spans.capacity() * std::mem::size_of::<Span>()
+            + self.pages.capacity() * std::mem::size_of::<Page>()
+            + self.pages.iter().map(page).sum::<usize>()
+    }
+
     /// Passage `i`.
     pub fn get(&self, i: usize) -> PassageRef<'_> {
         let s = self.spans[i];
