@@ -1,28 +1,66 @@
 //! `/healthz` (the process answers), `/readyz` (it can serve: dist loaded —
-//! and, once the sidecar has one, its database reachable) and `/metrics`.
+//! and, once the sidecar has one, its database reachable) and `/metrics`:
+//! one handler over the whole process's state, which is what they report.
 
 use bytes::Bytes;
-use http::Response;
+use contract::routes::Endpoint;
 use http::header::{self, HeaderValue};
+use http::{Response, StatusCode};
+use serde::Serialize;
 
 use crate::Body;
+use crate::http::handler::{Answer, Call, Handler, name_release};
+use crate::http::json::json_response;
 use crate::http::problem::{Code, Problem};
 use crate::published::Published;
 use crate::state::AppState;
 
-const RELEASE: header::HeaderName = header::HeaderName::from_static(contract::headers::RELEASE);
-const JSON: HeaderValue = HeaderValue::from_static("application/json");
 const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
 const PROMETHEUS: HeaderValue =
     HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8");
 
+/// The health routes' handler, over the state they report on.
+pub struct Health<'s>(pub &'s AppState);
+
+impl Handler for Health<'_> {
+    async fn handle(&self, call: Call<'_>) -> Answer {
+        match call.endpoint {
+            Endpoint::Healthz => Ok(healthz(call.release)),
+            Endpoint::Readyz => readyz(self.0).await,
+            _ => Ok(metrics(self.0, call.release)),
+        }
+    }
+}
+
+/// `/healthz`'s answer (members in this order).
+#[derive(Serialize)]
+struct Alive<'a> {
+    release: &'a str,
+    status: &'static str,
+}
+
+/// `/readyz`'s answer (members in this order).
+#[derive(Serialize)]
+struct Ready {
+    checks: Checks,
+    status: &'static str,
+}
+
+#[derive(Serialize)]
+struct Checks {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    database: Option<&'static str>,
+    dist: &'static str,
+}
+
 /// The process answers, serving `published`.
 pub fn healthz(published: &Published) -> Response<Body> {
-    let body = serde_json::json!({"status": "ok", "release": published.release});
-    let mut response = json(Bytes::from(body.to_string()));
-    response
-        .headers_mut()
-        .insert(RELEASE, published.release_header.clone());
+    let alive = Alive {
+        release: &published.release,
+        status: "ok",
+    };
+    let mut response = json_response(StatusCode::OK, &alive);
+    name_release(&mut response, published);
     response
 }
 
@@ -35,10 +73,10 @@ pub async fn readyz(state: &AppState) -> Result<Response<Body>, Problem> {
         );
     }
     let Some(live) = &state.live else {
-        return Ok(ready(serde_json::json!({"dist": "ok"})));
+        return Ok(ready(None));
     };
     match tokio::time::timeout(PING_TIMEOUT, live.store().ping()).await {
-        Ok(Ok(())) => Ok(ready(serde_json::json!({"dist": "ok", "database": "ok"}))),
+        Ok(Ok(())) => Ok(ready(Some("ok"))),
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "readiness: database unreachable");
             Err(database_down())
@@ -47,9 +85,15 @@ pub async fn readyz(state: &AppState) -> Result<Response<Body>, Problem> {
     }
 }
 
-fn ready(checks: serde_json::Value) -> Response<Body> {
-    let body = serde_json::json!({"status": "ready", "checks": checks});
-    json(Bytes::from(body.to_string()))
+fn ready(database: Option<&'static str>) -> Response<Body> {
+    let ready = Ready {
+        checks: Checks {
+            database,
+            dist: "ok",
+        },
+        status: "ready",
+    };
+    json_response(StatusCode::OK, &ready)
 }
 
 const PING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
@@ -58,8 +102,8 @@ fn database_down() -> Problem {
     Problem::new(Code::ServiceUnavailable, "The database does not answer.").retry_after(5)
 }
 
-pub fn metrics(state: &AppState) -> Response<Body> {
-    let published = state.published.get();
+/// The Prometheus text of the process's counters and of `published`.
+pub fn metrics(state: &AppState, published: &Published) -> Response<Body> {
     let text = state
         .metrics
         .render(published.files.file_count(), published.files.byte_count());
@@ -73,11 +117,32 @@ pub fn metrics(state: &AppState) -> Response<Body> {
     response
 }
 
-fn json(body: Bytes) -> Response<Body> {
-    let mut response = Response::new(Body::new(body));
-    response.headers_mut().insert(header::CONTENT_TYPE, JSON);
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, NO_STORE);
-    response
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body_util::BodyExt;
+
+    async fn body(response: Response<Body>) -> Bytes {
+        response.into_body().collect().await.unwrap().to_bytes()
+    }
+
+    /// The typed answers serialise to the bytes the `json!` values did.
+    #[tokio::test]
+    async fn answers_as_before() {
+        let published = Published::empty("http://127.0.0.1:8080");
+        let alive = healthz(&published);
+        assert_eq!(alive.headers()["content-type"], "application/json");
+        assert_eq!(alive.headers()["cache-control"], "no-store");
+        assert_eq!(
+            alive.headers()["x-release"],
+            published.release_header.to_str().unwrap()
+        );
+        let was = serde_json::json!({"status": "ok", "release": published.release});
+        assert_eq!(body(alive).await, was.to_string());
+        let was = serde_json::json!({"status": "ready", "checks": {"dist": "ok"}});
+        assert_eq!(body(ready(None)).await, was.to_string());
+        let was =
+            serde_json::json!({"status": "ready", "checks": {"dist": "ok", "database": "ok"}});
+        assert_eq!(body(ready(Some("ok"))).await, was.to_string());
+    }
 }

@@ -8,10 +8,11 @@
 //! [`mcp`] (the MCP endpoint), [`contact`] (the enquiry form and its
 //! outbox), [`chat`] (questions answered from the published passages),
 //! [`search`] (the one ranking of those passages, for chat and MCP) and
-//! [`store`] (SQLite and PostgreSQL). [`router::handle`]
-//! composes them into the request handler, a plain async function of state
-//! and request that tests call without sockets; nothing below it imports
-//! the router. [`config`] turns flags into a [`config::Config`], [`state`]
+//! [`store`] (SQLite and PostgreSQL). Each feature (and [`health`]) answers
+//! its routes through one handler shape, [`http::handler::Handler`].
+//! [`router::handle`] composes them into the request handler, a plain async
+//! function of state and request that tests call without sockets; nothing
+//! below it imports the router. [`config`] turns flags into a [`config::Config`], [`state`]
 //! owns what every request shares, [`server`] owns sockets and shutdown,
 //! [`timer`] its connections' header-read timer. The route table itself is
 //! the `contract` crate's.

@@ -78,7 +78,7 @@ pub struct Metrics {
     connections_total: AtomicU64,
     connections_rejected: AtomicU64,
     /// The chat's questions, answers with a match and hand-offs.
-    pub chat: crate::chat::Counters,
+    pub chat: std::sync::Arc<crate::chat::Counters>,
 }
 
 impl std::fmt::Debug for Metrics {

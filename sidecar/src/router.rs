@@ -1,14 +1,22 @@
 //! The request handler: a plain async function of state and request, used by
 //! the server and, without sockets, by the tests.
 //!
-//! It composes the five parts of the sidecar (`http`, `live`, `mcp`,
-//! `contact`, `store` through the state); none of them imports it.
+//! It composes the parts of the sidecar (`http`, the features `live`,
+//! `mcp`, `chat`, `contact` and `health`, `store` through the state); none
+//! of them imports it.
 //!
 //! Order of decisions: normalise the path (400 when hostile) → the
-//! sidecar's endpoints of the contract's route table → file of `dist/` → not found (a problem in the API space, the 404
-//! page elsewhere). Whatever answered, [`finish`] adds the CORS and security
-//! headers, strips HEAD bodies, records metrics and logs — so those rules
-//! hold for every response, errors included.
+//! contract's route table ([`Endpoint::lookup`]) → for a route of the
+//! table, the rules every route obeys alike (its CORS class, OPTIONS, the
+//! method; [`admit`]) and then its feature's handler, every one of the same
+//! shape ([`crate::http::handler::Handler`], given a
+//! [`crate::http::handler::Call`]: the request, its body read on demand,
+//! the release it holds) → otherwise a file of `dist/` → not found (a
+//! problem in the API space, the 404 page elsewhere). Whatever answered,
+//! [`finish`] adds the CORS and security headers, strips HEAD bodies,
+//! records metrics and logs — so those rules hold for every response,
+//! errors included. A problem a handler returns is rendered here; a body no
+//! one read is drained here.
 
 use std::error::Error as StdError;
 use std::panic::AssertUnwindSafe;
@@ -22,12 +30,13 @@ use http::{Method, Request, Response, Uri};
 use hyper::body::Body as HttpBody;
 
 use crate::Body;
-use crate::health;
-use crate::http::body::{close, discard, read_body};
+use crate::health::Health;
+use crate::http::body::{close, discard};
 use crate::http::cors::{self, Cors};
+use crate::http::handler::{Answer, Call, Handler, RELEASE, name_release, serve};
 use crate::http::panic::CatchPanic;
 use crate::http::paths;
-use crate::http::problem::{self, Code, Problem};
+use crate::http::problem::{Code, Problem};
 use crate::http::security_headers;
 use crate::http::static_files;
 use crate::metrics::Route;
@@ -35,12 +44,10 @@ use crate::published::Published;
 use crate::published::files::{Entry, Resource};
 use crate::state::AppState;
 
-const RELEASE: header::HeaderName = header::HeaderName::from_static(contract::headers::RELEASE);
-
 /// Answers one request.
 pub async fn handle<B>(state: &AppState, request: Request<B>) -> Response<Body>
 where
-    B: HttpBody<Data = Bytes>,
+    B: HttpBody<Data = Bytes> + Send,
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
     let started = Instant::now();
@@ -117,7 +124,7 @@ pub fn overloaded<B>(state: &AppState, request: &Request<B>) -> Response<Body> {
 
 async fn dispatch<B>(state: &AppState, request: Request<B>) -> (Route, Cors, Response<Body>)
 where
-    B: HttpBody<Data = Bytes>,
+    B: HttpBody<Data = Bytes> + Send,
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
     let (parts, body) = request.into_parts();
@@ -133,7 +140,7 @@ where
         }
     };
     if let Some(endpoint) = Endpoint::lookup(&path) {
-        return live_route(state, endpoint, parts, body).await;
+        return endpoint_route(state, endpoint, parts, body).await;
     }
     // No file takes a body: whatever was sent is read and dropped.
     let drained = discard(state.body_limits(), body).await;
@@ -216,40 +223,51 @@ fn method_not_allowed(allow: &HeaderValue) -> Problem {
     Problem::new(Code::MethodNotAllowed, detail).allow(allow.clone())
 }
 
-async fn live_route<B>(
+/// A route of the contract's table: the rules every route obeys (CORS,
+/// OPTIONS, the method), then the handler of the route's feature; a body
+/// the handler left unread is drained.
+async fn endpoint_route<B>(
     state: &AppState,
     endpoint: Endpoint,
     parts: Parts,
     body: B,
 ) -> (Route, Cors, Response<Body>)
 where
-    B: HttpBody<Data = Bytes>,
+    B: HttpBody<Data = Bytes> + Send,
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
     let mut body = Some(body);
-    let (route, cors, mut response) = live_answer(state, endpoint, parts, &mut body).await;
+    let (cors, refused) = admit(state, endpoint, &parts);
+    let mut response = match refused {
+        Some(response) => response,
+        None => {
+            let published = state.published.full();
+            let call = Call::new(
+                endpoint,
+                &parts,
+                &published,
+                state.problem_base(),
+                state.body_limits(),
+                &mut body,
+            );
+            feature(state, call)
+                .await
+                .unwrap_or_else(|problem| state.problem(problem, parts.uri.path()))
+        }
+    };
     if let Some(unread) = body
         && !discard(state.body_limits(), unread).await
     {
         close(&mut response);
     }
-    (route, cors, response)
+    (Route::Endpoint(endpoint), cors, response)
 }
 
-/// The answer of a sidecar route; `body` is taken when the route reads it
-/// and left in place when the request is refused before that.
-async fn live_answer<B>(
-    state: &AppState,
-    endpoint: Endpoint,
-    parts: Parts,
-    body: &mut Option<B>,
-) -> (Route, Cors, Response<Body>)
-where
-    B: HttpBody<Data = Bytes>,
-    B::Error: Into<Box<dyn StdError + Send + Sync>>,
-{
+/// The CORS of a request to `endpoint`, with the answer when the request
+/// goes no further (a foreign origin, OPTIONS, a method the route does not
+/// take): the same for every route, from its row of the table.
+fn admit(state: &AppState, endpoint: Endpoint, parts: &Parts) -> (Cors, Option<Response<Body>>) {
     let spec = endpoint.route();
-    let metric = Route::Endpoint(endpoint);
     let allow = HeaderValue::from_static(spec.method.allow());
     let path = parts.uri.path();
     let cors = match spec.cors {
@@ -264,11 +282,8 @@ where
                     Code::ForbiddenOrigin,
                     "This route accepts requests only from the site's own origin.",
                 );
-                return (
-                    metric,
-                    Cors::SiteOrigins { echo: None },
-                    state.problem(problem, path),
-                );
+                let cors = Cors::SiteOrigins { echo: None };
+                return (cors, Some(state.problem(problem, path)));
             }
             None => Cors::SiteOrigins { echo: None },
         },
@@ -276,144 +291,30 @@ where
     };
     if parts.method == Method::OPTIONS {
         let headers = HeaderValue::from_static(spec.request_headers);
-        return (metric, cors, cors::preflight(&allow, &headers));
+        return (cors, Some(cors::preflight(&allow, &headers)));
     }
     if !takes(spec.method, &parts.method) {
-        return (
-            metric,
-            cors,
-            state.problem(method_not_allowed(&allow), path),
-        );
+        return (cors, Some(state.problem(method_not_allowed(&allow), path)));
     }
-    let result = match endpoint {
-        Endpoint::Healthz => Ok(health::healthz(&state.published.get())),
-        Endpoint::Readyz => health::readyz(state).await,
-        Endpoint::Metrics => Ok(health::metrics(state)),
-        Endpoint::PlatformStats | Endpoint::ObservationsData | Endpoint::GlobeData => {
-            let Some(data) = &state.live else {
-                let response = state.problem(not_enabled(), path);
-                return (metric, cors, response);
-            };
-            let mut response = match endpoint {
-                Endpoint::PlatformStats => crate::live::platform_stats(data, &parts).await,
-                Endpoint::ObservationsData => crate::live::observations(data, &parts).await,
-                _ => crate::live::globe(data, &parts).await,
-            };
-            if parts.method == Method::HEAD {
-                *response.body_mut() = Body::new(Bytes::new());
-            }
-            return (metric, cors, response);
-        }
-        Endpoint::ContactChallenge => match &state.contact {
-            Some(contact) => contact.challenge(&parts).await,
-            None => Err(not_enabled()),
-        },
-        Endpoint::Contact => {
-            match read_body(
-                state.body_limits(),
-                spec.body_types,
-                &parts.headers,
-                take(body),
-            )
-            .await
-            {
-                Ok(body) => match &state.contact {
-                    Some(contact) => contact.submit(&parts, body).await,
-                    None => Err(not_enabled()),
-                },
-                Err(problem) => Err(problem),
-            }
-        }
-        Endpoint::Chat => {
-            let Some(contact) = &state.contact else {
-                return (metric, cors, state.problem(not_enabled(), path));
-            };
-            match contact
-                .limit("chat", contact.config().chat_limit, &parts)
-                .await
-            {
-                Ok(()) => match read_body(
-                    state.body_limits(),
-                    spec.body_types,
-                    &parts.headers,
-                    take(body),
-                )
-                .await
-                {
-                    Ok(body) => {
-                        // Links go to the site the visitor is on (its origin),
-                        // not to the organisation's address.
-                        let published = state.published.full();
-                        let content = &published.content;
-                        let base_url = state.problem_base();
-                        let form_url = content.form_url_under(base_url);
-                        let sources = crate::chat::Sources {
-                            release: &published.release,
-                            index: &content.passages,
-                            links: crate::chat::answer::Links {
-                                base_url,
-                                form_url: &form_url,
-                            },
-                            live: state.live.as_deref(),
-                        };
-                        let mut answer =
-                            crate::chat::answer(&sources, &state.metrics.chat, &body).await;
-                        if let Ok(response) = &mut answer {
-                            name_release(response, &published);
-                        }
-                        answer
-                    }
-                    Err(problem) => Err(problem),
-                },
-                Err(problem) => Err(problem),
-            }
-        }
-        Endpoint::Mcp => {
-            match read_body(
-                state.body_limits(),
-                spec.body_types,
-                &parts.headers,
-                take(body),
-            )
-            .await
-            {
-                Ok(body) => {
-                    let published = state.published.full();
-                    let mut response =
-                        crate::mcp::answer(&state.mcp, &published, &parts.headers, &body).await;
-                    name_release(&mut response, &published);
-                    return (metric, cors, response);
-                }
-                // MCP clients read JSON-RPC errors, not problem objects, for
-                // transport faults in the body.
-                Err(problem)
-                    if matches!(problem.code, Code::UnsupportedMediaType | Code::BadRequest) =>
-                {
-                    let mut response = problem::jsonrpc_error(
-                        problem::status(problem.code),
-                        -32600,
-                        &problem.detail,
-                    );
-                    if problem.close {
-                        response
-                            .headers_mut()
-                            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-                    }
-                    return (metric, cors, response);
-                }
-                Err(problem) => Err(problem),
-            }
-        }
-    };
-    let response = result.unwrap_or_else(|problem| state.problem(problem, path));
-    (metric, cors, response)
+    (cors, None)
 }
 
-/// Names on `response` the release it was made from.
-fn name_release(response: &mut Response<Body>, published: &Published) {
-    response
-        .headers_mut()
-        .insert(RELEASE, published.release_header.clone());
+/// The handler of the feature that answers `call`'s route; a feature this
+/// process runs without (no database) answers through [`serve`].
+async fn feature(state: &AppState, call: Call<'_>) -> Answer {
+    match call.endpoint {
+        Endpoint::Healthz | Endpoint::Readyz | Endpoint::Metrics => {
+            Health(state).handle(call).await
+        }
+        Endpoint::PlatformStats | Endpoint::ObservationsData | Endpoint::GlobeData => {
+            serve(state.live.as_deref(), call).await
+        }
+        Endpoint::ContactChallenge | Endpoint::Contact => {
+            serve(state.contact.as_deref(), call).await
+        }
+        Endpoint::Chat => serve(state.chat.as_deref(), call).await,
+        Endpoint::Mcp => state.mcp.handle(call).await,
+    }
 }
 
 /// Whether a route of `method` takes the request's method (HEAD wherever
@@ -423,18 +324,6 @@ fn takes(method: routes::Method, request: &Method) -> bool {
         routes::Method::Get => request == Method::GET || request == Method::HEAD,
         routes::Method::Post => request == Method::POST,
     }
-}
-
-fn not_enabled() -> Problem {
-    Problem::new(
-        Code::ServiceUnavailable,
-        "This feature is not enabled in this build of the service.",
-    )
-    .retry_after(3600)
-}
-
-fn take<B>(body: &mut Option<B>) -> B {
-    body.take().expect("a request body is read once")
 }
 
 /// Rules that hold for every response: CORS, `nosniff`, no body on HEAD,

@@ -33,9 +33,11 @@ use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
+use crate::chat::Chat;
 use crate::config::Config;
 use crate::config::Setting;
 use crate::contact::PeerAddr;
+use crate::http::ratelimit::RateLimiter;
 use crate::live::mcp_tools::McpLiveTools;
 use crate::live::{Live, LiveConfig};
 use crate::published::Published;
@@ -205,7 +207,8 @@ fn raise_open_file_limit(max_connections: usize) {
 
 /// The state of a serving process on `published`: the database opened (and
 /// filled with the sample when asked), the contact form and its outbox
-/// started, the live routes and the MCP endpoint's live-data tools attached.
+/// started, the live routes, the chat and the MCP endpoint's live-data tools
+/// attached.
 /// The flag stops the outbox. Used by [`run`], and by the whole-request
 /// fuzz target, so both exercise the same state.
 pub async fn open_state(
@@ -243,10 +246,25 @@ pub async fn open_state(
         crate::contact::setup::start(&state.config, store.clone(), service_json.as_deref())
             .context("setting up the contact form")?;
     state.contact = Some(Arc::new(contact));
-    let live = Arc::new(Live::new(store, live_config));
+    let live = Arc::new(Live::new(store.clone(), live_config));
     state
         .mcp
         .set_live_tools(Arc::new(McpLiveTools(live.clone())));
+    // The chat counts its questions in the contact form's window, per
+    // client as the contact routes see them.
+    let limits = &state.config.contact;
+    let limiter = RateLimiter::new(
+        store,
+        Duration::from_secs(limits.contact_rate_window_s),
+        state.config.trusted_proxies.clone(),
+    );
+    let chat = Chat::new(
+        limiter,
+        limits.chat_rate_limit,
+        Some(live.clone()),
+        state.metrics.chat.clone(),
+    );
+    state.chat = Some(Arc::new(chat));
     state.live = Some(live);
     Ok((state, outbox_stop))
 }

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use http::{HeaderValue, Response};
 
 use crate::Body;
+use crate::chat::Chat;
 use crate::config::Config;
 use crate::contact::Contact;
 use crate::http::problem::Problem;
@@ -30,6 +31,9 @@ pub struct AppState {
     /// The contact routes' state; `None` in handler tests without a
     /// database (the routes then answer 503).
     pub contact: Option<Arc<Contact>>,
+    /// The chat route's state (its rate limit needs the database); `None`
+    /// in handler tests without one (the route then answers 503).
+    pub chat: Option<Arc<Chat>>,
     /// Base of problem `type` URLs: the first site origin.
     problem_base: String,
     /// Origins the contact routes accept, as they appear in `Origin`.
@@ -54,6 +58,7 @@ impl AppState {
             mcp: Mcp::default(),
             live: None,
             contact: None,
+            chat: None,
             problem_base,
             origins,
             shutting_down: AtomicBool::new(false),

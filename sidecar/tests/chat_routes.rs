@@ -245,13 +245,7 @@ async fn rate_limit_is_shared(backend: Backend) {
         "127.0.0.1:8080".parse().unwrap(),
     )
     .unwrap();
-    replica.contact = env.state.contact.clone().map(|c| {
-        std::sync::Arc::new(sidecar::contact::Contact::new(
-            c.store().clone(),
-            contact_support::KEY.to_vec(),
-            c.config().clone(),
-        ))
-    });
+    chat_support::add_chat(&mut replica, env.db.store.clone(), 3);
     assert_eq!(ask(&replica, PEER, "What is Riverlens?").await.status, 429);
 }
 

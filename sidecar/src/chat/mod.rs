@@ -10,21 +10,24 @@
 //! Stateless: earlier turns come with the request (`history`), nothing is
 //! stored, and questions are never logged; `/metrics` counts questions,
 //! answers with a match and hand-offs. The route takes only the site's own
-//! origins and is rate-limited per client in the database (the router and
-//! the contact state do both).
+//! origins (the router checks that, as for every such route) and is
+//! rate-limited per client in the database ([`Chat`], through
+//! [`crate::http::ratelimit`]) before its body is read.
 
 pub mod answer;
 pub mod intent;
 pub mod request;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use bytes::Bytes;
-use http::header::{self, HeaderValue};
 use http::{Response, StatusCode};
 
 use crate::Body;
+use crate::http::handler::{self, Call, Handler, name_release};
+use crate::http::json::json_response;
 use crate::http::problem::Problem;
+use crate::http::ratelimit::RateLimiter;
 use crate::live::Live;
 use crate::search::Index;
 pub use answer::Answer;
@@ -41,6 +44,62 @@ pub struct Counters {
     pub questions: AtomicU64,
     pub answered: AtomicU64,
     pub handoffs: AtomicU64,
+}
+
+/// The chat route's state: its rate limit, the live data it quotes
+/// figures from, and its counters.
+#[derive(Debug)]
+pub struct Chat {
+    limiter: RateLimiter,
+    /// Questions per client per window.
+    limit: u32,
+    live: Option<Arc<Live>>,
+    counters: Arc<Counters>,
+}
+
+impl Chat {
+    /// At most `limit` questions per client in `limiter`'s window; figures
+    /// from `live` when there is live data; counted in `counters` (those
+    /// `/metrics` shows).
+    pub fn new(
+        limiter: RateLimiter,
+        limit: u32,
+        live: Option<Arc<Live>>,
+        counters: Arc<Counters>,
+    ) -> Chat {
+        Chat {
+            limiter,
+            limit,
+            live,
+            counters,
+        }
+    }
+}
+
+impl Handler for Chat {
+    /// Rate limit, then the body, then the answer from the release the
+    /// request holds (named in `X-Release`).
+    async fn handle(&self, mut call: Call<'_>) -> handler::Answer {
+        self.limiter.check("chat", self.limit, call.parts).await?;
+        let body = call.body().await?;
+        let published = call.release;
+        let content = &published.content;
+        // Links go to the site the visitor is on (its origin), not to the
+        // organisation's address.
+        let form_url = content.form_url_under(call.site_origin);
+        let sources = Sources {
+            release: &published.release,
+            index: &content.passages,
+            links: answer::Links {
+                base_url: call.site_origin,
+                form_url: &form_url,
+            },
+            live: self.live.as_deref(),
+        };
+        let mut response = answer(&sources, &self.counters, &body).await?;
+        name_release(&mut response, published);
+        Ok(response)
+    }
 }
 
 /// What a chat answer is made from.
@@ -73,17 +132,5 @@ pub async fn answer(
     if answer.handoff.suggested {
         counters.handoffs.fetch_add(1, Relaxed);
     }
-    let bytes = serde_json::to_vec(&answer).expect("an answer always serialises");
-    let mut response = Response::new(Body::new(Bytes::from(bytes)));
-    *response.status_mut() = StatusCode::OK;
-    let h = response.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(contract::media::JSON),
-    );
-    h.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static(contract::manifest::NO_STORE),
-    );
-    Ok(response)
+    Ok(json_response(StatusCode::OK, &answer))
 }

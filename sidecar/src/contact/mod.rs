@@ -12,28 +12,35 @@
 //! acknowledged: 201 with the reference for JSON, 303 to the thank-you page
 //! for a form post. Mail goes out later from the outbox ([`outbox`]). Logs
 //! carry the reference only, never the contents or the address.
+//!
+//! Before all of that, as for every route that takes a body, the body's
+//! size and media type are checked ([`crate::http::body::read_body`]); the
+//! origin header itself is checked by the router, as for every route of
+//! the site's origins. The rate limits are [`crate::http::ratelimit`]'s.
 
 pub mod altcha;
 pub mod outbox;
-pub mod ratelimit;
 pub mod setup;
 pub mod validate;
 
-use std::net::IpAddr;
 use std::time::Duration;
 
 use bytes::Bytes;
 use http::header::{self, HeaderValue};
 use http::request::Parts;
 use http::{Response, StatusCode};
+use serde::Serialize;
 
 use crate::Body;
+use crate::http::handler::{Answer, Call, Handler, not_enabled};
+use crate::http::json::json_response;
 use crate::http::problem::{Code, Problem};
-use crate::http::proxy::{self, Cidr};
+use crate::http::proxy::Cidr;
+use crate::http::ratelimit::RateLimiter;
 use crate::store::Store;
 use crate::store::contact::{NewEnquiry, Stored};
 use altcha::{Altcha, Refusal};
-use ratelimit::Limit;
+use contract::routes::Endpoint;
 use validate::Format;
 
 /// Settings of the contact routes (from [`crate::config::Config`]).
@@ -50,8 +57,6 @@ pub struct ContactConfig {
     pub submit_limit: u32,
     /// Challenges per client per window.
     pub challenge_limit: u32,
-    /// Chat questions per client per window.
-    pub chat_limit: u32,
     pub rate_window: Duration,
     pub trusted_proxies: Vec<Cidr>,
     /// Accepted `topic` values: `project:<id>`, `service:<id>`, `other`.
@@ -67,7 +72,6 @@ impl Default for ContactConfig {
             min_fill: Duration::from_secs(3),
             submit_limit: 5,
             challenge_limit: 30,
-            chat_limit: 120,
             rate_window: Duration::from_secs(600),
             trusted_proxies: Vec::new(),
             topics: vec!["other".into()],
@@ -116,6 +120,7 @@ pub fn prefilled_url(form_url: &str, topic: &str, message: &str) -> String {
 pub struct Contact {
     store: Store,
     altcha: Altcha,
+    limiter: RateLimiter,
     cfg: ContactConfig,
 }
 
@@ -154,9 +159,11 @@ fn internal(e: &anyhow::Error) -> Problem {
 impl Contact {
     /// `key` is the secret that signs challenges.
     pub fn new(store: Store, key: Vec<u8>, cfg: ContactConfig) -> Contact {
+        let limiter = RateLimiter::new(store.clone(), cfg.rate_window, cfg.trusted_proxies.clone());
         Contact {
             store,
             altcha: Altcha::new(key),
+            limiter,
             cfg,
         }
     }
@@ -169,38 +176,10 @@ impl Contact {
         &self.cfg
     }
 
-    fn client(&self, parts: &Parts) -> IpAddr {
-        proxy::client_of(parts, &self.cfg.trusted_proxies)
-    }
-
-    /// Counts one request of the client in `bucket` (shared by every
-    /// replica through the database): 429 with `Retry-After` past `max`
-    /// per window. The chat's limit lives here too.
-    pub async fn limit(
-        &self,
-        bucket: &'static str,
-        max: u32,
-        parts: &Parts,
-    ) -> Result<(), Problem> {
-        let limit = Limit {
-            bucket,
-            max,
-            window: self.cfg.rate_window,
-        };
-        match limit.hit(&self.store, self.client(parts), now_ms()).await {
-            Ok(None) => Ok(()),
-            Ok(Some(wait)) => Err(Problem::new(
-                Code::TooManyRequests,
-                format!("Too many requests from this address; try again in {wait} seconds."),
-            )
-            .retry_after(wait)),
-            Err(e) => Err(internal(&e)),
-        }
-    }
-
     /// `GET /api/contact-challenge`: a fresh challenge, `no-store`.
     pub async fn challenge(&self, parts: &Parts) -> Result<Response<Body>, Problem> {
-        self.limit("challenge", self.cfg.challenge_limit, parts)
+        self.limiter
+            .check("challenge", self.cfg.challenge_limit, parts)
             .await?;
         let altcha = self.altcha.clone();
         let (cost, counter) = (self.cfg.challenge_cost, self.cfg.challenge_counter);
@@ -210,8 +189,7 @@ impl Contact {
             tokio::task::spawn_blocking(move || altcha.issue(cost, counter, now_ms(), ttl))
                 .await
                 .map_err(|_| Problem::new(Code::InternalError, "Issuing a challenge failed."))?;
-        let body = serde_json::to_vec(&challenge).expect("a challenge serialises");
-        let mut response = json_response(StatusCode::OK, body);
+        let mut response = json_response(StatusCode::OK, &challenge);
         // Public (CORS `*`) and never cached; the header keeps shared caches
         // honest should one ignore `no-store`.
         response
@@ -223,7 +201,9 @@ impl Contact {
     /// `POST /api/contact.php` with a body already size- and type-checked.
     pub async fn submit(&self, parts: &Parts, body: Bytes) -> Result<Response<Body>, Problem> {
         same_origin(parts)?;
-        self.limit("submit", self.cfg.submit_limit, parts).await?;
+        self.limiter
+            .check("submit", self.cfg.submit_limit, parts)
+            .await?;
         let format = match parts
             .headers
             .get(header::CONTENT_TYPE)
@@ -309,6 +289,26 @@ impl Contact {
     }
 }
 
+impl Handler for Contact {
+    async fn handle(&self, mut call: Call<'_>) -> Answer {
+        match call.endpoint {
+            Endpoint::Contact => {
+                let body = call.body().await?;
+                self.submit(call.parts, body).await
+            }
+            _ => self.challenge(call.parts).await,
+        }
+    }
+
+    /// A submission's body is checked before the form's absence is told.
+    async fn absent(mut call: Call<'_>) -> Answer {
+        if call.endpoint == Endpoint::Contact {
+            call.body().await?;
+        }
+        Err(not_enabled())
+    }
+}
+
 /// The origin rule of the submission: a configured site origin (checked by
 /// the router, which refuses others) or, without `Origin`, a browser's
 /// `Sec-Fetch-Site: same-origin`. Anything else is refused.
@@ -325,24 +325,22 @@ fn same_origin(parts: &Parts) -> Result<(), Problem> {
     }
 }
 
-fn json_response(status: StatusCode, body: Vec<u8>) -> Response<Body> {
-    let mut r = Response::new(Body::new(Bytes::from(body)));
-    *r.status_mut() = status;
-    let h = r.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    r
+/// The JSON acknowledgement of an enquiry (members in this order).
+#[derive(Serialize)]
+struct Receipt<'a> {
+    reference: &'a str,
+    status: &'static str,
 }
 
 /// 201 with the reference (JSON), or 303 to the thank-you page (form).
 fn receipt(format: Format, reference: &str) -> Response<Body> {
     match format {
         Format::Json => {
-            let body = serde_json::json!({ "reference": reference, "status": "received" });
-            json_response(StatusCode::CREATED, body.to_string().into_bytes())
+            let receipt = Receipt {
+                reference,
+                status: "received",
+            };
+            json_response(StatusCode::CREATED, &receipt)
         }
         Format::Form => {
             let mut r = Response::new(Body::new(Bytes::new()));
@@ -369,6 +367,18 @@ mod tests {
         assert_eq!(a.len(), 17);
         assert!(a.starts_with("ENQ-"));
         assert_ne!(a, new_reference());
+    }
+
+    #[tokio::test]
+    async fn a_json_receipt_names_the_reference() {
+        use http_body_util::BodyExt;
+        let r = receipt(Format::Json, "ENQ-ABCDEF-GHJKMN");
+        assert_eq!(r.status(), StatusCode::CREATED);
+        let body = r.into_body().collect().await.unwrap().to_bytes();
+        assert_eq!(
+            &body[..],
+            br#"{"reference":"ENQ-ABCDEF-GHJKMN","status":"received"}"#
+        );
     }
 
     #[test]

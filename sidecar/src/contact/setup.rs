@@ -87,7 +87,6 @@ pub fn contact_config(config: &Config, service_json: Option<&[u8]>) -> ContactCo
         min_fill: Duration::from_millis(c.contact_min_fill_ms),
         submit_limit: c.contact_rate_limit,
         challenge_limit: c.challenge_rate_limit,
-        chat_limit: c.chat_rate_limit,
         rate_window: Duration::from_secs(c.contact_rate_window_s),
         trusted_proxies: config.trusted_proxies.clone(),
         topics: vec!["other".into()],

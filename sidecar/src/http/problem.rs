@@ -160,15 +160,7 @@ pub fn jsonrpc_error(status: StatusCode, code: i32, message: &str) -> Response<B
         "id": null,
         "error": {"code": code, "message": message},
     });
-    let mut response = Response::new(Body::new(Bytes::from(body.to_string())));
-    *response.status_mut() = status;
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
+    crate::http::json::json_response(status, &body)
 }
 
 #[cfg(test)]

@@ -7,13 +7,13 @@
 //!   `let live = Live::new(store.clone(), LiveConfig { problem_base:
 //!   state.problem_base().to_owned(), ..LiveConfig::default() });` kept in
 //!   the shared state.
-//! - `GET|HEAD /api/platform-stats.php` → [`platform_stats`]`(&live, &parts)`
-//! - `GET|HEAD /api/observations-data.php` → [`observations`]`(&live, &parts)`
-//! - `GET|HEAD /api/globe-data.php` → [`globe`]`(&live, &parts)`
+//! - `GET|HEAD /api/platform-stats.php`, `/api/observations-data.php` and
+//!   `/api/globe-data.php` → [`Live`]'s [`Handler`], which calls
+//!   [`platform_stats`], [`observations`] or [`globe`]`(&live, &parts)`.
 //!
 //!   Each answers 200 (or 304 to a matching `If-None-Match`), 400/503 as
-//!   problem objects; HEAD bodies are for the router to strip. Other methods
-//!   are the router's 405.
+//!   problem objects (rendered here, with the live routes' CORS header);
+//!   HEAD bodies are dropped. Other methods are the router's 405.
 //! - `sidecar import FILE` → [`crate::store::import::run`]`(&store, path)`;
 //!   print the [`crate::store::import::ImportReport`], or the error (its
 //!   `Display` is `line N: reason`) and exit non-zero.
@@ -39,12 +39,14 @@ mod stats;
 use std::time::Duration;
 
 use bytes::Bytes;
+use contract::routes::Endpoint;
 use http::header::{self, HeaderValue};
 use http::request::Parts;
-use http::{Response, StatusCode};
+use http::{Method, Response, StatusCode};
 use serde::Serialize;
 
 use crate::Body;
+use crate::http::handler::{Answer, Call, Handler};
 use crate::http::problem::{Code, Problem};
 use crate::store::Store;
 use encoded::Encoded;
@@ -195,6 +197,25 @@ impl Live {
         )
         .retry_after(self.cfg.retry_after);
         with_cors(problem.into_response(&self.cfg.problem_base, parts.uri.path()))
+    }
+}
+
+impl Handler for Live {
+    /// One of the three data routes; their problems are answered, not
+    /// returned, since they carry the routes' own headers.
+    async fn handle(&self, call: Call<'_>) -> Answer {
+        let parts = call.parts;
+        let mut response = match call.endpoint {
+            Endpoint::PlatformStats => platform_stats(self, parts).await,
+            Endpoint::ObservationsData => observations(self, parts).await,
+            _ => globe(self, parts).await,
+        };
+        // Dropped here, the HEAD body leaves no `Content-Length` for the
+        // router's `finish` to add.
+        if parts.method == Method::HEAD {
+            *response.body_mut() = Body::new(Bytes::new());
+        }
+        Ok(response)
     }
 }
 

@@ -1,9 +1,11 @@
 //! The MCP endpoint (`POST /mcp/` and `/mcp`): stateless Streamable HTTP,
 //! one JSON-RPC object per request, one JSON object per answer.
 //!
-//! The router has already checked the method, the content type and the body
-//! size; this module parses the message, negotiates the protocol version,
-//! dispatches and shapes the answer for that version. Status codes follow
+//! The router has already checked the method; [`Mcp`]'s handler reads the
+//! body (its size and content type checked as for every route, the faults
+//! answered as JSON-RPC errors), then [`answer`] parses the message,
+//! negotiates the protocol version, dispatches and shapes the answer for
+//! that version, which names the release it was made from. Status codes follow
 //! what real clients need: transport faults (bad JSON, a batch, a malformed
 //! message, an unsupported version header) are 4xx with a JSON-RPC error;
 //! errors on a well-formed request are HTTP 200, because some clients drop
@@ -24,7 +26,10 @@ use http::{HeaderMap, Response, StatusCode};
 use serde_json::{Map, Value, json};
 
 use crate::Body;
+use crate::http::handler::{self, Handler};
+use crate::http::json;
 use crate::http::panic::CatchPanic;
+use crate::http::problem::{self, Code};
 use crate::published::{Content, Published};
 use jsonrpc::{Call, Message, Params, RpcError};
 use tools::Answer;
@@ -87,6 +92,34 @@ impl Mcp {
         self.live = Some(live);
         // The answers that name the tools change with them.
         self.memo = memo::Memo::default();
+    }
+}
+
+impl Handler for Mcp {
+    /// Answers from the release the request holds, and names it.
+    async fn handle(&self, mut call: handler::Call<'_>) -> handler::Answer {
+        let body = match call.body().await {
+            Ok(body) => body,
+            // MCP clients read JSON-RPC errors, not problem objects, for
+            // transport faults in the body.
+            Err(problem)
+                if matches!(problem.code, Code::UnsupportedMediaType | Code::BadRequest) =>
+            {
+                let mut response = problem::jsonrpc_error(
+                    problem::status(problem.code),
+                    jsonrpc::INVALID_REQUEST,
+                    &problem.detail,
+                );
+                if problem.close {
+                    crate::http::body::close(&mut response);
+                }
+                return Ok(response);
+            }
+            Err(problem) => return Err(problem),
+        };
+        let mut response = answer(self, call.release, &call.parts.headers, &body).await;
+        handler::name_release(&mut response, call.release);
+        Ok(response)
     }
 }
 
@@ -362,26 +395,20 @@ fn instructions(mcp: &Mcp, content: &Content, name: &str) -> String {
 }
 
 fn json_response(status: StatusCode, value: &Value, version: Option<Version>) -> Response<Body> {
-    let body = serde_json::to_vec(value).unwrap_or_else(|_| {
-        br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}"#
-            .to_vec()
-    });
-    let mut response = json_bytes(body, version);
-    *response.status_mut() = status;
-    response
+    with_version(json::json_response(status, value), version)
 }
 
 /// A 200 `application/json` answer of already serialised bytes.
 fn json_bytes(body: Vec<u8>, version: Option<Version>) -> Response<Body> {
-    let mut response = Response::new(Body::new(Bytes::from(body)));
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    with_version(json::json_bytes(StatusCode::OK, Bytes::from(body)), version)
+}
+
+/// Names the protocol version the answer speaks, when one was settled.
+fn with_version(mut response: Response<Body>, version: Option<Version>) -> Response<Body> {
     if let Some(version) = version {
-        headers.insert(VERSION_HEADER, HeaderValue::from_static(version.as_str()));
+        response
+            .headers_mut()
+            .insert(VERSION_HEADER, HeaderValue::from_static(version.as_str()));
     }
     response
 }

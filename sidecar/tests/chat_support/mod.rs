@@ -9,10 +9,12 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use sidecar::AppState;
+use sidecar::chat::Chat;
 use sidecar::config::Config;
 use sidecar::contact::{Contact, ContactConfig};
+use sidecar::http::ratelimit::RateLimiter;
 use sidecar::live::{Live, LiveConfig};
-use sidecar::store::SampleSize;
+use sidecar::store::{SampleSize, Store};
 
 use crate::common::handler::Answer;
 use crate::contact_support::{KEY, SITE, send};
@@ -42,17 +44,29 @@ pub async fn env(backend: Backend, name: &str, limit: u32) -> Option<Env> {
     config.max_body_bytes = 16 * 1024;
     let mut state =
         AppState::load(config, "127.0.0.1:8080".parse().unwrap()).expect("the built site loads");
-    let cfg = ContactConfig {
-        chat_limit: limit,
-        ..ContactConfig::default()
-    };
+    let cfg = ContactConfig::default();
     state.contact = Some(Arc::new(Contact::new(db.store.clone(), KEY.to_vec(), cfg)));
     let live = LiveConfig {
         problem_base: SITE.into(),
         ..LiveConfig::default()
     };
     state.live = Some(Arc::new(Live::new(db.store.clone(), live)));
+    add_chat(&mut state, db.store.clone(), limit);
     Some(Env { state, db })
+}
+
+/// The chat over `store`, `limit` questions per client in the default
+/// window, quoting figures from the state's live data.
+pub fn add_chat(state: &mut AppState, store: Store, limit: u32) {
+    let window = ContactConfig::default().rate_window;
+    let limiter = RateLimiter::new(store, window, Vec::new());
+    let chat = Chat::new(
+        limiter,
+        limit,
+        state.live.clone(),
+        state.metrics.chat.clone(),
+    );
+    state.chat = Some(Arc::new(chat));
 }
 
 /// Asks `message` as the client at `peer`, from the site's origin.

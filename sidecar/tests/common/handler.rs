@@ -67,7 +67,7 @@ pub async fn send_body<B>(
     body: B,
 ) -> Answer
 where
-    B: Body<Data = Bytes>,
+    B: Body<Data = Bytes> + Send,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let mut request = Request::builder().method(method).uri(path);
