@@ -238,14 +238,53 @@ pub fn read_passages_each(
     read: impl Fn(&str) -> Option<Vec<u8>>,
     mut each: impl FnMut(Passage),
 ) -> Result<Vec<Vec<String>>, ReadError> {
+    read_passages_located(read, |p, _| each(p))
+}
+
+/// Where a passage's JSON object stands in the build's files: the part's
+/// key and the object's bytes in it, so that a reader may read it again
+/// from there instead of holding its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located<'a> {
+    pub part: &'a str,
+    pub bytes: std::ops::Range<usize>,
+}
+
+/// [`read_passages_each`], with where each passage stands.
+pub fn read_passages_located(
+    read: impl Fn(&str) -> Option<Vec<u8>>,
+    mut each: impl FnMut(Passage, Located<'_>),
+) -> Result<Vec<Vec<String>>, ReadError> {
     let key = crate::manifest::SEARCH_PASSAGES;
     let head: PassagesHead = parse(&read, key)?;
     check_version(key, head.version, PASSAGES_VERSION)?;
     for part in &head.parts {
-        let part: PassagesPart = parse(&read, part_key(part)?)?;
-        part.passages.into_iter().for_each(&mut each);
+        let part = part_key(part)?;
+        let bytes = read(part).ok_or_else(|| ReadError::Missing(part.to_owned()))?;
+        let invalid = |e: serde_json::Error| ReadError::Invalid(part.to_owned(), e.to_string());
+        let raw: RawPart<'_> = serde_json::from_slice(&bytes).map_err(invalid)?;
+        for object in raw.passages {
+            let text = object.get();
+            let start = text.as_ptr() as usize - bytes.as_ptr() as usize;
+            let passage: Passage = serde_json::from_str(text).map_err(invalid)?;
+            each(
+                passage,
+                Located {
+                    part,
+                    bytes: start..start + text.len(),
+                },
+            );
+        }
     }
     Ok(head.synonyms)
+}
+
+/// A part of the passages, each passage's JSON as it stands in the file.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPart<'a> {
+    #[serde(borrow)]
+    passages: Vec<&'a serde_json::value::RawValue>,
 }
 
 /// [`read_index`] and [`read_passages`]'s `read` for an output folder.
@@ -267,6 +306,41 @@ mod tests {
     }
 
     const DOC: &str = r#"{"url":"/docs/a/","title":"A","summary":"","section":"a","text":"t"}"#;
+
+    #[test]
+    fn a_located_passage_reads_back_from_its_bytes() {
+        let p = |url: &str| Passage {
+            url: url.into(),
+            anchor: "a".into(),
+            title: "T".into(),
+            heading: "H \"quoted\"".into(),
+            section: "s".into(),
+            historical: false,
+            licence: None,
+            attribution: None,
+            reference: false,
+            text: "ünïcode \\ and \"quotes\"".into(),
+        };
+        let part = serde_json::to_string_pretty(&PassagesPart {
+            passages: vec![p("/x/"), p("/y/")],
+        })
+        .unwrap();
+        let head = r#"{"version":2,"synonyms":[],"parts":["/search/passages-1.json"]}"#;
+        let pairs = [
+            (crate::manifest::SEARCH_PASSAGES, head),
+            ("search/passages-1.json", part.as_str()),
+        ];
+        let read = files(&pairs);
+        let mut seen = Vec::new();
+        read_passages_located(read, |passage, at| {
+            assert_eq!(at.part, "search/passages-1.json");
+            let again: Passage = serde_json::from_str(&part[at.bytes]).unwrap();
+            assert_eq!(again, passage);
+            seen.push(passage.url);
+        })
+        .unwrap();
+        assert_eq!(seen, ["/x/", "/y/"]);
+    }
 
     #[test]
     fn parts_are_read_in_order_and_counted() {

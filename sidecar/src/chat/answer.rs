@@ -233,7 +233,7 @@ const PAGES: usize = 12;
 fn citation(h: &Hit<'_>, base_url: &str) -> Citation {
     let p = h.passage;
     Citation {
-        quote: search::excerpt(p.text, &h.matched, QUOTE_CHARS),
+        quote: search::excerpt(&p.text(), &h.matched, QUOTE_CHARS),
         title: p.title.to_owned(),
         heading: p.heading.to_owned(),
         url: format!("{base_url}{}", search::passage_path(p)),

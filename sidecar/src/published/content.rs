@@ -118,7 +118,7 @@ impl Content {
                 Some(document)
             })
             .collect();
-        let passages = load_passages(keys, &read, &documents);
+        let passages = load_passages(keys, &read, &twin, &documents);
         Content {
             base_url,
             service,
@@ -215,7 +215,7 @@ impl Content {
                 Hit {
                     path: h.passage.url.to_owned(),
                     title: h.passage.title.to_owned(),
-                    snippet: search::excerpt(h.passage.text, &h.matched, SNIPPET_CHARS),
+                    snippet: search::excerpt(&h.passage.text(), &h.matched, SNIPPET_CHARS),
                     score: (page.score * 100.0).round() as u32,
                 }
             })
@@ -251,6 +251,7 @@ const SNIPPET_CHARS: usize = 240;
 fn load_passages(
     keys: &[String],
     read: &impl Fn(&str) -> Option<String>,
+    entry: &impl Fn(&str) -> Option<Arc<Entry>>,
     documents: &[Document],
 ) -> Index {
     let listed = |key: &str| keys.iter().any(|k| k == key);
@@ -260,9 +261,21 @@ fn load_passages(
             .flatten()
             .map(String::into_bytes)
     };
-    let mut store = search::Passages::default();
-    match contract::search::read_passages_each(read_listed, |p| store.push(p)) {
-        Ok(synonyms) => return Index::build(store, &synonyms),
+    // The passages' text stays in the parts, read again when quoted.
+    let mut builder = search::Builder::default();
+    let mut parts: Vec<(String, Option<u32>)> = Vec::new();
+    let located = contract::search::read_passages_located(read_listed, |p, at| {
+        if parts.last().is_none_or(|(key, _)| key != at.part) {
+            let source = entry(at.part).map(|e| builder.add_part(e));
+            parts.push((at.part.to_owned(), source));
+        }
+        match parts.last().and_then(|(_, part)| *part) {
+            Some(part) => builder.push_located(p, part, at.bytes),
+            None => builder.push(p),
+        }
+    });
+    match located {
+        Ok(synonyms) => return builder.finish(&synonyms),
         Err(e) if listed(SEARCH_PASSAGES) => {
             tracing::warn!("{e}; ranking whole pages");
         }
@@ -392,7 +405,7 @@ mod tests {
         ];
         Content {
             base_url: "https://example.org".into(),
-            passages: load_passages(&[], &|_| None, &documents),
+            passages: load_passages(&[], &|_| None, &|_| None, &documents),
             documents,
             ..Content::default()
         }

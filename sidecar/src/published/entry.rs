@@ -66,6 +66,28 @@ impl Variant {
         }
     }
 
+    /// Bytes `range` of this representation: a slice of the held bytes,
+    /// or read from the release's directory now.
+    pub fn read_range(&self, range: std::ops::Range<usize>) -> std::io::Result<Bytes> {
+        let past = || std::io::Error::other("a range past the end of the file");
+        match &self.source {
+            Source::Memory(bytes) => bytes
+                .get(range.clone())
+                .map(|_| bytes.slice(range))
+                .ok_or_else(past),
+            Source::Disk(path) => {
+                use std::os::unix::fs::FileExt;
+                if range.end as u64 > self.len || range.start > range.end {
+                    return Err(past());
+                }
+                let file = std::fs::File::open(path)?;
+                let mut buf = vec![0; range.len()];
+                file.read_exact_at(&mut buf, range.start as u64)?;
+                Ok(Bytes::from(buf))
+            }
+        }
+    }
+
     /// Bytes held in memory.
     pub fn held(&self) -> u64 {
         match self.source {
@@ -194,6 +216,13 @@ impl Kind {
         });
         kind.not_modified = not_modified_headers(&kind, &placeholder(Coding::Identity));
         kind
+    }
+}
+
+/// A part of the build's passages, their text read from it again.
+impl crate::search::TextSource for Entry {
+    fn read_range(&self, bytes: std::ops::Range<usize>) -> std::io::Result<Bytes> {
+        self.identity.read_range(bytes)
     }
 }
 

@@ -4,65 +4,105 @@
 //! passage belongs to.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::{Arc, Mutex};
 
-use contract::search::PassageIndex;
+use contract::search::{Passage, PassageIndex};
 
-use super::store::Passages;
+use super::store::{Passages, TextSource};
 
 use super::*;
 
-impl Index {
-    pub fn new(file: PassageIndex) -> Index {
-        let mut passages = Passages::default();
-        for p in file.passages {
-            passages.push(p);
-        }
-        Index::build(passages, &file.synonyms)
+/// An index being built, one passage at a time: each passage's terms are
+/// counted as it comes, so that its text need not be kept (see
+/// [`Builder::push_located`]).
+#[derive(Debug, Default)]
+pub struct Builder {
+    passages: Passages,
+    /// Terms get ids in order of appearance; postings are built per term
+    /// directly, so nothing holds a term per passage.
+    ids: HashMap<String, usize>,
+    /// Per term id, its occurrences by passage in the order pushed.
+    raw: Vec<Vec<Raw>>,
+    /// Per passage pushed: its length in body words.
+    lens: Vec<f32>,
+    /// Per passage pushed: a hash of its text, which tells boilerplate.
+    texts: Vec<u64>,
+}
+
+impl Builder {
+    /// Adds the next passage, its text held by the index.
+    pub fn push(&mut self, p: Passage) {
+        self.count(&p);
+        self.passages.push(p);
     }
 
-    /// The index of `passages` (in the order the file gives them) with the
-    /// synonym groups of `content/`.
-    pub fn build(mut passages: Passages, synonym_groups: &[Vec<String>]) -> Index {
-        // The passages are numbered in (URL, anchor) order; `file_order`
-        // keeps where each stood in the file, where the average length is
-        // summed (in f32, the order of a sum decides its rounding).
-        let file_order = passages.sort();
-        // Terms get ids in order of appearance first, sorted ids at the end;
-        // postings are built per term directly, so nothing holds a term per
-        // passage.
-        let mut ids: HashMap<String, usize> = HashMap::new();
-        let mut raw: Vec<Vec<Raw>> = Vec::new();
-        let mut lens = Vec::with_capacity(passages.len());
-        for i in 0..passages.len() {
-            let (p, passage) = (passages.get(i), i as u32);
-            let mut len = 0.0f32;
-            for term in text::terms(p.text) {
-                occurrence(&mut ids, &mut raw, term, passage).body += 1;
-                len += 1.0;
-            }
-            for term in text::terms(p.heading) {
-                occurrence(&mut ids, &mut raw, term, passage).heading = true;
-            }
-            for term in text::terms(p.title) {
-                occurrence(&mut ids, &mut raw, term, passage).title = true;
-            }
-            lens.push(len);
+    /// Adds the next passage, its text left where `source` has it: `bytes`
+    /// of part `part` (from [`Builder::add_part`]) are its JSON object.
+    pub fn push_located(&mut self, p: Passage, part: u32, bytes: std::ops::Range<usize>) {
+        self.count(&p);
+        self.passages.push_located(p, part, bytes);
+    }
+
+    /// A file passages' text may be read from again; its number.
+    pub fn add_part(&mut self, source: Arc<dyn TextSource>) -> u32 {
+        self.passages.add_part(source)
+    }
+
+    fn count(&mut self, p: &Passage) {
+        let passage = self.lens.len() as u32;
+        let mut len = 0.0f32;
+        for term in text::terms(&p.text) {
+            occurrence(&mut self.ids, &mut self.raw, term, passage).body += 1;
+            len += 1.0;
         }
-        let avg_len = if lens.is_empty() {
+        for term in text::terms(&p.heading) {
+            occurrence(&mut self.ids, &mut self.raw, term, passage).heading = true;
+        }
+        for term in text::terms(&p.title) {
+            occurrence(&mut self.ids, &mut self.raw, term, passage).title = true;
+        }
+        self.lens.push(len);
+        let mut h = DefaultHasher::new();
+        p.text.hash(&mut h);
+        self.texts.push(h.finish());
+    }
+
+    /// The index, with the synonym groups of `content/`.
+    pub fn finish(self, synonym_groups: &[Vec<String>]) -> Index {
+        let Builder {
+            mut passages,
+            ids,
+            mut raw,
+            lens: pushed_lens,
+            texts,
+        } = self;
+        // The average length is summed in the order pushed (the file's;
+        // in f32, the order of a sum decides its rounding).
+        let avg_len = if pushed_lens.is_empty() {
             1.0
         } else {
-            let sum: f32 = file_order.iter().map(|&id| lens[id as usize]).sum();
-            (sum / lens.len() as f32).max(1.0)
+            let sum: f32 = pushed_lens.iter().sum();
+            (sum / pushed_lens.len() as f32).max(1.0)
         };
-        let prior = priors(&passages);
+        // The passages are numbered in (URL, anchor) order.
+        let number = passages.sort();
+        let mut lens = vec![0.0f32; pushed_lens.len()];
+        for (at, &id) in number.iter().enumerate() {
+            lens[id as usize] = pushed_lens[at];
+        }
+        let prior = priors(&passages, &number, &texts);
         let mut vocab: Vec<(String, usize)> = ids.into_iter().collect();
         vocab.sort_unstable();
         let postings = vocab
             .iter()
             .map(|(_, id)| {
-                std::mem::take(&mut raw[*id])
-                    .into_iter()
+                let mut list = std::mem::take(&mut raw[*id]);
+                for r in &mut list {
+                    r.passage = number[r.passage as usize];
+                }
+                list.sort_unstable_by_key(|r| r.passage);
+                list.into_iter()
                     .map(|r| {
                         let p = r.passage as usize;
                         let (tf, len) = (r.body as f32, lens[p]);
@@ -103,6 +143,16 @@ impl Index {
     }
 }
 
+impl Index {
+    pub fn new(file: PassageIndex) -> Index {
+        let mut builder = Builder::default();
+        for p in file.passages {
+            builder.push(p);
+        }
+        builder.finish(&file.synonyms)
+    }
+}
+
 /// The occurrence of `term` in `passage` (the latest indexed), added if
 /// new; `ids` gives each term its list in `raw`.
 fn occurrence<'a>(
@@ -127,21 +177,27 @@ fn occurrence<'a>(
     list.last_mut().expect("pushed above")
 }
 
-/// Per passage: 1, or [`BOILERPLATE`] when the same text stands on several
-/// pages, times [`REFERENCE`] for reference material.
-fn priors(passages: &Passages) -> Vec<f32> {
-    let mut copies: HashMap<&str, usize> = HashMap::new();
-    for i in 0..passages.len() {
-        *copies.entry(passages.get(i).text).or_insert(0) += 1;
+/// Per passage (numbered): 1, or [`BOILERPLATE`] when the same text
+/// stands on several pages, times [`REFERENCE`] for reference material.
+/// `texts` are the texts' hashes in the order pushed, `number` their
+/// passages' numbers.
+fn priors(passages: &Passages, number: &[u32], texts: &[u64]) -> Vec<f32> {
+    let mut copies: HashMap<u64, usize> = HashMap::new();
+    for t in texts {
+        *copies.entry(*t).or_insert(0) += 1;
     }
-    (0..passages.len())
-        .map(|i| {
-            let p = passages.get(i);
-            let boilerplate = if copies[p.text] > 1 { BOILERPLATE } else { 1.0 };
-            let reference = if p.reference { REFERENCE } else { 1.0 };
-            boilerplate * reference
-        })
-        .collect()
+    let mut prior = vec![1.0f32; texts.len()];
+    for (at, t) in texts.iter().enumerate() {
+        let id = number[at] as usize;
+        let boilerplate = if copies[t] > 1 { BOILERPLATE } else { 1.0 };
+        let reference = if passages.get(id).reference {
+            REFERENCE
+        } else {
+            1.0
+        };
+        prior[id] = boilerplate * reference;
+    }
+    prior
 }
 
 /// Per passage (in URL order) its page number; per page its first

@@ -32,9 +32,10 @@ mod scratch;
 mod store;
 pub mod text;
 
+pub use build::Builder;
 pub use excerpt::excerpt;
 pub use pages::{PAGE_DECAY, PAGE_PASSAGES, Page};
-pub use store::{PassageRef, Passages};
+pub use store::{PassageRef, Passages, TextSource};
 
 use std::collections::HashMap;
 use std::sync::Mutex;
