@@ -23,7 +23,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use contract::vocabulary::PARAMETER_NAMES as PARAMETERS;
 
 use crate::http::problem::{Code, FieldError, Problem};
-use crate::store::{ObservationFilter, time};
+use crate::store::{ObservationFilter, rfc3339};
 
 pub const DEFAULT_LIMIT: u32 = 100;
 pub const MAX_LIMIT: u32 = 1000;
@@ -157,10 +157,10 @@ fn decode_cursor(value: &str) -> Option<(i64, i64)> {
 }
 
 fn date_bound(name: &str, value: &str, end_of_day: bool) -> Result<i64, LiveError> {
-    if let Some(day) = time::parse_date(value) {
+    if let Some(day) = rfc3339::parse_date(value) {
         return Ok((day + i64::from(end_of_day)) * 86_400);
     }
-    let t = time::parse_rfc3339(value).ok_or_else(|| {
+    let t = rfc3339::parse_rfc3339(value).ok_or_else(|| {
         LiveError::invalid(
             name,
             "expected a date (YYYY-MM-DD) or an RFC 3339 date-time",
