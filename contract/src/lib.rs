@@ -11,6 +11,8 @@
 //!   cache policies and media types of published files;
 //! - [`vocabulary`]: parameters, units, quality flags and water-body types
 //!   of the live observation data;
+//! - [`observations`]: the query parameters of the observation route and
+//!   their bounds (page size, site id, cursor, coordinates);
 //! - [`media`]: media-type constants;
 //! - [`headers`]: response header values of the files of `dist/`
 //!   (security headers, `Link`, preflight), for the sidecar and the
@@ -26,6 +28,7 @@ pub mod headers;
 pub mod manifest;
 pub mod mcp;
 pub mod media;
+pub mod observations;
 pub mod problems;
 pub mod routes;
 pub mod search;
