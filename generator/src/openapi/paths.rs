@@ -463,6 +463,16 @@ fn chat(op: Operation) -> Operation {
     op
 }
 
+/// The problem codes of the contact form's 422, in the order the contract lists them.
+const CONTACT_REFUSALS: [ProblemCode; 6] = [
+    ProblemCode::InvalidSubmission,
+    ProblemCode::ChallengeMissing,
+    ProblemCode::ChallengeInvalid,
+    ProblemCode::ChallengeExpired,
+    ProblemCode::ChallengeReplayed,
+    ProblemCode::SubmittedTooFast,
+];
+
 /// 422 of the contact form: invalid fields (listed in `errors`, each with a
 /// stable `code`) or a refused human-verification challenge.
 fn contact_refusal() -> Response {
@@ -479,10 +489,7 @@ fn contact_refusal() -> Response {
         json!({
             "allOf": [schemas::schema_ref("Problem")],
             "properties": {
-                "code": { "enum": [
-                    "invalid_submission", "challenge_missing", "challenge_invalid",
-                    "challenge_expired", "challenge_replayed", "submitted_too_fast"
-                ] },
+                "code": { "enum": CONTACT_REFUSALS.map(ProblemCode::as_str) },
                 "errors": {
                     "type": "array",
                     "items": {
