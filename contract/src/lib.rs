@@ -1,5 +1,6 @@
 //! The contract between `generate` and `sidecar`: every fact both programs
-//! must agree on, written once. No I/O and no behaviour beyond lookups, so
+//! must agree on, written once. No I/O and no behaviour beyond lookups and
+//! one small parser (of an origin), so
 //! both crates can depend on it and a disagreement is a compile error
 //! rather than a test failure.
 //!
@@ -19,7 +20,9 @@
 //!   generated front-server configurations;
 //! - [`compression`]: when a compressed twin is worth keeping;
 //! - [`search`]: the shape of `dist/search-index.json`;
-//! - [`mcp`]: the MCP protocol versions the endpoint negotiates.
+//! - [`mcp`]: the MCP protocol versions the endpoint negotiates;
+//! - [`origin`]: what an origin (`scheme://host[:port]`) is and how it is
+//!   written, for the flags of both programs.
 
 #![forbid(unsafe_code)]
 
@@ -29,6 +32,7 @@ pub mod manifest;
 pub mod mcp;
 pub mod media;
 pub mod observations;
+pub mod origin;
 pub mod problems;
 pub mod routes;
 pub mod search;
