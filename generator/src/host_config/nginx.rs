@@ -508,7 +508,7 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
     o.push_str("    # Any other path of the API space: a 404 problem object.\n");
     let not_found = ProblemCode::NotFound;
     let taken = plan.sidecar_paths();
-    for loc in ["/api", "/mcp"] {
+    for loc in contract::routes::API_SPACES {
         let exact = (!taken.contains(&loc)).then(|| format!("= {loc}"));
         for pattern in exact.into_iter().chain([format!("{loc}/")]) {
             let _ = writeln!(o, "    location {pattern} {{");
