@@ -487,10 +487,16 @@ pub static ROUTES: [&Route; 20] = [
     &METRICS,
 ];
 
+/// The roots of the API space: each with every path below it.
+pub const API_SPACES: [&str; 2] = ["/api", "/mcp"];
+
 /// Whether a path lies in the API space, where an unknown path is a 404
 /// problem object rather than the 404 page.
 pub fn is_api_space(path: &str) -> bool {
-    path == "/api" || path.starts_with("/api/") || path == "/mcp" || path.starts_with("/mcp/")
+    API_SPACES.iter().any(|root| {
+        path.strip_prefix(root)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
 }
 
 #[cfg(test)]

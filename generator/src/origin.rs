@@ -7,147 +7,38 @@ use std::fmt;
 use std::net::{IpAddr, SocketAddr};
 use std::str::FromStr;
 
-/// An absolute `http(s)` origin: scheme, host and optional port, nothing
-/// else (no path, query, fragment or credentials).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HttpOrigin {
-    pub https: bool,
-    /// Host as written (`[v6]` with brackets), lower-cased.
-    pub host: String,
-    pub port: Option<u16>,
-}
-
-impl HttpOrigin {
-    /// `scheme://host[:port]`, without a trailing slash.
-    pub fn origin(&self) -> String {
-        let scheme = if self.https { "https" } else { "http" };
-        match self.port {
-            Some(p) => format!("{scheme}://{}:{p}", self.host),
-            None => format!("{scheme}://{}", self.host),
-        }
-    }
-
-    /// `host:port` with the scheme's default port filled in.
-    pub fn authority(&self) -> String {
-        let port = self.port.unwrap_or(if self.https { 443 } else { 80 });
-        format!("{}:{port}", self.host)
-    }
-}
-
-impl fmt::Display for HttpOrigin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.origin())
-    }
-}
+pub use contract::origin::Origin as HttpOrigin;
+use contract::origin::OriginError;
 
 /// Parses `--sidecar-url`.
 pub fn sidecar_url(raw: &str) -> Result<HttpOrigin, String> {
-    HttpOrigin::parse("--sidecar-url", raw)
+    parse("--sidecar-url", raw)
 }
 
 /// Parses `--api-origin`.
 pub fn api_origin(raw: &str) -> Result<HttpOrigin, String> {
-    HttpOrigin::parse("--api-origin", raw)
+    parse("--api-origin", raw)
 }
 
-impl HttpOrigin {
-    /// Parses the origin given to `flag`; every error names the flag.
-    pub fn parse(flag: &str, raw: &str) -> Result<Self, String> {
-        let fail = |why: &str| {
-            Err(format!(
-                "{flag} {raw:?}: {why} (expected an origin such as http://127.0.0.1:8081 or https://api.example.org)"
-            ))
+/// Parses the origin given to `flag`; every error names the flag.
+fn parse(flag: &str, raw: &str) -> Result<HttpOrigin, String> {
+    HttpOrigin::parse(raw).map_err(|e| {
+        let example = match e {
+            OriginError::NotIpv6(_)
+            | OriginError::UnclosedIpv6
+            | OriginError::AfterHost(_)
+            | OriginError::NotHost(_)
+            | OriginError::Port(_) => "http://127.0.0.1:8081",
+            _ => "http://127.0.0.1:8081 or https://api.example.org",
         };
-        let (https, rest) = if let Some(r) = strip_prefix_ci(raw, "http://") {
-            (false, r)
-        } else if let Some(r) = strip_prefix_ci(raw, "https://") {
-            (true, r)
-        } else {
-            return fail("not an absolute http:// or https:// URL");
+        let why = match e {
+            OriginError::Path => {
+                format!("{e}: the sidecar's routes keep their own paths (/api/…, /mcp/)")
+            }
+            _ => e.to_string(),
         };
-        let (authority, tail) = match rest.find(['/', '?', '#']) {
-            Some(i) => (&rest[..i], &rest[i..]),
-            None => (rest, ""),
-        };
-        if tail.contains('?') {
-            return fail("a query string is not allowed");
-        }
-        if tail.contains('#') {
-            return fail("a fragment is not allowed");
-        }
-        if !tail.is_empty() && tail != "/" {
-            return fail(
-                "a path is not allowed: the sidecar's routes keep their own paths (/api/…, /mcp/)",
-            );
-        }
-        if authority.contains('@') {
-            return fail("credentials (user:password@) are not allowed");
-        }
-        if authority.is_empty() {
-            return fail("the host is missing");
-        }
-        let (host, port) = split_host_port(authority).map_err(|why| {
-            format!("{flag} {raw:?}: {why} (expected an origin such as http://127.0.0.1:8081)")
-        })?;
-        Ok(HttpOrigin {
-            https,
-            host: host.to_ascii_lowercase(),
-            port,
-        })
-    }
-}
-
-fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    (s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix))
-        .then(|| &s[prefix.len()..])
-}
-
-/// `host[:port]` of an authority; IPv6 hosts keep their brackets.
-fn split_host_port(authority: &str) -> Result<(&str, Option<u16>), String> {
-    let (host, port) = if authority.starts_with('[') {
-        let end = authority
-            .find(']')
-            .ok_or("an IPv6 address needs its closing ']'")?;
-        let inner = &authority[1..end];
-        inner
-            .parse::<std::net::Ipv6Addr>()
-            .map_err(|_| format!("{inner:?} is not an IPv6 address"))?;
-        let after = &authority[end + 1..];
-        match after.strip_prefix(':') {
-            Some(p) => (&authority[..=end], Some(p)),
-            None if after.is_empty() => (&authority[..=end], None),
-            None => return Err(format!("unexpected {after:?} after the host")),
-        }
-    } else {
-        match authority.rsplit_once(':') {
-            Some((h, p)) => (h, Some(p)),
-            None => (authority, None),
-        }
-    };
-    let valid_name = host.starts_with('[')
-        || (!host.is_empty()
-            && host.split('.').all(|label| {
-                !label.is_empty()
-                    && label.len() <= 63
-                    && label
-                        .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'-')
-                    && !label.starts_with('-')
-                    && !label.ends_with('-')
-            }));
-    if !valid_name {
-        return Err(format!("{host:?} is not a host name or IP address"));
-    }
-    let port = match port {
-        None => None,
-        Some(p) => Some(
-            p.parse::<u16>()
-                .ok()
-                .filter(|p| *p > 0)
-                .ok_or_else(|| format!("port {p:?} is not a number from 1 to 65535"))?,
-        ),
-    };
-    Ok((host, port))
+        format!("{flag} {raw:?}: {why} (expected an origin such as {example})")
+    })
 }
 
 /// Where the front listens: an `IP:PORT`, or a port on every interface.
@@ -206,14 +97,7 @@ impl fmt::Display for Listen {
 pub fn site_origin(sitemap: &str) -> Option<String> {
     let start = sitemap.find("<loc>")? + "<loc>".len();
     let end = start + sitemap[start..].find("</loc>")?;
-    let url = &sitemap[start..end];
-    let scheme_end = url.find("://")? + 3;
-    let host_end = url[scheme_end..]
-        .find('/')
-        .map_or(url.len(), |i| scheme_end + i);
-    let origin = &url[..host_end];
-    // Checked like --sidecar-url: an origin, nothing a config could trip on.
-    sidecar_url(origin).ok().map(|o| o.origin())
+    HttpOrigin::of_url(&sitemap[start..end]).map(|o| o.to_string())
 }
 
 /// Where the URLs of a built site point: its files on the site's origin,
@@ -267,19 +151,19 @@ mod tests {
     fn sidecar_urls() {
         let u = sidecar_url("http://127.0.0.1:8081").unwrap();
         assert_eq!(
-            (u.origin(), u.authority()),
+            (u.to_string(), u.authority()),
             ("http://127.0.0.1:8081".into(), "127.0.0.1:8081".into())
         );
         let u = api_origin("HTTPS://API.Example.org/").unwrap();
         assert_eq!(
-            (u.origin(), u.authority()),
+            (u.to_string(), u.authority()),
             (
                 "https://api.example.org".into(),
                 "api.example.org:443".into()
             )
         );
         let u = sidecar_url("http://[::1]:9").unwrap();
-        assert_eq!(u.origin(), "http://[::1]:9");
+        assert_eq!(u.to_string(), "http://[::1]:9");
     }
 
     #[test]

@@ -150,7 +150,7 @@ async fn run(opts: ServeOptions) -> Result<()> {
     // One write: a reader that takes the first line and closes the pipe
     // must not make a later line fail.
     let sidecar = match &opts.sidecar {
-        Some(s) => format!("\nlive routes go to {}", s.origin()),
+        Some(s) => format!("\nlive routes go to {s}"),
         None => String::new(),
     };
     println!("serving http://{addr}/ (a preview: rebuilt and reloaded on every change){sidecar}");
@@ -436,10 +436,7 @@ async fn proxy(state: &State, req: Request<Incoming>) -> Response<Body> {
     };
     match forward(sidecar, req).await {
         Ok(r) => r,
-        Err(e) => problem(&format!(
-            "the sidecar at {} did not answer: {e:#}",
-            sidecar.origin()
-        )),
+        Err(e) => problem(&format!("the sidecar at {sidecar} did not answer: {e:#}")),
     }
 }
 

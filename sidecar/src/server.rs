@@ -391,7 +391,11 @@ fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc
                 // request skips the extension map's allocation. An escaped
                 // path may decode into the API space: it gets the peer too.
                 let path = request.uri().path();
-                if path.starts_with("/api") || path.starts_with("/mcp") || path.contains('%') {
+                if contract::routes::API_SPACES
+                    .iter()
+                    .any(|root| path.starts_with(root))
+                    || path.contains('%')
+                {
                     request.extensions_mut().insert(peer);
                 }
                 async move { Ok::<_, Infallible>(router::handle(&state, request).await) }

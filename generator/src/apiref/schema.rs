@@ -236,7 +236,7 @@ pub(super) fn curl(
         Some((media_type, data)) => {
             let mut s =
                 format!("curl -sS -X {method} '{url}' \\\n  -H 'Content-Type: {media_type}'");
-            if path.starts_with("/mcp") {
+            if contract::Endpoint::lookup(path) == Some(contract::Endpoint::Mcp) {
                 s.push_str(" \\\n  -H 'Accept: application/json, text/event-stream'");
             }
             let one_line: String = match serde_json::from_str::<Value>(&data) {

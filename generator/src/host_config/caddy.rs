@@ -65,7 +65,7 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
          }}\n\n\
          {site} {{\n",
         root = plan.root.display(),
-        sidecar = plan.sidecar.origin(),
+        sidecar = plan.sidecar,
     );
     if let Some(ip) = bind {
         let _ = writeln!(o, "\tbind {ip}");

@@ -15,7 +15,7 @@ use std::fmt::Write;
 use super::{FILE_HEADERS, Plan};
 
 pub fn render(plan: &Plan) -> anyhow::Result<Vec<(String, String)>> {
-    let origin = plan.sidecar.origin();
+    let origin = plan.sidecar.to_string();
     let mut h = String::new();
     let _ = writeln!(
         h,

@@ -76,7 +76,7 @@ fn header(o: &mut String, plan: &Plan) {
          # problem objects. Start the sidecar with --site-origin <public origin> and\n\
          # --trusted-proxy <this server's address> so it sees each client.\n",
         plan.root.display(),
-        plan.sidecar.origin(),
+        plan.sidecar,
     );
 }
 
@@ -376,7 +376,7 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
         !root.contains(['$', '"', '\\', ';', '{', '}']) && !root.chars().any(char::is_whitespace),
         "--root/--dist {root}: nginx's root cannot hold spaces, quotes, `$`, `;` or braces"
     );
-    let sidecar = plan.sidecar.origin();
+    let sidecar = plan.sidecar.to_string();
     let scheme = if plan.sidecar.https { "https" } else { "http" };
     let _ = write!(
         o,
@@ -508,7 +508,7 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
     o.push_str("    # Any other path of the API space: a 404 problem object.\n");
     let not_found = ProblemCode::NotFound;
     let taken = plan.sidecar_paths();
-    for loc in ["/api", "/mcp"] {
+    for loc in contract::routes::API_SPACES {
         let exact = (!taken.contains(&loc)).then(|| format!("= {loc}"));
         for pattern in exact.into_iter().chain([format!("{loc}/")]) {
             let _ = writeln!(o, "    location {pattern} {{");

@@ -9,6 +9,10 @@ use super::{
     media, reference, schemas, text,
 };
 use crate::manifest;
+use contract::ProblemCode;
+use contract::observations::{
+    CURSOR_MAX, DEFAULT_LIMIT, FORMATS, MAX_LIMIT, PRECISION_DECIMALS, SITE_ID_MAX, SITE_ID_PATTERN,
+};
 use contract::routes::{self, Endpoint, Method, Route, RouteId, StaticFile};
 use schemas::{MCP_PROTOCOL_VERSIONS, OBSERVATION_PARAMETERS};
 
@@ -230,14 +234,16 @@ fn observations(op: Operation) -> Operation {
                 "description": "The same page as CSV with a header row; columns are the `Observation` members."
             })),
     )
-    .describe(
+    .describe(format!(
         "Filter by parameter, site, time window and bounding box. Pages are bounded by `limit`; \
         follow `next_cursor` for more. Data licence and attribution travel with every page \
         (as members in JSON; as `Link` headers with `rel=\"license\"` and `rel=\"next\"` in CSV). \
-        Coordinates are rounded to 2 decimal places. An unknown query parameter is a 400 with \
-        code `unknown_parameter`, an invalid value a 400 with code `invalid_parameter`; both \
-        name the parameter in `detail` and `errors`.",
-    )
+        Coordinates are rounded to {PRECISION_DECIMALS} decimal places. An unknown query \
+        parameter is a 400 with code `{}`, an invalid value a 400 with code `{}`; both name \
+        the parameter in `detail` and `errors`.",
+        ProblemCode::UnknownParameter,
+        ProblemCode::InvalidParameter,
+    ))
     .errors(Errors::Query);
     let date_or_time = json!({
         "type": "string",
@@ -253,7 +259,7 @@ fn observations(op: Operation) -> Operation {
         query(
             "site",
             "Only this site (`site_id`).",
-            json!({ "type": "string", "maxLength": 64, "pattern": "^[A-Za-z0-9_-]{1,64}$" }),
+            json!({ "type": "string", "maxLength": SITE_ID_MAX, "pattern": SITE_ID_PATTERN }),
         ),
         query(
             "from",
@@ -277,17 +283,17 @@ fn observations(op: Operation) -> Operation {
         query(
             "limit",
             "Page size.",
-            json!({ "type": "integer", "format": "int32", "minimum": 1, "maximum": 1000, "default": 100 }),
+            json!({ "type": "integer", "format": "int32", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT }),
         ),
         query(
             "cursor",
             "Opaque `next_cursor` of the previous page.",
-            json!({ "type": "string", "minLength": 1, "maxLength": 200 }),
+            json!({ "type": "string", "minLength": 1, "maxLength": CURSOR_MAX }),
         ),
         query(
             "format",
             "Representation of the page.",
-            json!({ "type": "string", "enum": ["json", "csv"], "default": "json" }),
+            json!({ "type": "string", "enum": FORMATS, "default": FORMATS[0] }),
         ),
     ]);
     op
@@ -457,6 +463,16 @@ fn chat(op: Operation) -> Operation {
     op
 }
 
+/// The problem codes of the contact form's 422, in the order the contract lists them.
+const CONTACT_REFUSALS: [ProblemCode; 6] = [
+    ProblemCode::InvalidSubmission,
+    ProblemCode::ChallengeMissing,
+    ProblemCode::ChallengeInvalid,
+    ProblemCode::ChallengeExpired,
+    ProblemCode::ChallengeReplayed,
+    ProblemCode::SubmittedTooFast,
+];
+
 /// 422 of the contact form: invalid fields (listed in `errors`, each with a
 /// stable `code`) or a refused human-verification challenge.
 fn contact_refusal() -> Response {
@@ -473,10 +489,7 @@ fn contact_refusal() -> Response {
         json!({
             "allOf": [schemas::schema_ref("Problem")],
             "properties": {
-                "code": { "enum": [
-                    "invalid_submission", "challenge_missing", "challenge_invalid",
-                    "challenge_expired", "challenge_replayed", "submitted_too_fast"
-                ] },
+                "code": { "enum": CONTACT_REFUSALS.map(ProblemCode::as_str) },
                 "errors": {
                     "type": "array",
                     "items": {

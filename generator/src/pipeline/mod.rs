@@ -224,7 +224,7 @@ impl Prepared {
                 Some(raw) => Some(
                     origin::api_origin(raw)
                         .map_err(anyhow::Error::msg)?
-                        .origin(),
+                        .to_string(),
                 )
                 .filter(|api| *api != base_url),
                 None => None,

@@ -58,42 +58,7 @@ pub(super) fn check_contact(c: &ContactArgs) -> Result<(), String> {
 /// Checks and serialises an origin the way browsers send it in `Origin`:
 /// lower-case scheme and host, no default port, no path.
 pub(crate) fn parse_origin(raw: &str) -> Result<String, String> {
-    let bad = |why: &str| Err(format!("--site-origin {raw:?}: {why}"));
-    let trimmed = raw.trim().trim_end_matches('/');
-    let Some((scheme, rest)) = trimmed.split_once("://") else {
-        return bad("expected scheme://host[:port]");
-    };
-    let scheme = scheme.to_ascii_lowercase();
-    if scheme != "http" && scheme != "https" {
-        return bad("the scheme must be http or https");
-    }
-    if rest.is_empty() || rest.contains(['/', '?', '#', '@', ' ', '\\']) {
-        return bad("expected only a host and an optional port, no path, query or user");
-    }
-    let (host, port) = match rest.rsplit_once(':') {
-        Some((h, p)) if !h.ends_with(':') && !p.contains(']') => (h, Some(p)),
-        _ => (rest, None),
-    };
-    if host.is_empty()
-        || !host
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-.[]:".contains(&b))
-    {
-        return bad("the host is not a valid DNS name or IP literal");
-    }
-    let host = host.to_ascii_lowercase();
-    match port {
-        None => Ok(format!("{scheme}://{host}")),
-        Some(p) => {
-            let port: u16 = p
-                .parse()
-                .map_err(|_| format!("--site-origin {raw:?}: bad port"))?;
-            let default = if scheme == "http" { 80 } else { 443 };
-            if port == default {
-                Ok(format!("{scheme}://{host}"))
-            } else {
-                Ok(format!("{scheme}://{host}:{port}"))
-            }
-        }
-    }
+    contract::origin::Origin::parse(raw.trim())
+        .map(|o| o.to_string())
+        .map_err(|why| format!("--site-origin {raw:?}: {why} (expected scheme://host[:port])"))
 }

@@ -122,7 +122,7 @@ fn httpdate(t: SystemTime) -> String {
     let secs = t
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64);
-    crate::store::time::format_rfc3339(secs)
+    crate::store::rfc3339::format_rfc3339(secs)
 }
 
 /// Runs the worker until `stop` is set: claims due rows, sends them, settles.

@@ -2,7 +2,7 @@
 //! columns are the members of the JSON `Observation`, in the same order.
 
 use crate::store::ObservationRow;
-use crate::store::time::format_rfc3339;
+use crate::store::rfc3339::format_rfc3339;
 
 pub const COLUMNS: [&str; 13] = [
     "id",

@@ -15,7 +15,7 @@ use serde_json::json;
 use super::stats::Got;
 use super::{Live, PRECISION_DECIMALS, Rendered, coarsen};
 use crate::Body;
-use crate::store::time::format_rfc3339;
+use crate::store::rfc3339::format_rfc3339;
 
 /// The rendered document.
 pub(crate) struct GlobeBody(Rendered);

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use contract::Endpoint;
 use http::request::Parts;
 use http::{Method, Request, StatusCode};
 use http_body_util::BodyExt;
@@ -21,21 +22,21 @@ pub struct McpLiveTools(pub Arc<Live>);
 impl LiveTools for McpLiveTools {
     fn stats(&self) -> LiveFuture<'_> {
         Box::pin(async move {
-            let parts = get("/api/platform-stats.php", &Map::new())?;
+            let parts = get(Endpoint::PlatformStats.path(), &Map::new())?;
             into_result(super::platform_stats(&self.0, &parts).await).await
         })
     }
 
     fn observations(&self, args: Map<String, Value>) -> LiveFuture<'_> {
         Box::pin(async move {
-            let parts = get("/api/observations-data.php", &args)?;
+            let parts = get(Endpoint::ObservationsData.path(), &args)?;
             into_result(super::observations(&self.0, &parts).await).await
         })
     }
 
     fn globe(&self) -> LiveFuture<'_> {
         Box::pin(async move {
-            let parts = get("/api/globe-data.php", &Map::new())?;
+            let parts = get(Endpoint::GlobeData.path(), &Map::new())?;
             into_result(super::globe(&self.0, &parts).await).await
         })
     }

@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::query::{self, Format, encode_cursor};
 use super::{Licence, Live, Rendered, coarsen, now};
 use crate::Body;
-use crate::store::time::format_rfc3339;
+use crate::store::rfc3339::format_rfc3339;
 
 #[derive(Serialize)]
 struct Observation<'a> {

@@ -20,13 +20,15 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use contract::observations::{
+    CURSOR_MAX, MAX_LATITUDE, MAX_LONGITUDE, QUERY_PARAMETERS as KNOWN, SITE_ID_MAX,
+};
+pub use contract::observations::{DEFAULT_LIMIT, MAX_LIMIT};
 use contract::vocabulary::PARAMETER_NAMES as PARAMETERS;
 
 use crate::http::problem::{Code, FieldError, Problem};
-use crate::store::{ObservationFilter, time};
+use crate::store::{ObservationFilter, rfc3339};
 
-pub const DEFAULT_LIMIT: u32 = 100;
-pub const MAX_LIMIT: u32 = 1000;
 const CURSOR_VERSION: &str = "1";
 
 /// The representation asked for.
@@ -105,17 +107,6 @@ impl LiveError {
     }
 }
 
-const KNOWN: [&str; 8] = [
-    "parameter",
-    "site",
-    "from",
-    "to",
-    "bbox",
-    "limit",
-    "cursor",
-    "format",
-];
-
 /// Decodes one `application/x-www-form-urlencoded` component.
 fn decode(raw: &str) -> Option<String> {
     let b = raw.as_bytes();
@@ -142,7 +133,7 @@ pub fn encode_cursor(observed_at: i64, id: i64) -> String {
 }
 
 fn decode_cursor(value: &str) -> Option<(i64, i64)> {
-    if value.len() > 200 {
+    if value.len() > CURSOR_MAX {
         return None;
     }
     let raw = URL_SAFE_NO_PAD.decode(value).ok()?;
@@ -157,10 +148,10 @@ fn decode_cursor(value: &str) -> Option<(i64, i64)> {
 }
 
 fn date_bound(name: &str, value: &str, end_of_day: bool) -> Result<i64, LiveError> {
-    if let Some(day) = time::parse_date(value) {
+    if let Some(day) = rfc3339::parse_date(value) {
         return Ok((day + i64::from(end_of_day)) * 86_400);
     }
-    let t = time::parse_rfc3339(value).ok_or_else(|| {
+    let t = rfc3339::parse_rfc3339(value).ok_or_else(|| {
         LiveError::invalid(
             name,
             "expected a date (YYYY-MM-DD) or an RFC 3339 date-time",
@@ -191,11 +182,16 @@ fn bbox(value: &str) -> Result<[f64; 4], LiveError> {
             "expected four decimal numbers minLon,minLat,maxLon,maxLat",
         ));
     };
-    if !(-180.0..=180.0).contains(&min_lon) || !(-180.0..=180.0).contains(&max_lon) {
-        return Err(bad("longitudes must lie within -180..180"));
+    let (lon, lat) = (f64::from(MAX_LONGITUDE), f64::from(MAX_LATITUDE));
+    if !(-lon..=lon).contains(&min_lon) || !(-lon..=lon).contains(&max_lon) {
+        return Err(bad(&format!(
+            "longitudes must lie within -{MAX_LONGITUDE}..{MAX_LONGITUDE}"
+        )));
     }
-    if !(-90.0..=90.0).contains(&min_lat) || !(-90.0..=90.0).contains(&max_lat) {
-        return Err(bad("latitudes must lie within -90..90"));
+    if !(-lat..=lat).contains(&min_lat) || !(-lat..=lat).contains(&max_lat) {
+        return Err(bad(&format!(
+            "latitudes must lie within -{MAX_LATITUDE}..{MAX_LATITUDE}"
+        )));
     }
     if min_lon > max_lon || min_lat > max_lat {
         return Err(bad("the minimum must not exceed the maximum"));
@@ -237,14 +233,14 @@ pub fn parse(query: Option<&str>) -> Result<ObservationQuery, LiveError> {
                 filter.parameter = Some(value);
             }
             "site" => {
-                let ok = value.len() <= 64
+                let ok = value.len() <= SITE_ID_MAX
                     && value
                         .bytes()
                         .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
                 if !ok {
                     return Err(LiveError::invalid(
                         known,
-                        "expected a site id of 1-64 characters A-Z a-z 0-9 _ -",
+                        format!("expected a site id of 1-{SITE_ID_MAX} characters A-Z a-z 0-9 _ -"),
                     ));
                 }
                 filter.site = Some(value);
@@ -309,6 +305,9 @@ mod tests {
         assert_eq!(q.filter.limit, 5);
         assert_eq!(q.format, Some(Format::Csv));
         assert_eq!(parse(None).unwrap().filter.limit, DEFAULT_LIMIT);
+        for f in contract::observations::FORMATS {
+            assert!(parse(Some(&format!("format={f}"))).is_ok(), "{f}");
+        }
         let c = encode_cursor(1_700_000_000, 42);
         assert_eq!(
             parse(Some(&format!("cursor={c}"))).unwrap().filter.before,

@@ -25,7 +25,7 @@ use serde::Serialize;
 
 use super::{Live, Rendered, now};
 use crate::Body;
-use crate::store::time::format_rfc3339;
+use crate::store::rfc3339::format_rfc3339;
 
 /// What a cache lookup produced.
 pub(crate) enum Got<T> {

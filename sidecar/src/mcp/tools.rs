@@ -7,6 +7,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use bytes::Bytes;
+use contract::observations::{DEFAULT_LIMIT, MAX_LIMIT, SITE_ID_PATTERN};
 use serde_json::{Map, Value, json};
 
 use super::Version;
@@ -29,9 +30,6 @@ const SEARCH_DEFAULT: u64 = 5;
 const TOPIC_MAX: usize = 200;
 const MESSAGE_MAX: usize = 5000;
 const NAME_MAX: usize = 200;
-/// Names of the observation filters the HTTP route takes.
-pub const OBSERVATION_ARGS: [&str; 7] =
-    ["parameter", "site", "from", "to", "bbox", "limit", "cursor"];
 
 pub type LiveFuture<'a> = Pin<Box<dyn Future<Output = Result<LiveBody, RpcError>> + Send + 'a>>;
 
@@ -114,11 +112,11 @@ const TOOLS: [Tool; 7] = [
         input: || {
             json!({"type": "object", "properties": {
                 "parameter": {"type": "string", "description": "Only this measured parameter, such as nitrate or ph."},
-                "site": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$", "description": "Only this site (site_id)."},
+                "site": {"type": "string", "pattern": SITE_ID_PATTERN, "description": "Only this site (site_id)."},
                 "from": {"type": "string", "description": "Observed at or after this date (YYYY-MM-DD) or RFC 3339 time, UTC."},
                 "to": {"type": "string", "description": "Observed before or at this date or time, UTC; a date includes its whole day."},
                 "bbox": {"type": "string", "description": "Only sites inside minLon,minLat,maxLon,maxLat (WGS 84 degrees)."},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Page size (default 100)."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": format!("Page size (default {DEFAULT_LIMIT}).")},
                 "cursor": {"type": "string", "description": "The next_cursor of the previous page."}
             }, "additionalProperties": false})
         },

@@ -29,7 +29,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::{NewObservation, PARAMETERS, QUALITY_FLAGS, Site, Store, WATER_BODY_TYPES, time};
+use super::{NewObservation, PARAMETERS, QUALITY_FLAGS, Site, Store, WATER_BODY_TYPES, rfc3339};
 
 /// The header line of an observation CSV export.
 pub const HEADER: [&str; 12] = [
@@ -291,7 +291,7 @@ fn validate(f: &[String]) -> Result<(Site, NewObservation), String> {
         longitude: number("longitude", &f[5], -180.0, 180.0)?,
         public: true,
     };
-    let observed_at = time::parse_rfc3339(f[6].trim())
+    let observed_at = rfc3339::parse_rfc3339(f[6].trim())
         .ok_or_else(|| format!("observed_at `{}` is not an RFC 3339 date-time", f[6].trim()))?;
     let obs = NewObservation {
         id: 0,

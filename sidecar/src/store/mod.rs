@@ -23,9 +23,9 @@ pub mod contact;
 pub mod import;
 pub mod postgres;
 pub mod published;
+pub mod rfc3339;
 pub mod sample;
 pub mod sqlite;
-pub mod time;
 
 use std::path::Path;
 

@@ -16,9 +16,9 @@
 //! ends — a comparison both backends make exactly, inside the query, so
 //! limits and cursors apply to the filtered rows.
 
-/// Decimal places published coordinates are rounded to (0.01° ≈ 1.1 km of
-/// latitude).
-pub const PRECISION_DECIMALS: u32 = 2;
+/// Decimal places published coordinates are rounded to (2: 0.01° ≈ 1.1 km
+/// of latitude).
+pub use contract::observations::PRECISION_DECIMALS;
 
 /// Rounds a coordinate to [`PRECISION_DECIMALS`] places (halves away from
 /// zero, as [`f64::round`]): the published value.

@@ -125,7 +125,7 @@ fn obs(site: &str, at: &str, parameter: &str, value: f64, unit: &str) -> NewObse
     NewObservation {
         id: 0,
         site_id: site.into(),
-        observed_at: sidecar::store::time::parse_rfc3339(at).unwrap(),
+        observed_at: sidecar::store::rfc3339::parse_rfc3339(at).unwrap(),
         parameter: parameter.into(),
         value,
         unit: unit.into(),

@@ -1,5 +1,6 @@
 //! Shapes of the live data routes: statistics, observations, globe points.
 
+use contract::observations::{MAX_LATITUDE, MAX_LIMIT, MAX_LONGITUDE};
 use serde_json::{Value, json};
 
 use super::{OBSERVATION_PARAMETERS, QUALITY_FLAGS, WATER_BODY_TYPES, schema_ref};
@@ -82,14 +83,14 @@ pub(super) fn observation() -> Value {
             "quality_flag": { "type": "string", "enum": QUALITY_FLAGS },
             "latitude": {
                 "type": "number",
-                "minimum": -90,
-                "maximum": 90,
+                "minimum": -MAX_LATITUDE,
+                "maximum": MAX_LATITUDE,
                 "description": "Coarsened to protect volunteers' privacy."
             },
             "longitude": {
                 "type": "number",
-                "minimum": -180,
-                "maximum": 180,
+                "minimum": -MAX_LONGITUDE,
+                "maximum": MAX_LONGITUDE,
                 "description": "Coarsened to protect volunteers' privacy."
             }
         },
@@ -111,7 +112,7 @@ pub(super) fn observation_page() -> Value {
                 "type": ["string", "null"],
                 "description": "Pass as `cursor` to get the next page; null on the last page."
             },
-            "limit": { "type": "integer", "format": "int32", "minimum": 1, "maximum": 1000 },
+            "limit": { "type": "integer", "format": "int32", "minimum": 1, "maximum": MAX_LIMIT },
             "licence": schema_ref("DataLicence"),
             "attribution": { "type": "string" },
             "generated_at": date_time("When this page was computed.")
@@ -157,8 +158,8 @@ pub(super) fn globe_feature() -> Value {
                         "type": "array",
                         "description": "Longitude then latitude, coarsened.",
                         "prefixItems": [
-                            { "type": "number", "minimum": -180, "maximum": 180 },
-                            { "type": "number", "minimum": -90, "maximum": 90 }
+                            { "type": "number", "minimum": -MAX_LONGITUDE, "maximum": MAX_LONGITUDE },
+                            { "type": "number", "minimum": -MAX_LATITUDE, "maximum": MAX_LATITUDE }
                         ],
                         "items": { "type": "number" },
                         "minItems": 2,

@@ -1,41 +1,28 @@
-//! UTC timestamps as Unix seconds, to and from RFC 3339 — the few
-//! conversions the live data needs, without a date-time dependency.
+//! UTC timestamps as Unix seconds, to and from RFC 3339 text. The calendar
+//! is the `time` crate's, as in the generator (built without its parsing
+//! and formatting features); what is written here is the text, because the
+//! live data takes a stricter RFC 3339 than `time`'s parser: `T` (or `t`)
+//! between date and time, no leap second, a year of four digits from 1000.
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
-/// `days_from_civil`).
-pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(m);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
+use time::{Date, Month, Time, UtcDateTime, UtcOffset};
 
-/// The date of a day number (inverse of [`days_from_civil`]).
-pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-/// `YYYY-MM-DDTHH:MM:SSZ`.
+/// `YYYY-MM-DDTHH:MM:SSZ`. An instant beyond the calendar's years
+/// (±9999, which no imported observation reaches) is written as its
+/// nearest end.
 pub fn format_rfc3339(secs: i64) -> String {
-    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
-    let s = secs.rem_euclid(86_400);
+    let t = UtcDateTime::from_unix_timestamp(secs).unwrap_or(if secs < 0 {
+        UtcDateTime::MIN
+    } else {
+        UtcDateTime::MAX
+    });
     format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        s / 3600,
-        s / 60 % 60,
-        s % 60
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        t.year(),
+        u8::from(t.month()),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second()
     )
 }
 
@@ -49,28 +36,25 @@ fn digits(b: &[u8]) -> Option<u32> {
     Some(b.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')))
 }
 
-fn days_in_month(y: i64, m: u32) -> u32 {
-    match m {
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// The day number of a `YYYY-MM-DD` date (years 1000–9999).
-pub fn parse_date(s: &str) -> Option<i64> {
+/// The date of `YYYY-MM-DD` (years 1000–9999).
+fn date(s: &str) -> Option<Date> {
     let b = s.as_bytes();
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
         return None;
     }
-    let y = i64::from(digits(&b[..4])?);
-    let m = digits(&b[5..7])?;
-    let d = digits(&b[8..10])?;
-    if y < 1000 || !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) {
+    let y = digits(&b[..4])?;
+    let m = Month::try_from(u8::try_from(digits(&b[5..7])?).ok()?).ok()?;
+    let d = u8::try_from(digits(&b[8..10])?).ok()?;
+    if y < 1000 {
         return None;
     }
-    Some(days_from_civil(y, m, d))
+    Date::from_calendar_date(i32::try_from(y).ok()?, m, d).ok()
+}
+
+/// Days since 1970-01-01 of a `YYYY-MM-DD` date (years 1000–9999).
+pub fn parse_date(s: &str) -> Option<i64> {
+    let midnight = date(s)?.midnight().as_utc().unix_timestamp();
+    Some(midnight.div_euclid(86_400))
 }
 
 /// Unix seconds of an RFC 3339 date-time (`T` or `t`, fraction ignored,
@@ -79,16 +63,15 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
     if s.len() < 20 || !s.is_char_boundary(10) || !matches!(s.as_bytes()[10], b'T' | b't') {
         return None;
     }
-    let day = parse_date(&s[..10])?;
+    let day = date(&s[..10])?;
     let rest = &s[11..];
     let b = rest.as_bytes();
     if b.len() < 9 || b[2] != b':' || b[5] != b':' {
         return None;
     }
-    let (h, mi, sec) = (digits(&b[..2])?, digits(&b[3..5])?, digits(&b[6..8])?);
-    if h > 23 || mi > 59 || sec > 59 {
-        return None;
-    }
+    let [h, mi, sec] =
+        [&b[..2], &b[3..5], &b[6..8]].map(|n| digits(n).and_then(|n| u8::try_from(n).ok()));
+    let time = Time::from_hms(h?, mi?, sec?).ok()?;
     // Bytes 0..8 are ASCII (digits and colons), so 8 is a character boundary.
     let mut zone = &rest[8..];
     if let Some(frac) = zone.strip_prefix('.') {
@@ -99,21 +82,23 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
         zone = &frac[n..];
     }
     let offset = match zone {
-        "Z" | "z" => 0,
+        "Z" | "z" => UtcOffset::UTC,
         _ => {
             let zb = zone.as_bytes();
             if zb.len() != 6 || !matches!(zb[0], b'+' | b'-') || zb[3] != b':' {
                 return None;
             }
             let (oh, om) = (digits(&zb[1..3])?, digits(&zb[4..6])?);
+            // RFC 3339's offsets end at 23:59; `time`'s go a little further.
             if oh > 23 || om > 59 {
                 return None;
             }
-            let o = i64::from(oh * 3600 + om * 60);
-            if zb[0] == b'-' { -o } else { o }
+            let sign = if zb[0] == b'-' { -1 } else { 1 };
+            let (oh, om) = (i8::try_from(oh).ok()?, i8::try_from(om).ok()?);
+            UtcOffset::from_hms(sign * oh, sign * om, 0).ok()?
         }
     };
-    Some(day * 86_400 + i64::from(h * 3600 + mi * 60 + sec) - offset)
+    Some(day.with_time(time).assume_offset(offset).unix_timestamp())
 }
 
 #[cfg(test)]
