@@ -235,11 +235,7 @@ fn sitemap_origin(sitemap: &str) -> Option<String> {
 /// The origin of an absolute `http(s)` URL, serialised as `--site-origin`
 /// is (lower case, no default port); `None` for anything else.
 fn origin_of(url: &str) -> Option<String> {
-    let authority_at = url.find("://")? + "://".len();
-    let end = url[authority_at..]
-        .find(['/', '?', '#'])
-        .map_or(url.len(), |i| authority_at + i);
-    crate::config::parse_origin(&url[..end]).ok()
+    contract::origin::Origin::of_url(url).map(|o| o.to_string())
 }
 
 /// About how long a snippet is, in characters.
