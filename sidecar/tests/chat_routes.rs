@@ -6,27 +6,21 @@
 //! the database, the metrics counters; and one question over a real socket
 //! to the real binary.
 
-mod chat_support;
-mod common;
-mod contact_support;
-mod contract_support;
-mod live_support;
-
 use std::io::Write as _;
 use std::time::Duration;
 
 use bytes::Bytes;
-use chat_support::{PATH, ask, ask_with, built_dist, env};
+use common::chat::{PATH, ask, ask_with, built_dist, env};
 use common::client::{Server, read_reply};
+use common::contact::{SITE, send};
 use common::handler::Answer;
-use contact_support::{SITE, send};
-use live_support::Backend;
+use common::live::Backend;
 use serde_json::{Value, json};
 
 const PEER: &str = "192.0.2.10";
 
 fn check(doc: &Value, a: &Answer) -> Value {
-    contract_support::check(doc, "post", PATH, a.status.as_u16(), &a.headers, &a.body)
+    common::openapi::check_answer(doc, "post", PATH, a)
 }
 
 fn varies_on_origin(a: &Answer) -> bool {
@@ -37,7 +31,7 @@ fn varies_on_origin(a: &Answer) -> bool {
 }
 
 async fn answers_and_refusals(backend: Backend) {
-    let Some(doc) = contract_support::contract() else {
+    let Some(doc) = common::openapi::contract() else {
         return;
     };
     let Some(env) = env(backend, "chat_answers", 1000).await else {
@@ -248,7 +242,7 @@ async fn rate_limit_is_shared(backend: Backend) {
     replica.contact = env.state.contact.clone().map(|c| {
         std::sync::Arc::new(sidecar::contact::Contact::new(
             c.store().clone(),
-            contact_support::KEY.to_vec(),
+            common::contact::KEY.to_vec(),
             c.config().clone(),
         ))
     });
