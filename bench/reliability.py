@@ -52,7 +52,7 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
-from sidecar_client import ready, solve  # noqa: E402
+from e2e_support import free_port, ready, solve  # noqa: E402
 
 SECONDS = int(os.environ.get("RELIABILITY_SECONDS", "60"))
 ROWS = []
@@ -61,12 +61,6 @@ ROWS = []
 def row(name, figure, target, met):
     ROWS.append((name, figure, target, "met" if met else "MISSED"))
     print(f"  {name}: {figure} (target: {target}) {'met' if met else 'MISSED'}", flush=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Sidecar:

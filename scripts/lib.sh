@@ -29,7 +29,16 @@ venv_ensure() {
 
 # A free TCP port on 127.0.0.1.
 free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+  free_ports 1
+}
+
+# N distinct free TCP ports on 127.0.0.1, on one line: all are bound at once,
+# so none repeats.  read -r a b c < <(free_ports 3)
+free_ports() {
+  python3 -c 'import socket, sys
+socks = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in socks))' "$1"
 }
 
 # Waits until URL answers (at most ~20 s).
@@ -41,6 +50,19 @@ wait_http() {
   done
   echo "timed out waiting for $url" >&2
   return 1
+}
+
+# Starts `BIN serve --listen 127.0.0.1:PORT ARGS...` in the background, its
+# output appended to LOG, and waits until its /readyz answers (wait_http's
+# status is returned). Its pid is left in `sidecar_pid` and added to `pids`,
+# so scratch_end stops it.
+sidecar_start() {
+  local bin=$1 port=$2 log=$3
+  shift 3
+  "$bin" serve --listen "127.0.0.1:$port" "$@" >>"$log" 2>&1 &
+  sidecar_pid=$!
+  pids+=("$sidecar_pid")
+  wait_http "http://127.0.0.1:$port/readyz"
 }
 
 # The pinned npm test tools of tests/e2e (package-lock.json), installed into

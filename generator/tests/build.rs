@@ -7,8 +7,7 @@ use std::process::Command;
 
 use generator::{BuildOptions, build};
 
-mod common;
-use common::{copy_dir, repo, tree};
+use common::{copy_dir, files, repo, tree};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/content")
@@ -82,7 +81,7 @@ fn a_fresh_build_takes_its_twins_from_the_cache_byte_for_byte() {
     assert_eq!(tree(&warm_out), tree(&plain));
 
     // A damaged entry is compressed again, and the output stays right.
-    let entry = walk_files(&cache)
+    let entry = files(&cache)
         .into_iter()
         .find(|p| p.to_string_lossy().contains(".br-"))
         .expect("a brotli entry");
@@ -231,19 +230,6 @@ fn a_failed_build_into_a_fresh_folder_leaves_it_usable() {
     .unwrap();
     assert!(build(&opts(&content, &out)).is_err());
     assert_eq!(tree(&out), good);
-}
-
-fn walk_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk_files(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
 
 #[test]

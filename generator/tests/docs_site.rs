@@ -9,18 +9,10 @@ use std::sync::OnceLock;
 use generator::{BuildOptions, build};
 use sha2::{Digest, Sha256};
 
-mod common;
-use common::copy_dir;
+use common::{copy_dir, files, repo};
 
 const ARCHIVE_LICENCE_URL: &str = "https://creativecommons.org/licenses/by-nc-nd/4.0/";
 const ARCHIVE_ATTRIBUTION: &str = "Water Watch project (2018-2024), coordinated by Lindmark University of Applied Sciences, and the Water Watch volunteers";
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
 
 /// One build of the sample content, shared by the tests of this file.
 fn dist() -> &'static Path {
@@ -403,7 +395,7 @@ fn a_separate_api_origin_reaches_every_output_that_names_a_sidecar_route() {
     );
     assert!(!guide.contains("water.example.org"));
     // No token is left anywhere.
-    for entry in walk(&out) {
+    for entry in files(&out) {
         if let Ok(text) = std::fs::read_to_string(&entry) {
             assert!(
                 !text.contains("{{ site_origin }}") && !text.contains("{{ api_origin }}"),
@@ -412,19 +404,6 @@ fn a_separate_api_origin_reaches_every_output_that_names_a_sidecar_route() {
             );
         }
     }
-}
-
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
 
 /// Every script and stylesheet a page loads carries the Subresource
@@ -464,7 +443,7 @@ fn every_script_and_stylesheet_carries_the_integrity_of_its_bytes() {
         })
     };
     let mut checked = 0;
-    for page in walk(&out)
+    for page in files(&out)
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "html"))
     {

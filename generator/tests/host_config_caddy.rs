@@ -8,12 +8,10 @@
 //! end-to-end suite (tests/e2e/fronts.sh, which installs Caddy) runs Caddy
 //! with the same kind of configuration on every CI run.
 
-mod host_config_support;
-
 use std::os::unix::fs::PermissionsExt;
 use std::process::{Command, Stdio};
 
-use host_config_support::{
+use common::host_config::{
     Running, add_kept_asset, build, check_assets, copy_readable, find, free_port, generate,
 };
 

@@ -12,13 +12,11 @@
 //! end-to-end suite (tests/e2e/fronts.sh, which installs nginx) runs the
 //! same check on every CI run.
 
-mod host_config_support;
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use host_config_support::{
+use common::host_config::{
     Running, add_kept_asset, build, check_assets, copy_readable, find, free_port, generate, get,
 };
 

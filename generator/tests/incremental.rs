@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use generator::pipeline::{Rebuilt, Session};
 use generator::{BuildOptions, build};
 
-mod common;
 use common::{copy_dir, repo, tree};
 
 struct Fixture {

@@ -9,7 +9,6 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
 use common::{copy_dir, repo};
 
 /// The preview process, stopped when dropped.

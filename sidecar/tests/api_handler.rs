@@ -1,8 +1,6 @@
 //! Handler-level tests of the API rules (no socket): methods, bodies,
 //! timeouts, the routes of later issues, CORS, health and metrics.
 
-mod common;
-
 use sha2::Digest;
 use std::pin::Pin;
 use std::task::{Context, Poll};

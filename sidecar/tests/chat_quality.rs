@@ -5,14 +5,8 @@
 //! first for at least 90 % and among the first three for all; every
 //! unanswerable question declined as no match. The figures are printed.
 
-mod chat_support;
-mod common;
-mod contact_support;
-mod contract_support;
-mod live_support;
-
-use chat_support::{ask, env};
-use live_support::Backend;
+use common::chat::{ask, env};
+use common::live::Backend;
 
 /// (question, page that must be cited)
 const ANSWERABLE: &[(&str, &str)] = &[

@@ -6,27 +6,21 @@
 //! the database, the metrics counters; and one question over a real socket
 //! to the real binary.
 
-mod chat_support;
-mod common;
-mod contact_support;
-mod contract_support;
-mod live_support;
-
 use std::io::Write as _;
 use std::time::Duration;
 
 use bytes::Bytes;
-use chat_support::{PATH, ask, ask_with, built_dist, env};
+use common::chat::{PATH, ask, ask_with, built_dist, env};
 use common::client::{Server, read_reply};
+use common::contact::{SITE, send};
 use common::handler::Answer;
-use contact_support::{SITE, send};
-use live_support::Backend;
+use common::live::Backend;
 use serde_json::{Value, json};
 
 const PEER: &str = "192.0.2.10";
 
 fn check(doc: &Value, a: &Answer) -> Value {
-    contract_support::check(doc, "post", PATH, a.status.as_u16(), &a.headers, &a.body)
+    common::openapi::check_answer(doc, "post", PATH, a)
 }
 
 fn varies_on_origin(a: &Answer) -> bool {
@@ -37,7 +31,7 @@ fn varies_on_origin(a: &Answer) -> bool {
 }
 
 async fn answers_and_refusals(backend: Backend) {
-    let Some(doc) = contract_support::contract() else {
+    let Some(doc) = common::openapi::contract() else {
         return;
     };
     let Some(env) = env(backend, "chat_answers", 1000).await else {
@@ -245,7 +239,7 @@ async fn rate_limit_is_shared(backend: Backend) {
         "127.0.0.1:8080".parse().unwrap(),
     )
     .unwrap();
-    chat_support::add_chat(&mut replica, env.db.store.clone(), 3);
+    common::chat::add_chat(&mut replica, env.db.store.clone(), 3);
     assert_eq!(ask(&replica, PEER, "What is Riverlens?").await.status, 429);
 }
 

@@ -1,24 +1,14 @@
 //! Real answers of the contact routes — the receipt, the redirect, the
 //! challenge and every refusal — validate against the built contract
-//! (`CONTRACT_OPENAPI`, see `contract_support`).
-
-mod common;
-mod contact_support;
-mod contract_support;
-mod live_support;
+//! (`CONTRACT_OPENAPI`, see `common::openapi`).
 
 use bytes::Bytes;
-use common::handler::Answer;
-use contact_support::{
+use common::contact::{
     CHALLENGE, FORM, JSON, MAX_BODY, ORIGIN, PATH, enquiry, env, post_json, send,
 };
-use contract_support::contract;
-use live_support::Backend;
-use serde_json::{Value, json};
-
-fn check(doc: &Value, method: &str, path: &str, a: &Answer) -> Value {
-    contract_support::check(doc, method, path, a.status.as_u16(), &a.headers, &a.body)
-}
+use common::live::Backend;
+use common::openapi::{check_answer, contract};
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn contact_answers_match_the_contract() {
@@ -36,12 +26,12 @@ async fn contact_answers_match_the_contract() {
     let s = &e.state;
     let peer = "192.0.2.1";
     let c = send(s, "GET", CHALLENGE, peer, &[], Bytes::new()).await;
-    let challenge = check(&doc, "get", CHALLENGE, &c);
-    let altcha = contact_support::solve(&challenge);
+    let challenge = check_answer(&doc, "get", CHALLENGE, &c);
+    let altcha = common::contact::solve(&challenge);
     let ok = post_json(s, peer, &enquiry(&altcha)).await;
     assert_eq!(ok.status, 201);
-    check(&doc, "post", PATH, &ok);
-    let altcha = contact_support::solved(s, peer).await;
+    check_answer(&doc, "post", PATH, &ok);
+    let altcha = common::contact::solved(s, peer).await;
     let form = format!(
         "name=A&email=a%40b.example&topic=other&message=m&consent=true&altcha={}",
         altcha
@@ -51,7 +41,7 @@ async fn contact_answers_match_the_contract() {
     );
     let redirect = send(s, "POST", PATH, peer, &[ORIGIN, FORM], form).await;
     assert_eq!(redirect.status, 303);
-    check(&doc, "post", PATH, &redirect);
+    check_answer(&doc, "post", PATH, &redirect);
     let mut refusals = vec![
         post_json(s, peer, &json!({"name": ""})).await,
         post_json(s, peer, &enquiry(&altcha)).await, // replayed
@@ -91,7 +81,7 @@ async fn contact_answers_match_the_contract() {
         );
     }
     for a in &refusals {
-        let p = check(&doc, "post", PATH, a);
+        let p = check_answer(&doc, "post", PATH, a);
         assert_eq!(p["status"], a.status.as_u16());
     }
     for _ in 0..4 {
@@ -99,5 +89,5 @@ async fn contact_answers_match_the_contract() {
     }
     let limited = send(s, "GET", CHALLENGE, peer, &[], Bytes::new()).await;
     assert_eq!(limited.status, 429);
-    check(&doc, "get", CHALLENGE, &limited);
+    check_answer(&doc, "get", CHALLENGE, &limited);
 }

@@ -3,9 +3,8 @@
 //! holder can settle it, a sent row is never claimed again, and a retried
 //! row comes back when it is due.
 
-mod live_support;
-
-use live_support::{Backend, open};
+use common::both_backends;
+use common::live::{Backend, open};
 use sidecar::store::SampleSize;
 use sidecar::store::contact::{NewEnquiry, Settle, Stored};
 

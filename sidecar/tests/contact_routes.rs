@@ -2,18 +2,15 @@
 //! real PostgreSQL server: what is stored, what is refused and with which
 //! problem code, and what is never stored.
 
-mod common;
-mod contact_support;
-mod live_support;
-
 use std::time::Duration;
 
 use base64::Engine;
 use bytes::Bytes;
-use contact_support::{
+use common::both_backends;
+use common::contact::{
     CHALLENGE, FORM, JSON, KEY, MAX_BODY, ORIGIN, PATH, SITE, enquiry, env, post_json, send, solved,
 };
-use live_support::Backend;
+use common::live::Backend;
 use serde_json::{Value, json};
 use sidecar::contact::altcha::Altcha;
 
@@ -28,7 +25,7 @@ async fn json_submission_is_stored_with_its_outbox_row(backend: Backend) {
     assert_eq!(c.header("cache-control"), "no-store");
     assert_eq!(c.header("content-type"), "application/json");
     assert_eq!(c.json()["parameters"]["algorithm"], "PBKDF2/SHA-256");
-    let altcha = contact_support::solve(&c.json());
+    let altcha = common::contact::solve(&c.json());
     let a = post_json(&e.state, PEER, &enquiry(&altcha)).await;
     assert_eq!(a.status, 201, "{:?}", a.body);
     assert_eq!(a.header("cache-control"), "no-store");
@@ -124,7 +121,7 @@ async fn challenge_refusals_have_distinct_codes(backend: Backend) {
     // Signed with another key.
     let other = Altcha::new(b"somebody else's key material".to_vec());
     let forged = serde_json::to_value(other.issue(10, (1, 5), now_ms(), 60_000)).unwrap();
-    let a = post_json(&e.state, PEER, &enquiry(&contact_support::solve(&forged))).await;
+    let a = post_json(&e.state, PEER, &enquiry(&common::contact::solve(&forged))).await;
     assert_eq!(a.status, 422);
     a.problem("challenge_invalid");
     // Garbage, and a wrong solution of a genuine challenge.
@@ -151,7 +148,7 @@ async fn challenge_refusals_have_distinct_codes(backend: Backend) {
     // Expired: issued with our key twenty minutes ago for ten.
     let ours = Altcha::new(KEY.to_vec());
     let old = serde_json::to_value(ours.issue(10, (1, 5), now_ms() - 1_200_000, 600_000)).unwrap();
-    post_json(&e.state, PEER, &enquiry(&contact_support::solve(&old)))
+    post_json(&e.state, PEER, &enquiry(&common::contact::solve(&old)))
         .await
         .problem("challenge_expired");
 

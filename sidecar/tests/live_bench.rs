@@ -3,11 +3,9 @@
 //! `scripts/bench-live`, which sets `LIVE_BENCH_DIR` (where the 1M-row
 //! SQLite file is kept between runs) and `TEST_DATABASE_URL`.
 
-mod live_support;
-
 use std::time::{Duration, Instant};
 
-use live_support::get;
+use common::live::get;
 use sidecar::live::{self, Live, LiveConfig};
 use sidecar::store::sample::Rng;
 use sidecar::store::{PARAMETERS, SampleSize, Store, postgres::PgStore};
@@ -101,7 +99,7 @@ async fn bench_sqlite_1m() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "slow: fills 1M rows; run by scripts/bench-live"]
 async fn bench_postgres_1m() {
-    let Some(url) = live_support::pg_url() else {
+    let Some(url) = common::live::pg_url() else {
         return;
     };
     let t = Instant::now();

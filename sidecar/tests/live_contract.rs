@@ -2,14 +2,11 @@
 //! error they answer themselves — validate against the schemas of the built
 //! contract.
 //!
-//! The built contract comes from `CONTRACT_OPENAPI` (see `contract_support`).
+//! The built contract comes from `CONTRACT_OPENAPI` (see `common::openapi`).
 
-mod contract_support;
-mod live_support;
-
-use contract_support::{contract, resolve};
+use common::live::{Backend, body, get, load_fixture, open};
+use common::openapi::{contract, resolve};
 use http::Response;
-use live_support::{Backend, body, get, load_fixture, open};
 use serde_json::Value;
 use sidecar::Body;
 use sidecar::live::{self, Live, LiveConfig};
@@ -18,7 +15,7 @@ use sidecar::store::SampleSize;
 /// Checks a live answer against the operation `GET path` of the contract.
 async fn check(doc: &Value, path: &str, response: Response<Body>) -> Value {
     let (parts, bytes) = body(response).await;
-    contract_support::check(
+    common::openapi::check(
         doc,
         "get",
         path,

@@ -1,11 +1,10 @@
 //! The live routes and the store, run against SQLite and a real PostgreSQL
-//! server (see `live_support`).
-
-mod live_support;
+//! server (see `common::live`).
 
 use std::time::Duration;
 
-use live_support::{Backend, FIXTURE_ORDER, TestDb, body, get, json, load_fixture, open};
+use common::both_backends;
+use common::live::{Backend, FIXTURE_ORDER, TestDb, body, get, json, load_fixture, open};
 use serde_json::Value;
 use sidecar::live::{self, Live, LiveConfig};
 use sidecar::store::SampleSize;

@@ -2,9 +2,6 @@
 //! version: every tool, resources, templates, prompts and the live-data
 //! tools behind their hook.
 
-mod common;
-mod mcp_support;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -13,7 +10,7 @@ use sidecar::mcp::jsonrpc::RpcError;
 use sidecar::mcp::{LiveBody, LiveFuture, LiveTools};
 
 use common::handler::state;
-use mcp_support::*;
+use common::mcp::*;
 
 #[tokio::test]
 async fn tools_list_follows_the_version() {

@@ -2,8 +2,6 @@
 //! exchange a client makes (initialize, the initialized notification, a
 //! list, the GET it tries afterwards) over one HTTP/1.1 exchange each.
 
-mod common;
-
 use common::Fixture;
 use common::client::Server;
 use serde_json::Value;

@@ -2,13 +2,10 @@
 //! methods, content types, JSON-RPC framing, notifications, version
 //! negotiation and the HTTP status of errors.
 
-mod common;
-mod mcp_support;
-
 use serde_json::{Value, json};
 
 use common::handler::{send, state};
-use mcp_support::*;
+use common::mcp::*;
 
 #[tokio::test]
 async fn both_paths_answer_without_redirect() {

@@ -4,8 +4,6 @@
 //! the old one keeps answering, and the hashed assets of earlier releases
 //! stay served.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -3,9 +3,6 @@
 //! and its preflight; no other path in the API space; and the built
 //! `openapi.json` lists the same routes with the same methods.
 
-mod common;
-mod contract_support;
-
 use common::Fixture;
 use common::handler::{send, state};
 use contract::routes::{self, Endpoint, Method, ROUTES, RouteId};
@@ -86,7 +83,7 @@ async fn no_path_outside_the_table_is_answered_in_the_api_space() {
 
 #[test]
 fn the_built_contract_lists_exactly_the_route_table() {
-    let Some(doc) = contract_support::contract() else {
+    let Some(doc) = common::openapi::contract() else {
         return;
     };
     let mut built: Vec<(String, String)> = doc["paths"]

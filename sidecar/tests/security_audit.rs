@@ -1,6 +1,6 @@
 //! Security review of the sidecar's answers, through the real binary on the
 //! built sample site (the folder of `CONTRACT_OPENAPI`, see
-//! `contract_support`), with sample data:
+//! `common::openapi`), with sample data:
 //!
 //! - a header audit of every answer to every file of the manifest and every
 //!   route of the table, its errors included (404, 405, 400, 413, 304, 206,
@@ -13,9 +13,6 @@
 //!   value the sidecar reflects (the problem `instance`, the redirect's
 //!   query, the CSV and live routes' query).
 
-mod common;
-mod contract_support;
-
 use std::path::PathBuf;
 
 use common::client::{Reply, Server};
@@ -27,7 +24,7 @@ const EVIL: &str = "https://evil.example";
 /// The built sample site and a sidecar on it, with sample data in its own
 /// data folder; `None` when the contract tests are skipped.
 fn start() -> Option<(Server, PathBuf, tempfile::TempDir)> {
-    let dist = contract_support::contract_path()?
+    let dist = common::openapi::contract_path()?
         .parent()
         .unwrap()
         .to_owned();

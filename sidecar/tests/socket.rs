@@ -2,8 +2,6 @@
 //! with raw HTTP/1.1 (so hostile request targets reach the server exactly as
 //! written).
 
-mod common;
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::Command;

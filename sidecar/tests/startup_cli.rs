@@ -4,8 +4,6 @@
 //! each exiting non-zero with exactly one error line that names the
 //! environment variable at fault.
 
-mod common;
-
 use std::net::TcpListener;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};

@@ -1,8 +1,6 @@
 //! Handler-level tests of static serving (no socket): headers, negotiation,
 //! conditional and range requests, directories, unknown and hostile paths.
 
-mod common;
-
 use common::handler::{get, send, state, state_with};
 use common::{Fixture, SECRET};
 use sidecar::published::Published;

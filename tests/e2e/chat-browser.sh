@@ -11,9 +11,7 @@
 #
 # DIST_DIR is a `generate build` output (any base URL); the sidecar binary is
 # ${CARGO_TARGET_DIR:-target}/debug/sidecar.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:?usage: tests/e2e/chat-browser.sh DIST_DIR}
 bin="${CARGO_TARGET_DIR:-target}/debug/sidecar"
@@ -22,14 +20,10 @@ bin="${CARGO_TARGET_DIR:-target}/debug/sidecar"
 apt_ensure chromium curl
 node=$(npm_e2e_ensure)
 
-tmp=$(mktemp -d)
-pid=""
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+scratch_begin
 port=$(free_port)
 base="http://127.0.0.1:$port"
-"$bin" serve --listen "127.0.0.1:$port" --dist "$dist" --data-dir "$tmp/data" --sample default \
-  --site-origin "$base" >"$tmp/sidecar.log" 2>&1 &
-pid=$!
-wait_http "$base/readyz"
+sidecar_start "$bin" "$port" "$tmp/sidecar.log" --dist "$dist" --data-dir "$tmp/data" --sample default \
+  --site-origin "$base"
 timeout "${CHAT_BROWSER_TIMEOUT:-240}" "$node" tests/e2e/chat_browser.mjs "$base" \
   || { echo "chat browser test failed; sidecar log:"; tail -50 "$tmp/sidecar.log"; exit 1; }

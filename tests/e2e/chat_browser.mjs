@@ -14,7 +14,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { assert, launch, stepper } from "./browser.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const base = (process.argv[2] || "").replace(/\/$/, "");
@@ -25,33 +25,9 @@ const CHAT = "/api/chat.php";
 const CONTACT = "/api/contact.php";
 const STEP_MS = 30_000;
 
-function assert(ok, message) {
-  if (!ok) throw new Error("assertion failed: " + message);
-}
+const step = stepper("chat browser", STEP_MS);
 
-// Runs one step, failing it when it takes longer than `ms`.
-async function step(name, fn, ms = STEP_MS) {
-  let timer;
-  const started = Date.now();
-  try {
-    await Promise.race([
-      fn(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`step "${name}" took longer than ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-  console.log(`chat browser: ${name} (${Date.now() - started} ms)`);
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run"],
-  timeout: 30_000,
-});
+const browser = await launch();
 
 // A page that records console errors, every request, and any request to
 // another origin (blocked, not sent).

@@ -13,9 +13,7 @@
 # ${CARGO_TARGET_DIR:-target}/debug/{generate,sidecar}. wrangler is pinned in
 # tests/e2e/cloudflare/package-lock.json and installed there when missing.
 # Environment: CLOUDFLARE_TIMEOUT (seconds for the comparison, default 300).
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:?usage: tests/e2e/cloudflare.sh DIST}
 bin="${CARGO_TARGET_DIR:-target}/debug"
@@ -32,16 +30,12 @@ fi
 
 scratch_begin
 
-sport=$(free_port)
-wport=$(free_port)
-while [ "$wport" = "$sport" ]; do wport=$(free_port); done
+read -r sport wport < <(free_ports 2)
 sidecar="http://127.0.0.1:$sport"
 pages="http://127.0.0.1:$wport"
 site_origin=$(python3 -c 'import re,sys; print(re.search(r"<loc>(https?://[^/<]+)", open(sys.argv[1]).read()).group(1))' "$dist/sitemap.xml")
-"$bin/sidecar" serve --listen "127.0.0.1:$sport" --dist "$dist" --data-dir "$tmp/data" \
-  --site-origin "$site_origin" >"$tmp/sidecar.log" 2>&1 &
-pids+=($!)
-wait_http "$sidecar/readyz"
+sidecar_start "$bin/sidecar" "$sport" "$tmp/sidecar.log" --dist "$dist" --data-dir "$tmp/data" \
+  --site-origin "$site_origin"
 
 # The deployment as Pages sees it: the published copy of dist/ with the
 # generated files at its root; the Function is read from ./functions of the

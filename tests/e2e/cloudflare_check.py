@@ -16,11 +16,12 @@ What Cloudflare does differently by design is not compared and is listed
 in BY_DESIGN with the reason; docs/deploying.md says the same.
 """
 
-import http.client
+import functools
 import json
 import re
 import sys
-import urllib.parse
+
+import e2e_support
 
 BY_DESIGN = {
     "content-encoding / vary":
@@ -47,16 +48,8 @@ HTML = ["content-security-policy", "referrer-policy", "permissions-policy", "x-f
 STRONG_ETAG = re.compile(r'^"[\x21\x23-\x7e]*"$')
 
 
-def request(base, method, path, headers=None, body=None):
-    u = urllib.parse.urlsplit(base)
-    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
-    try:
-        conn.request(method, path, body=body, headers=headers or {})
-        r = conn.getresponse()
-        data = r.read()
-        return r.status, {k.lower(): v for k, v in r.getheaders()}, data
-    finally:
-        conn.close()
+# Up to 30 s a request; a header the answer repeats keeps its last value.
+request = functools.partial(e2e_support.request, timeout=30, join=False)
 
 
 def main():

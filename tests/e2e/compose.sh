@@ -33,10 +33,8 @@
 # the stand-ins). Where podman cannot run containers at all, prints SKIP.
 # Environment: COMPOSE_E2E_TIMEOUT (seconds, default 600),
 # CONTAINER_IMAGE is not read: the image is the one the compose file names.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 repo=$PWD
-source scripts/lib.sh
 
 # Bounded as a whole; timeout signals the whole process group, and the
 # traps below clean up with the podman command line.

@@ -25,7 +25,7 @@ import urllib.request
 from email import policy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sidecar_client import solve  # noqa: E402
+from e2e_support import solve  # noqa: E402
 
 PROTOCOL = "2025-06-18"
 

@@ -35,6 +35,8 @@ import urllib.parse
 import urllib.request
 import xml.etree.ElementTree as ET
 
+from e2e_support import NO_REDIRECT
+
 TIMEOUT = 10
 METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 MCP_VERSION = "2025-06-18"
@@ -89,19 +91,11 @@ class Response:
         return json.loads(self.body)
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-_opener = urllib.request.build_opener(_NoRedirect)
-
-
 def request(method, url, body=None, headers=None):
     """One request, redirects not followed, every status returned."""
     req = urllib.request.Request(url, data=body, method=method, headers=headers or {})
     try:
-        with _opener.open(req, timeout=TIMEOUT) as r:
+        with NO_REDIRECT.open(req, timeout=TIMEOUT) as r:
             return Response(r.status, r.headers, r.read())
     except urllib.error.HTTPError as e:
         return Response(e.code, e.headers, e.read())

@@ -16,9 +16,7 @@
 # ${CONSISTENCY_BIN_DIR:-${CARGO_TARGET_DIR:-target}/debug}/{generate,sidecar}
 # (build them first).
 # Environment: CONSISTENCY_TIMEOUT (seconds per run of the checks, default 60).
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 bindir="${CONSISTENCY_BIN_DIR:-${CARGO_TARGET_DIR:-target}/debug}"
 for b in generate sidecar; do
@@ -30,16 +28,15 @@ py=.tools/venv/bin/python
 per_run="${CONSISTENCY_TIMEOUT:-60}"
 started=$SECONDS
 
-tmp=$(mktemp -d)
-pid=""
+scratch_begin
+sidecar_pid=""
 stop_sidecar() {
-  if [ -n "$pid" ]; then
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-    pid=""
+  if [ -n "$sidecar_pid" ]; then
+    kill "$sidecar_pid" 2>/dev/null || true
+    wait "$sidecar_pid" 2>/dev/null || true
+    sidecar_pid=""
   fi
 }
-trap 'stop_sidecar; rm -rf "$tmp"' EXIT
 
 if [ $# -ge 1 ]; then
   dist=$1
@@ -53,16 +50,14 @@ else
   dist="$tmp/dist"
   "$bindir/generate" build --out "$dist" --base-url "$base" --quiet >/dev/null
 fi
-listen=${base#http://}
+port=${base##*:}
 
 # Serves DIST on the base URL's port (one sidecar at a time) and runs the
 # checks; their output goes to OUT, their exit code is returned.
 run_checks() {
   local site=$1 out=$2 rc=0
-  "$bindir/sidecar" serve --listen "$listen" --dist "$site" --data-dir "$tmp/data" \
-    --site-origin "$base" >>"$tmp/sidecar.log" 2>&1 &
-  pid=$!
-  if ! wait_http "$base/readyz"; then
+  if ! sidecar_start "$bindir/sidecar" "$port" "$tmp/sidecar.log" --dist "$site" --data-dir "$tmp/data" \
+    --site-origin "$base"; then
     tail -20 "$tmp/sidecar.log" >&2
     stop_sidecar
     return 2

@@ -10,9 +10,7 @@
 # DIST_DIR is a `generate build` output. The sidecar binary is
 # ${CARGO_TARGET_DIR:-target}/debug/sidecar (build it first).
 # Environment: CONTACT_E2E_TIMEOUT (seconds per backend, default 600).
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:?usage: tests/e2e/contact.sh DIST_DIR}
 bin="${CARGO_TARGET_DIR:-target}/debug/sidecar"

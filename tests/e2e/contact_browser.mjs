@@ -6,21 +6,12 @@
 //
 //   node tests/e2e/contact_browser.mjs BASE_URL
 import http from "node:http";
-import { chromium } from "playwright-core";
+import { assert, launch } from "./browser.mjs";
 
 const base = (process.argv[2] || "").replace(/\/$/, "");
 if (!base) throw new Error("usage: contact_browser.mjs BASE_URL");
 
-function assert(ok, message) {
-  if (!ok) throw new Error("assertion failed: " + message);
-}
-
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run"],
-  timeout: 30_000,
-});
+const browser = await launch();
 let foreign;
 try {
   const page = await browser.newPage();

@@ -21,8 +21,6 @@ import concurrent.futures
 import email
 import json
 import os
-import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -36,26 +34,12 @@ from email import policy
 
 from aiosmtpd.controller import Controller
 
-from sidecar_client import ready, solve
+from e2e_support import NO_REDIRECT, free_port, solve, wait_until
+from e2e_support import Sidecar as SidecarProcess
 
 TO = "Office <office@org.example>"
 FROM = "Website <web@org.example>"
 LEASE_MS = 3000
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_until(what, predicate, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {seconds}s waiting for {what}")
 
 
 class Mailbox:
@@ -134,12 +118,11 @@ class Db:
             con.close()
 
 
-class Sidecar:
+class Sidecar(SidecarProcess):
     def __init__(self, binary, dist, data_dir, url, smtp_port, log):
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.args = [
-            binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--dist", dist,
+        super().__init__(binary, log)
+        self.args += [
+            "--dist", dist,
             "--data-dir", data_dir, "--site-origin", self.base, "--sample", "none",
             "--smtp-url", f"smtp://127.0.0.1:{smtp_port}",
             "--contact-to", TO, "--contact-from", FROM,
@@ -153,31 +136,6 @@ class Sidecar:
         ]
         if url:
             self.args += ["--database", url]
-        self.log, self.proc = log, None
-
-    def start(self):
-        self.proc = subprocess.Popen(self.args, stdout=self.log, stderr=self.log)
-        wait_until("the sidecar", self.ready, 30)
-
-    def ready(self):
-        return ready(self.proc, self.base)
-
-    def kill(self):
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            self.proc.wait(timeout=30)
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-OPENER = urllib.request.build_opener(NoRedirect)
 
 
 def submit(base, n, form=False):
@@ -197,7 +155,7 @@ def submit(base, n, form=False):
     req = urllib.request.Request(base + "/api/contact.php", data=body, method="POST",
                                  headers={"Content-Type": ctype, "Origin": base})
     try:
-        with OPENER.open(req, timeout=10) as r:
+        with NO_REDIRECT.open(req, timeout=10) as r:
             return r.status, json.load(r)["reference"]
     except urllib.error.HTTPError as e:
         if e.code == 303:

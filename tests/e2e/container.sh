@@ -18,9 +18,7 @@
 # Environment: CONTAINER_IMAGE (default localhost/public-information:latest),
 # CONTAINER_REUSE=1 (use an existing image instead of building),
 # CONTAINER_MAX_BYTES (default 25000000).
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:-}
 image=${CONTAINER_IMAGE:-localhost/public-information:latest}

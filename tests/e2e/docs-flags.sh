@@ -18,9 +18,7 @@
 #
 #   tests/e2e/docs-flags.sh BIN_DIR     # the folder of the built generate and sidecar
 # shellcheck disable=SC2016 # backquotes below are Markdown, not commands
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 bin=${1:?usage: tests/e2e/docs-flags.sh BIN_DIR (holding the built generate and sidecar)}
 for b in generate sidecar; do

@@ -22,9 +22,7 @@
 # ${CARGO_TARGET_DIR:-target}/debug/{generate,sidecar}.
 # Installs Debian's nginx, libnginx-mod-http-brotli-static and caddy when
 # missing. Environment: FRONTS_STEP_TIMEOUT (seconds per step, default 600).
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:?usage: tests/e2e/fronts.sh DIST}
 bin="${CARGO_TARGET_DIR:-target}/debug"
@@ -51,13 +49,7 @@ chmod 755 "$tmp"
 cp -a "$dist" "$tmp/dist"
 chmod -R a+rX "$tmp/dist"
 
-nport=$(free_port)
-cport=$(free_port)
-while [[ $cport == "$nport" ]]; do cport=$(free_port); done
-sport=$(free_port)
-while [[ $sport == "$nport" || $sport == "$cport" ]]; do sport=$(free_port); done
-tport=$(free_port)
-while [[ $tport == "$nport" || $tport == "$cport" || $tport == "$sport" ]]; do tport=$(free_port); done
+read -r nport cport sport tport < <(free_ports 4)
 ngx="http://127.0.0.1:$nport"
 cdy="http://127.0.0.1:$cport"
 sidecar="http://127.0.0.1:$sport"
@@ -68,11 +60,9 @@ third="http://127.0.0.1:$tport"
 # origins, which a browser sends as Origin when it uses the site through
 # them. Cheap challenges, so the browser's worker solves them quickly.
 site_origin=$(python3 -c 'import re,sys; m=re.search(r"<loc>(https?://[^/<]+)", open(sys.argv[1]).read()); print(m.group(1))' "$dist/sitemap.xml")
-"$bin/sidecar" serve --listen "127.0.0.1:$sport" --dist "$dist" --data-dir "$tmp/data" --sample default \
+sidecar_start "$bin/sidecar" "$sport" "$tmp/sidecar.log" --dist "$dist" --data-dir "$tmp/data" --sample default \
   --site-origin "$site_origin,$ngx,$cdy" --challenge-cost 1000 --challenge-counter-min 20 \
-  --challenge-counter-max 60 --contact-min-fill-ms 500 >"$tmp/sidecar.log" 2>&1 &
-pids+=($!)
-wait_http "$sidecar/readyz"
+  --challenge-counter-max 60 --contact-min-fill-ms 500
 # The third origin: an empty folder the browser script fills with a page.
 mkdir -p "$tmp/third"
 python3 -m http.server "$tport" --bind 127.0.0.1 --directory "$tmp/third" >"$tmp/third.log" 2>&1 &

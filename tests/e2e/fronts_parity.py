@@ -16,11 +16,11 @@ difference not listed fails, and so does a listed one that no longer
 occurs, so the list stays exact.
 """
 
-import http.client
 import json
 import re
 import sys
-import urllib.parse
+
+from e2e_support import request
 
 COMPARED = [
     "content-type", "cache-control", "vary", "content-encoding", "link",
@@ -55,22 +55,6 @@ KNOWN = {
 # that revalidates (304).
 
 STRONG_ETAG = re.compile(r'^"[\x21\x23-\x7e]*"$')
-
-
-def request(base, method, path, headers=None, body=None):
-    u = urllib.parse.urlsplit(base)
-    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=20)
-    try:
-        conn.request(method, path, body=body, headers=headers or {})
-        r = conn.getresponse()
-        data = r.read()
-        h = {}
-        for k, v in r.getheaders():
-            k = k.lower()
-            h[k] = f"{h[k]}, {v}" if k in h else v
-        return r.status, h, data
-    finally:
-        conn.close()
 
 
 def norm(name, value):

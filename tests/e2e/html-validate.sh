@@ -8,9 +8,7 @@
 #     summary); a native <select> cannot show them or filter as one types.
 #
 #   tests/e2e/html-validate.sh DIST_DIR
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:?usage: tests/e2e/html-validate.sh DIST_DIR}
 node=$(npm_e2e_ensure)

@@ -14,9 +14,7 @@
 #
 #   tests/e2e/kubernetes.sh
 # KUBERNETES_SCHEMA_VERSION picks another kept version (default v1.37.0).
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 version=${KUBERNETES_SCHEMA_VERSION:-v1.37.0}
 schemas="tests/e2e/schemas/kubernetes/$version"

@@ -14,7 +14,7 @@
 // DIR is the folder THIRD's static server serves; the page is written there.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { assert, launch, stepper } from "./browser.mjs";
 
 const [site, api, third] = process.argv.slice(2).map((u) => (u || "").replace(/\/$/, ""));
 const thirdDir = process.env.LIVE_THIRD_DIR;
@@ -25,32 +25,9 @@ const split = site !== api;
 const label = split ? "split origin" : `live pages via ${site}`;
 const STEP_MS = 45_000;
 
-function assert(ok, message) {
-  if (!ok) throw new Error("assertion failed: " + message);
-}
+const step = stepper(label, STEP_MS);
 
-async function step(name, fn, ms = STEP_MS) {
-  let timer;
-  const started = Date.now();
-  try {
-    await Promise.race([
-      fn(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`step "${name}" took longer than ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-  console.log(`${label}: ${name} (${Date.now() - started} ms)`);
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run"],
-  timeout: 30_000,
-});
+const browser = await launch();
 
 // Console errors, CSP violations (reported by the page itself), requests by
 // origin; a request to any origin but the site's and the API's is aborted.

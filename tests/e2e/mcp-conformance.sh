@@ -10,9 +10,7 @@
 # when a scenario outside that list fails (or only warns) and when a listed
 # scenario starts passing (a stale entry), so the list stays exact.
 # Installs the pinned npm tools (tests/e2e/package-lock.json) when missing.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 base=${1:?usage: tests/e2e/mcp-conformance.sh BASE_URL}
 url="${base%/}/mcp/"

@@ -11,9 +11,7 @@
 # Inspector's catalog and client config go to a temporary HOME, never ~.
 # Exit codes the Inspector uses: 0 ok, 4 unreachable, 5 tool not found or an
 # `isError` result, 6 unportable tool schema (--strict).
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 base=${1:?usage: tests/e2e/mcp-inspector.sh BASE_URL}
 url="${base%/}/mcp/"

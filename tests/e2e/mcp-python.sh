@@ -7,9 +7,7 @@
 # BASE_URL is a running `sidecar serve` (e.g. http://127.0.0.1:8080) whose
 # dist/ was built by `generate build`. Installs the SDK into the
 # project-local .tools/venv when missing and reuses it otherwise.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 base=${1:?usage: tests/e2e/mcp-python.sh BASE_URL}
 

@@ -7,9 +7,7 @@
 # BASE_URL is a running `sidecar serve` whose dist/ was built by
 # `generate build`. Installs the pinned npm tools (tests/e2e/package-lock.json)
 # into tests/e2e/node_modules when missing and reuses them otherwise.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 base=${1:?usage: tests/e2e/mcp-typescript.sh BASE_URL}
 

@@ -26,9 +26,7 @@
 #
 #   tests/e2e/outside-linters.sh DIST_DIR
 # OUTSIDE_LINTERS_TIMEOUT bounds each tool run (seconds, default 300).
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:?usage: tests/e2e/outside-linters.sh DIST_DIR}
 limit=${OUTSIDE_LINTERS_TIMEOUT:-300}

@@ -33,7 +33,7 @@ point must not find the site (else narrowing the box finds the exact value),
 nor may a site that is not public be found by its id.
 
 Exits non-zero, naming route and value, on any finding. Standard library
-only (and sidecar_client.py beside this file).
+only (and e2e_support.py beside this file).
 """
 
 import http.client
@@ -50,7 +50,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sidecar_client import solve  # noqa: E402
+from e2e_support import solve  # noqa: E402
 
 # Decimal places the live routes publish (sidecar::live::PRECISION_DECIMALS).
 PUBLISHED_DECIMALS = 2

@@ -11,19 +11,12 @@
 # then C are published with scripts/release. Every answer must succeed and
 # come wholly from the release it names (see release_load.py); the chat
 # must cite the new page once B is served.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 bin=${1:?usage: tests/e2e/release-load.sh BIN_DIR [SECONDS]}
 seconds=${2:-30}
-work=$(mktemp -d)
-pid=""
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+scratch_begin
+work=$tmp
 
 port=$(free_port)
 base="http://127.0.0.1:$port"
@@ -60,11 +53,9 @@ for r in b c; do
 done
 
 scripts/release publish "$work/a" --to "$work/site" >/dev/null
-"$bin/sidecar" serve --listen "127.0.0.1:$port" --dist "$work/site/current" \
+sidecar_start "$bin/sidecar" "$port" "$work/sidecar.log" --dist "$work/site/current" \
   --data-dir "$work/data" --site-origin "$base" --dist-poll-ms 200 \
-  --chat-rate-limit 1000000 >"$work/sidecar.log" 2>&1 &
-pid=$!
-wait_http "$base/readyz"
+  --chat-rate-limit 1000000
 
 if ! timeout $((seconds + 120)) python3 tests/e2e/release_load.py "$base" "$work/site" "$seconds" \
   "$work/a" "$work/b" "$work/c"; then

@@ -39,9 +39,7 @@
 #     sidecar reports release ids on /healthz; says SKIP otherwise.
 #
 # Binaries: ${CARGO_TARGET_DIR:-target}/debug/{generate,sidecar}.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 bin="${CARGO_TARGET_DIR:-target}/debug"
 [ -x "$bin/generate" ] || { echo "release e2e: $bin/generate is missing; run cargo build" >&2; exit 1; }
@@ -333,17 +331,12 @@ step "SIDECAR PART: the real sidecar reloading on SIGHUP and on the symlink's ch
 if [ ! -x "$bin/sidecar" ]; then
   echo "SKIP (sidecar part): $bin/sidecar is missing"
 else
-  s1=$(free_port)
-  s2=$(free_port)
-  while [ "$s2" = "$s1" ]; do s2=$(free_port); done
+  read -r s1 s2 < <(free_ports 2)
   for p in "$s1" "$s2"; do
-    SIDECAR_DIST_POLL_MS=200 "$bin/sidecar" serve --listen "127.0.0.1:$p" --dist "$target/current" \
-      --data-dir "$tmp/data-$p" --site-origin "http://127.0.0.1:$p" >"$tmp/sidecar-$p.log" 2>&1 &
-    pids+=($!)
-    declare "pid_$p=$!"
+    SIDECAR_DIST_POLL_MS=200 sidecar_start "$bin/sidecar" "$p" "$tmp/sidecar-$p.log" --dist "$target/current" \
+      --data-dir "$tmp/data-$p" --site-origin "http://127.0.0.1:$p"
+    declare "pid_$p=$sidecar_pid"
   done
-  wait_http "http://127.0.0.1:$s1/healthz"
-  wait_http "http://127.0.0.1:$s2/healthz"
   if ! curl -fsS "http://127.0.0.1:$s1/healthz" | grep -q '"release":"'; then
     echo "SKIP (sidecar part): this sidecar does not report its release on /healthz ($(curl -fsS "http://127.0.0.1:$s1/healthz")), so it does not reload releases yet"
   else

@@ -12,9 +12,7 @@
 # issue that implements them.
 # Environment: SCHEMATHESIS_MAX_EXAMPLES (default 50), SCHEMATHESIS_SEED
 # (default 1), SCHEMATHESIS_TIMEOUT (whole run, seconds; default 600).
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 base=${1:?usage: tests/e2e/schemathesis.sh BASE_URL}
 base=${base%/}

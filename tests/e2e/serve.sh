@@ -13,9 +13,7 @@
 #   tests/e2e/serve.sh
 #
 # Binaries: ${CARGO_TARGET_DIR:-target}/debug/{generate,sidecar}.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 bin="${CARGO_TARGET_DIR:-target}/debug"
 for b in generate sidecar; do
@@ -26,11 +24,7 @@ node=$(npm_e2e_ensure)
 
 scratch_begin
 
-preview_port=$(free_port)
-api_port=$(free_port)
-while [ "$api_port" = "$preview_port" ]; do api_port=$(free_port); done
-third_port=$(free_port)
-while [ "$third_port" = "$preview_port" ] || [ "$third_port" = "$api_port" ]; do third_port=$(free_port); done
+read -r preview_port api_port third_port < <(free_ports 3)
 preview="http://127.0.0.1:$preview_port"
 api="http://127.0.0.1:$api_port"
 third="http://127.0.0.1:$third_port"
@@ -43,17 +37,15 @@ cp -r content templates "$tmp/"
 if grep -rqs "__generate" "$tmp/dist"; then
   echo "serve: the preview's script reached a built site" >&2; exit 1
 fi
-"$bin/sidecar" serve --listen "127.0.0.1:$api_port" --dist "$tmp/dist" --data-dir "$tmp/data" \
+sidecar_start "$bin/sidecar" "$api_port" "$tmp/sidecar.log" --dist "$tmp/dist" --data-dir "$tmp/data" \
   --sample default --site-origin "$preview" --challenge-cost 1000 --challenge-counter-min 20 \
-  --challenge-counter-max 60 --contact-min-fill-ms 500 >"$tmp/sidecar.log" 2>&1 &
-pids+=($!)
+  --challenge-counter-max 60 --contact-min-fill-ms 500
 "$bin/generate" serve --content "$tmp/content" --templates "$tmp/templates" \
   --listen "127.0.0.1:$preview_port" --sidecar-url "$api" --cache "$tmp/cache" >"$tmp/serve.log" 2>&1 &
 pids+=($!)
 mkdir -p "$tmp/third"
 python3 -m http.server "$third_port" --bind 127.0.0.1 --directory "$tmp/third" >"$tmp/third.log" 2>&1 &
 pids+=($!)
-wait_http "$api/readyz"
 wait_http "$preview/"
 wait_http "$third/"
 

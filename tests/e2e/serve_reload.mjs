@@ -7,39 +7,16 @@
 //   node tests/e2e/serve_reload.mjs PREVIEW_URL CONTENT_DIR
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { assert, launch, stepper } from "./browser.mjs";
 
 const [preview, contentDir] = process.argv.slice(2);
 if (!preview || !contentDir) throw new Error("usage: serve_reload.mjs PREVIEW_URL CONTENT_DIR");
 const base = preview.replace(/\/$/, "");
 const STEP_MS = 30_000;
 
-function assert(ok, message) {
-  if (!ok) throw new Error("assertion failed: " + message);
-}
+const step = stepper("generate serve", STEP_MS);
 
-async function step(name, fn) {
-  let timer;
-  const started = Date.now();
-  try {
-    await Promise.race([
-      fn(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`step "${name}" took longer than ${STEP_MS} ms`)), STEP_MS);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-  console.log(`generate serve: ${name} (${Date.now() - started} ms)`);
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run"],
-  timeout: 30_000,
-});
+const browser = await launch();
 const errors = [];
 const page = await browser.newPage();
 page.setDefaultTimeout(20_000);

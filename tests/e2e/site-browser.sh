@@ -12,9 +12,7 @@
 #   tests/e2e/site-browser.sh BASE_URL DIST_DIR [DATA_DIR]
 #
 # Screenshots go to ${E2E_ARTEFACTS:-target/e2e-artefacts}.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 base=${1:?usage: tests/e2e/site-browser.sh BASE_URL DIST_DIR}
 dist=${2:?usage: tests/e2e/site-browser.sh BASE_URL DIST_DIR}

@@ -16,7 +16,7 @@
 import { readFileSync, readdirSync, statSync, mkdirSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [base, distDir] = process.argv.slice(2);
@@ -78,11 +78,7 @@ async function getJSON(url) {
   return r.json();
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-  timeout: 30000,
-});
+const browser = await launch();
 
 // A page that records console errors, page errors, failed requests, every
 // request it makes (documents, subresources, fetches, workers' requests,

@@ -14,9 +14,7 @@
 #   tests/e2e/split-origin.sh
 #
 # Binaries: ${CARGO_TARGET_DIR:-target}/debug/{generate,sidecar}.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 bin="${CARGO_TARGET_DIR:-target}/debug"
 for b in generate sidecar; do
@@ -27,11 +25,7 @@ node=$(npm_e2e_ensure)
 
 scratch_begin
 
-site_port=$(free_port)
-api_port=$(free_port)
-while [ "$api_port" = "$site_port" ]; do api_port=$(free_port); done
-third_port=$(free_port)
-while [ "$third_port" = "$site_port" ] || [ "$third_port" = "$api_port" ]; do third_port=$(free_port); done
+read -r site_port api_port third_port < <(free_ports 3)
 site="http://127.0.0.1:$site_port"
 api="http://127.0.0.1:$api_port"
 third="http://127.0.0.1:$third_port"
@@ -59,11 +53,9 @@ pids+=($!)
 mkdir -p "$tmp/third"
 python3 -m http.server "$third_port" --bind 127.0.0.1 --directory "$tmp/third" >"$tmp/third.log" 2>&1 &
 pids+=($!)
-"$bin/sidecar" serve --listen "127.0.0.1:$api_port" --dist "$tmp/dist" --data-dir "$tmp/data" \
+sidecar_start "$bin/sidecar" "$api_port" "$tmp/sidecar.log" --dist "$tmp/dist" --data-dir "$tmp/data" \
   --sample default --site-origin "$site" --challenge-cost 1000 --challenge-counter-min 20 \
-  --challenge-counter-max 60 --contact-min-fill-ms 500 >"$tmp/sidecar.log" 2>&1 &
-pids+=($!)
-wait_http "$api/readyz"
+  --challenge-counter-max 60 --contact-min-fill-ms 500
 wait_http "$site/"
 wait_http "$third/"
 

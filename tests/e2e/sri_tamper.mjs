@@ -4,21 +4,12 @@
 // without live figures, while the untouched scripts still run.
 //
 //   node tests/e2e/sri_tamper.mjs SITE TAMPERED_PATH
-import { chromium } from "playwright-core";
+import { assert, launch } from "./browser.mjs";
 
 const [site, tampered] = [process.argv[2].replace(/\/$/, ""), process.argv[3]];
 if (!site || !tampered) throw new Error("usage: sri_tamper.mjs SITE TAMPERED_PATH");
 
-function assert(ok, message) {
-  if (!ok) throw new Error("assertion failed: " + message);
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run"],
-  timeout: 30_000,
-});
+const browser = await launch();
 try {
   const page = await browser.newPage();
   page.setDefaultTimeout(15_000);

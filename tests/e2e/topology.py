@@ -39,7 +39,9 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from contact_e2e import FROM, TO, Mailbox, Smtp, free_port, message_id, solve, wait_until  # noqa: E402
+from contact_e2e import FROM, TO, Mailbox, Smtp, message_id  # noqa: E402
+from e2e_support import Sidecar as SidecarProcess  # noqa: E402
+from e2e_support import free_port, solve, wait_until  # noqa: E402
 
 CONTACT_KEY = "topology-shared-contact-key-0123456789"
 RATE_LIMIT = 5
@@ -103,13 +105,13 @@ class Postgres:
                               capture_output=True, text=True, timeout=30).stdout.strip()
 
 
-class Sidecar:
+class Sidecar(SidecarProcess):
     def __init__(self, name, binary, dist, workdir, db_url, origin, smtp_port):
-        self.name, self.port = name, free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.logfile = open(os.path.join(workdir, f"sidecar-{name}.log"), "ab")
-        self.args = [
-            binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--dist", dist,
+        log = open(os.path.join(workdir, f"sidecar-{name}.log"), "ab")
+        super().__init__(binary, log, what=f"sidecar {name}")
+        self.name = name
+        self.args += [
+            "--dist", dist,
             "--data-dir", os.path.join(workdir, f"data-{name}"), "--database", db_url,
             "--sample", "default", "--site-origin", origin, "--trusted-proxy", "127.0.0.1",
             "--contact-key", CONTACT_KEY, "--log-format", "json",
@@ -122,28 +124,6 @@ class Sidecar:
             "--smtp-retry-base-ms", "200", "--smtp-retry-max-ms", "1000",
             "--workers", "2", "--shutdown-timeout-ms", "10000",
         ]
-        self.proc = None
-
-    def spawn(self):
-        self.proc = subprocess.Popen(self.args, stdout=self.logfile, stderr=self.logfile)
-
-    def ready(self):
-        if self.proc.poll() is not None:
-            raise AssertionError(f"sidecar {self.name} exited with {self.proc.returncode}")
-        try:
-            return http("GET", self.base + "/readyz", timeout=2)[0] == 200
-        except OSError:
-            return False
-
-    def kill(self):
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            return self.proc.wait(timeout=30)
-        return None
 
 
 class Nginx:
@@ -443,8 +423,8 @@ def main():
         log("both replicas stopped with SIGTERM, exit 0")
     except BaseException:
         for r in (a, b):
-            r.logfile.flush()
-            with open(r.logfile.name, "rb") as f:
+            r.log.flush()
+            with open(r.log.name, "rb") as f:
                 tail = f.read()[-3000:].decode(errors="replace")
             print(f"--- sidecar {r.name} log tail:\n{tail}", file=sys.stderr)
         raise

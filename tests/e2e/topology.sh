@@ -12,9 +12,7 @@
 # ${SIDECAR_BIN:-${CARGO_TARGET_DIR:-target}/debug/sidecar}. Takes about
 # 3–4 minutes; TOPOLOGY_TIMEOUT bounds it (seconds, default 900). Every
 # process listens on 127.0.0.1 only.
-set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-source scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:-}
 target=${CARGO_TARGET_DIR:-target}

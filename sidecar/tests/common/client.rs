@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -12,6 +12,23 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The `sidecar` binary cargo built for the tests. Cargo names it in
+/// `CARGO_BIN_EXE_sidecar` at compile time only to the test binaries (this
+/// library is not one); recent cargo also sets it when it runs them. Without
+/// it, the binary is where cargo puts it: beside the `deps/` folder that
+/// holds the running test binary.
+pub fn sidecar_bin() -> PathBuf {
+    if let Some(path) = std::env::var_os("CARGO_BIN_EXE_sidecar") {
+        return path.into();
+    }
+    let test = std::env::current_exe().expect("the test binary's path");
+    let profile = test
+        .parent()
+        .and_then(Path::parent)
+        .expect("the test binary is in target/<profile>/deps");
+    profile.join(format!("sidecar{}", std::env::consts::EXE_SUFFIX))
+}
 
 pub struct Server {
     pub child: Child,
@@ -22,7 +39,7 @@ impl Server {
     /// Starts the binary on `dist`, with its database beside `dist` (never
     /// in the source tree) and no sample data unless `extra` says otherwise.
     pub fn start(dist: &Path, extra: &[&str]) -> Server {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_sidecar"));
+        let mut command = Command::new(sidecar_bin());
         command
             .args(["serve", "--listen", "127.0.0.1:0", "--dist"])
             .arg(dist)

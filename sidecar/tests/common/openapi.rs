@@ -9,10 +9,10 @@
 //!
 //! They fail when the variable is unset, unless `SIDECAR_SKIP_CONTRACT=1`.
 
-#![allow(dead_code)]
-
 use http::HeaderMap;
 use serde_json::{Value, json};
+
+use crate::handler::Answer;
 
 /// The built contract's path, or `None` when skipping is asked for.
 pub fn contract_path() -> Option<std::path::PathBuf> {
@@ -113,4 +113,9 @@ pub fn check(
         errors.join("\n")
     );
     instance
+}
+
+/// [`check`] for an answer of the request handler.
+pub fn check_answer(doc: &Value, method: &str, path: &str, a: &Answer) -> Value {
+    check(doc, method, path, a.status.as_u16(), &a.headers, &a.body)
 }

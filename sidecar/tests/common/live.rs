@@ -6,8 +6,6 @@
 //! `SIDECAR_SKIP_PG=1`. Each test works in its own schema, recreated at the
 //! start.
 
-#![allow(dead_code)]
-
 use std::path::PathBuf;
 
 use http::request::Parts;
@@ -194,7 +192,7 @@ macro_rules! both_backends {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    super::$name(super::live_support::Backend::Sqlite).await
+                    super::$name($crate::live::Backend::Sqlite).await
                 }
             )*
         }
@@ -202,7 +200,7 @@ macro_rules! both_backends {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    super::$name(super::live_support::Backend::Postgres).await
+                    super::$name($crate::live::Backend::Postgres).await
                 }
             )*
         }

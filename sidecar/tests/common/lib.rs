@@ -1,11 +1,29 @@
-//! A small `dist/` written the way the generator writes it: files, real
-//! brotli and gzip twins, and a manifest of the documented shape. A secret
-//! file is planted beside `dist/` (not inside) for the traversal tests.
+//! What the sidecar's integration tests share, in one place: a small
+//! `dist/` written the way the generator writes it (below), the request
+//! handler called without a socket ([`handler`]), the binary on a real socket
+//! ([`client`]), real databases ([`live`]), the built contract ([`openapi`])
+//! and the helpers of the feature tests ([`chat`], [`contact`], [`mcp`]).
+//!
+//! A library of its own (a dev-dependency of `sidecar`, named `common`
+//! there) rather than a `tests/common/mod.rs` that every test binary
+//! compiles: each binary uses only part of the helpers, so as a module each
+//! would warn of dead code, or need `#![allow(dead_code)]`, which would hide
+//! private helpers nobody calls any more. As a library it is compiled once,
+//! its public items are its interface, and nothing is silenced.
+//!
+//! The fixture `dist/` has files, real brotli and gzip twins, and a manifest
+//! of the documented shape. A secret file is planted beside `dist/` (not
+//! inside) for the traversal tests.
 
-#![allow(dead_code)]
+#![forbid(unsafe_code)]
 
+pub mod chat;
 pub mod client;
+pub mod contact;
 pub mod handler;
+pub mod live;
+pub mod mcp;
+pub mod openapi;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -162,6 +180,12 @@ pub fn unbrotli(bytes: &[u8]) -> Vec<u8> {
 fn write(path: &Path, bytes: &[u8]) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, bytes).unwrap();
+}
+
+impl Default for Fixture {
+    fn default() -> Fixture {
+        Fixture::new()
+    }
 }
 
 impl Fixture {

@@ -2,8 +2,6 @@
 //! building the site, a copy of it the front's workers can read, a free
 //! port, a front process ended when dropped, and raw HTTP/1.1 requests.
 
-#![allow(dead_code)]
-
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::fs::PermissionsExt;
@@ -21,7 +19,7 @@ pub fn find(name: &str) -> Option<PathBuf> {
 }
 
 pub fn generate(args: &[&str]) -> Output {
-    let o = Command::new(env!("CARGO_BIN_EXE_generate"))
+    let o = Command::new(crate::generate_bin())
         .args(args)
         .env_remove("GENERATE_SIDECAR_URL")
         .env_remove("GENERATE_ROOT")
@@ -34,14 +32,14 @@ pub fn generate(args: &[&str]) -> Output {
 }
 
 pub fn build(dist: &Path, extra: &[&str]) {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let (content, templates) = (format!("{root}/../content"), format!("{root}/../templates"));
+    let root = crate::repo();
+    let (content, templates) = (root.join("content"), root.join("templates"));
     let mut args = vec![
         "build",
         "--content",
-        &content,
+        content.to_str().unwrap(),
         "--templates",
-        &templates,
+        templates.to_str().unwrap(),
         "--out",
         dist.to_str().unwrap(),
         "--base-url",

@@ -2,8 +2,6 @@
 //! sample site (the directory of `CONTRACT_OPENAPI`, whose passages the
 //! chat ranks), with live data and contact state over a real database.
 
-#![allow(dead_code)]
-
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -16,15 +14,15 @@ use sidecar::http::ratelimit::RateLimiter;
 use sidecar::live::{Live, LiveConfig};
 use sidecar::store::{SampleSize, Store};
 
-use crate::common::handler::Answer;
-use crate::contact_support::{KEY, SITE, send};
-use crate::live_support::{Backend, TestDb, open};
+use crate::contact::{KEY, SITE, send};
+use crate::handler::Answer;
+use crate::live::{Backend, TestDb, open};
 
 pub const PATH: &str = "/api/chat.php";
 
 /// The built sample site, or `None` when the contract tests are skipped.
 pub fn built_dist() -> Option<PathBuf> {
-    let doc = crate::contract_support::contract()?;
+    let doc = crate::openapi::contract()?;
     drop(doc);
     let path = std::env::var("CONTRACT_OPENAPI").ok()?;
     Some(PathBuf::from(path).parent()?.to_path_buf())

@@ -1,9 +1,7 @@
 //! Shared by the `contact_*` tests: the real request handler with contact
-//! state over a real database (SQLite or PostgreSQL, see `live_support`),
+//! state over a real database (SQLite or PostgreSQL, see [`crate::live`]),
 //! requests from a chosen client address, and a challenge solver that works
 //! as the browser widget does.
-
-#![allow(dead_code)]
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -18,9 +16,9 @@ use sidecar::AppState;
 use sidecar::contact::altcha::pbkdf2_sha256;
 use sidecar::contact::{Contact, ContactConfig, PeerAddr};
 
-use crate::common::Fixture;
-use crate::common::handler::{Answer, state_with};
-use crate::live_support::{Backend, TestDb, open};
+use crate::Fixture;
+use crate::handler::{Answer, state_with};
+use crate::live::{Backend, TestDb, open};
 
 pub const KEY: &[u8] = b"contact test key, 32 bytes long!";
 /// The site origin of the test state (the default: the listen address).

@@ -2,15 +2,13 @@
 //! and documentation twins, and calls through the request handler that
 //! check the rules every MCP answer obeys.
 
-#![allow(dead_code)]
-
 use bytes::Bytes;
 use http_body_util::Full;
 use serde_json::{Value, json};
 use sidecar::AppState;
 
-use crate::common::handler::{Answer, send_body};
-use crate::common::{File, Fixture, PAGE, default_files};
+use crate::handler::{Answer, send_body};
+use crate::{File, Fixture, PAGE, default_files};
 
 pub const VERSIONS: [&str; 3] = ["2024-11-05", "2025-03-26", "2025-06-18"];
 pub const BASE: &str = "https://water.example.org";

@@ -1,0 +1,11 @@
+# The preamble of every tests/e2e/*.sh, sourced as its first command:
+#
+#   source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+#
+# Strict mode, the repository's root as the working directory, and the
+# helpers of scripts/lib.sh (tools, free ports, a sidecar started and
+# awaited, the scratch folder).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
