@@ -85,7 +85,7 @@ pub fn serve(entry: &Entry, request: &HeaderMap, head: bool) -> Result<Response<
     *response.status_mut() = StatusCode::PARTIAL_CONTENT;
     let h = response.headers_mut();
     h.reserve(16);
-    entity_headers(h, &entry.kind, variant, coding, length);
+    entity_headers(h, &entry.kind, &variant.etag, coding, length);
     h.insert(header::CONTENT_RANGE, content_range);
     Ok(response)
 }

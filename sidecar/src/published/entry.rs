@@ -3,7 +3,6 @@
 //! with every file of its kind prepared once ([`Kind`]), and how a manifest
 //! entry becomes one, checked.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -14,14 +13,11 @@ use http::{HeaderMap, HeaderValue};
 
 use crate::compress;
 use crate::http::negotiate::Coding;
-use crate::http::{cors, security_headers};
 
 use contract::manifest::{FileEntry, MANIFEST_FILE};
 
-const VARY_ENCODING: HeaderValue = HeaderValue::from_static(contract::headers::VARY_ENCODING);
-const BYTES: HeaderValue = HeaderValue::from_static("bytes");
-const BR: HeaderValue = HeaderValue::from_static("br");
-const GZIP: HeaderValue = HeaderValue::from_static("gzip");
+use super::kind::slot;
+pub use super::kind::{Kind, Kinds, entity_headers, insert_encoding};
 
 /// Files listed without twins get them here from this size on (the
 /// build's threshold for `--precompress`).
@@ -46,7 +42,16 @@ pub struct Variant {
     pub content_length: HeaderValue,
     /// The coding this representation is answered with.
     coding: Coding,
+    /// Its 200 and 304 answers' headers, complete, for the first
+    /// [`PREPARED`] representations held in memory: their answer is one
+    /// clone, with no insert (a small site's every file).
+    prepared: Option<Box<[HeaderMap; 2]>>,
 }
+
+/// How many representations of a release get their answers' headers
+/// prepared whole (about 3.5 KiB each): every one of a small site's, the
+/// first (assets, discovery documents) of a large one's.
+const PREPARED: usize = 512;
 
 impl Variant {
     /// The bytes: held, or read from the release's directory now.
@@ -113,109 +118,15 @@ pub struct Entry {
     lazy: bool,
 }
 
-/// The headers that the answers for every file of one kind carry (one
-/// type, cache policy, security policy, `Link` and `Vary`), prepared once
-/// per kind: every header of a 200 answer, CORS and security headers
-/// included, in the order they are sent, with the ETag and length still to
-/// fill in. The common answer is one clone of a map and two inserts that
-/// replace a value, instead of a dozen hashed inserts; a map per file would
-/// hold more than the files at 10,000 pages.
-#[derive(Debug)]
-pub struct Kind {
-    pub content_type: HeaderValue,
-    pub cache_control: HeaderValue,
-    /// The Content-Security-Policy of an HTML document (with the security
-    /// headers that go with it); `None` for other files.
-    pub csp: Option<HeaderValue>,
-    /// A `Link` header to send with this file: the RFC 9727 api-catalog
-    /// relation on the catalog itself and on the home page.
-    pub link: Option<HeaderValue>,
-    /// `X-Release`: the release these files were published in.
-    pub release: HeaderValue,
-    /// Answers for these files depend on `Accept-Encoding` (`Vary`): they
-    /// have twins from the build, or may get them here.
-    pub varies: bool,
-    /// Per coding (identity, brotli, gzip): the 200 answer's headers.
-    ok: [HeaderMap; 3],
-    /// A 304 answer's headers, the ETag to fill in.
-    not_modified: HeaderMap,
-}
-
-/// The codings in the order of [`Kind`]'s prepared answers.
-const CODINGS: [Coding; 3] = [Coding::Identity, Coding::Br, Coding::Gzip];
-
-/// Where `coding`'s answer stands in [`CODINGS`].
-fn slot(coding: Coding) -> usize {
-    match coding {
-        Coding::Identity => 0,
-        Coding::Br => 1,
-        Coding::Gzip => 2,
-    }
-}
-
-/// What makes two files of a release one [`Kind`]: type, cache policy,
-/// HTML, `Link`, `Vary`.
-type KindKey = (HeaderValue, HeaderValue, bool, Option<HeaderValue>, bool);
-
-/// The kinds of a release's files, and their header values, each made
-/// once.
-#[derive(Debug, Default)]
-pub(super) struct Kinds {
-    kinds: HashMap<KindKey, Arc<Kind>>,
-    values: HashMap<String, HeaderValue>,
-}
-
-impl Kinds {
-    /// `text` as a header value, shared by every file that uses it.
-    fn value(&mut self, text: &str) -> anyhow::Result<HeaderValue> {
-        if let Some(v) = self.values.get(text) {
-            return Ok(v.clone());
-        }
-        let v = HeaderValue::try_from(text)?;
-        self.values.insert(text.to_owned(), v.clone());
-        Ok(v)
-    }
-
-    fn kind(&mut self, key: KindKey, csp: &HeaderValue, release: &HeaderValue) -> Arc<Kind> {
-        self.kinds
-            .entry(key.clone())
-            .or_insert_with(|| {
-                let (content_type, cache_control, html, link, varies) = key;
-                Arc::new(Kind::new(Kind {
-                    content_type,
-                    cache_control,
-                    csp: html.then(|| csp.clone()),
-                    link,
-                    release: release.clone(),
-                    varies,
-                    ok: Default::default(),
-                    not_modified: HeaderMap::new(),
-                }))
-            })
-            .clone()
-    }
-}
-
-impl Kind {
-    /// `kind` with its answers' headers prepared.
-    fn new(mut kind: Kind) -> Kind {
-        let placeholder = |coding| Variant {
-            source: Source::Memory(Bytes::new()),
-            len: 0,
-            etag: HeaderValue::from_static("\"\""),
-            content_length: HeaderValue::from(0),
-            coding,
-        };
-        kind.ok = CODINGS.map(|coding| {
-            let mut h = HeaderMap::with_capacity(16);
-            let v = placeholder(coding);
-            entity_headers(&mut h, &kind, &v, coding, v.content_length.clone());
-            cors::apply(&cors::Cors::Public, &mut h);
-            security_headers::apply_all(&mut h);
-            h
-        });
-        kind.not_modified = not_modified_headers(&kind, &placeholder(Coding::Identity));
-        kind
+/// A representation with no bytes, whose headers say so.
+pub(super) fn placeholder(coding: Coding) -> Variant {
+    Variant {
+        source: Source::Memory(Bytes::new()),
+        len: 0,
+        etag: HeaderValue::from_static("\"\""),
+        content_length: HeaderValue::from(0),
+        coding,
+        prepared: None,
     }
 }
 
@@ -275,6 +186,9 @@ impl Entry {
     /// Every header of a 200 answer with `variant`, one of this file's
     /// representations.
     pub fn ok_headers(&self, variant: &Variant) -> HeaderMap {
+        if let Some(p) = &variant.prepared {
+            return p[0].clone();
+        }
         let mut h = self.kind.ok[slot(variant.coding)].clone();
         h.insert(header::CONTENT_LENGTH, variant.content_length.clone());
         h.insert(header::ETAG, variant.etag.clone());
@@ -283,9 +197,19 @@ impl Entry {
 
     /// Every header of a 304 answer to a revalidation of `variant`.
     pub fn not_modified_headers(&self, variant: &Variant) -> HeaderMap {
+        if let Some(p) = &variant.prepared {
+            return p[1].clone();
+        }
         let mut h = self.kind.not_modified.clone();
         h.insert(header::ETAG, variant.etag.clone());
         h
+    }
+
+    /// Prepares `variant`'s answers' headers whole.
+    fn prepare(&self, variant: &mut Variant) {
+        let ok = self.ok_headers(variant);
+        let not_modified = self.not_modified_headers(variant);
+        variant.prepared = Some(Box::new([ok, not_modified]));
     }
 
     fn make_twins(&self) -> Twins {
@@ -301,13 +225,18 @@ impl Entry {
             // Kept only when it saves 5 %, like the build's twins.
             let compressed = compress::worth(bytes, compressed)?;
             let etag = [&tag[..tag.len() - 1], suffix.as_bytes(), b"\""].concat();
-            Some(Variant {
+            let mut variant = Variant {
                 content_length: HeaderValue::from(compressed.len()),
                 len: compressed.len() as u64,
                 source: Source::Memory(compressed),
                 etag: HeaderValue::from_bytes(&etag).ok()?,
                 coding,
-            })
+                prepared: None,
+            };
+            if self.identity.prepared.is_some() {
+                self.prepare(&mut variant);
+            }
+            Some(variant)
         };
         Twins {
             br: twin(br, "-br", Coding::Br),
@@ -379,18 +308,30 @@ pub(super) fn load_entry(
         csp,
         release,
     );
-    let twins = if lazy {
-        OnceLock::new()
-    } else {
-        OnceLock::from(Box::new(Twins { br, gzip }))
-    };
-    Ok(Entry {
+    let mut entry = Entry {
         key: key.to_owned(),
         kind,
         identity,
-        twins,
+        twins: OnceLock::new(),
         lazy,
-    })
+    };
+    let mut twins = Twins { br, gzip };
+    if hold && kinds.prepared < PREPARED {
+        let mut identity = std::mem::replace(&mut entry.identity, placeholder(Coding::Identity));
+        entry.prepare(&mut identity);
+        entry.identity = identity;
+        for v in [twins.br.as_mut(), twins.gzip.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            entry.prepare(v);
+        }
+        kinds.prepared += 1 + usize::from(twins.br.is_some()) + usize::from(twins.gzip.is_some());
+    }
+    if !lazy {
+        entry.twins = OnceLock::from(Box::new(twins));
+    }
+    Ok(entry)
 }
 
 fn load_variant(
@@ -424,6 +365,7 @@ fn load_variant(
         source,
         etag: HeaderValue::try_from(etag)?,
         coding,
+        prepared: None,
     })
 }
 
@@ -466,62 +408,6 @@ fn is_strong_etag(tag: &str) -> bool {
             .all(|c| *c == 0x21 || (0x23..=0x7e).contains(c))
 }
 
-/// The headers describing a file's representation, as every 200 and 206
-/// answer carries them.
-pub fn entity_headers(
-    h: &mut HeaderMap,
-    entry: &Kind,
-    variant: &Variant,
-    coding: Coding,
-    content_length: HeaderValue,
-) {
-    h.insert(header::CONTENT_TYPE, entry.content_type.clone());
-    h.insert(header::CONTENT_LENGTH, content_length);
-    h.insert(header::ETAG, variant.etag.clone());
-    h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
-    h.insert(header::ACCEPT_RANGES, BYTES);
-    if entry.varies {
-        h.insert(header::VARY, VARY_ENCODING);
-    }
-    insert_encoding(h, coding);
-    if let Some(link) = &entry.link {
-        h.insert(header::LINK, link.clone());
-    }
-    if let Some(csp) = &entry.csp {
-        security_headers::apply_html(h, csp);
-    }
-    h.insert(contract::headers::RELEASE, entry.release.clone());
-}
-
-/// Every header of a 304 answer to a revalidation of `variant`, a
-/// representation of `entry` (RFC 9110 §15.4.5: its ETag, Cache-Control
-/// and Vary), with the public CORS headers and `nosniff`.
-fn not_modified_headers(entry: &Kind, variant: &Variant) -> HeaderMap {
-    let mut h = HeaderMap::with_capacity(12);
-    h.insert(header::ETAG, variant.etag.clone());
-    h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
-    if entry.varies {
-        h.insert(header::VARY, VARY_ENCODING);
-    }
-    h.insert(contract::headers::RELEASE, entry.release.clone());
-    cors::apply(&cors::Cors::Public, &mut h);
-    security_headers::apply_all(&mut h);
-    h
-}
-
-/// `Content-Encoding` of a twin (`coding` is one the file has).
-pub fn insert_encoding(h: &mut HeaderMap, coding: Coding) {
-    match coding {
-        Coding::Br => {
-            h.insert(header::CONTENT_ENCODING, BR);
-        }
-        Coding::Gzip => {
-            h.insert(header::CONTENT_ENCODING, GZIP);
-        }
-        Coding::Identity => {}
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -532,6 +418,51 @@ mod tests {
         assert!(!is_strong_etag("W/\"0123\""));
         assert!(!is_strong_etag("0123"));
         assert!(!is_strong_etag("\"a\"b\""));
+    }
+
+    #[test]
+    fn headers_prepared_whole_equal_those_of_the_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("a.html"), "<p>a</p>").unwrap();
+        let file = FileEntry {
+            size: 8,
+            sha256: String::new(),
+            etag: "\"0a\"".into(),
+            content_type: "text/html; charset=utf-8".into(),
+            cache_control: "no-cache".into(),
+            encodings: Default::default(),
+        };
+        let (csp, release) = (
+            HeaderValue::from_static("default-src 'self'"),
+            HeaderValue::from_static("r1"),
+        );
+        let mut kinds = Kinds::default();
+        for (hold, prepared) in [(true, true), (false, false)] {
+            let entry = load_entry(
+                &root,
+                "a.html",
+                file.clone(),
+                &mut kinds,
+                (&csp, &release),
+                hold,
+            )
+            .unwrap();
+            assert_eq!(entry.identity.prepared.is_some(), prepared);
+            let mut unprepared = entry.identity.clone();
+            unprepared.prepared = None;
+            let ok = entry.ok_headers(&entry.identity);
+            assert_eq!(ok, entry.ok_headers(&unprepared));
+            assert_eq!(ok[header::ETAG], "\"0a\"");
+            assert_eq!(ok[header::CONTENT_LENGTH], "8");
+            assert_eq!(ok[contract::headers::RELEASE], "r1");
+            assert!(ok.contains_key(header::CONTENT_SECURITY_POLICY));
+            let not_modified = entry.not_modified_headers(&entry.identity);
+            assert_eq!(not_modified, entry.not_modified_headers(&unprepared));
+            assert_eq!(not_modified[header::ETAG], "\"0a\"");
+            assert!(!not_modified.contains_key(header::CONTENT_LENGTH));
+        }
+        assert_eq!(kinds.count(), 1, "one kind for both");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 pub mod content;
 pub mod entry;
 pub mod files;
+mod kind;
 pub mod reload;
 
 use std::path::Path;
