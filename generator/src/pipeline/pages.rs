@@ -440,18 +440,17 @@ pub(super) struct TwinHead<'a> {
     pub(super) updated: &'a Date,
 }
 
-/// A twin's opening: title, summary, source, licence, attribution and date.
+/// A twin's opening: title, summary, source, licence, attribution and date
+/// ([`contract::twin`], which the sidecar reads it back with).
 pub(super) fn twin_head(site: &Site<'_>, h: TwinHead<'_>) -> String {
-    format!(
-        "# {}\n\n> {}\n>\n> Source: {}{}\n> Licence: {} ({}) — {}\n> Attribution: {}\n> Updated: {}\n\n",
-        h.title,
-        h.summary,
-        site.base_url,
-        h.url,
-        h.licence.title,
-        h.licence.id,
-        h.licence.url.absolute(&site.base_url),
-        h.attribution,
-        h.updated
-    )
+    let licence_url = h.licence.url.absolute(&site.base_url);
+    contract::twin::Head {
+        title: h.title,
+        summary: h.summary,
+        source: (&site.base_url, h.url),
+        licence: (&h.licence.title, h.licence.id.as_str(), &licence_url),
+        attribution: h.attribution,
+        updated: h.updated,
+    }
+    .to_string()
 }

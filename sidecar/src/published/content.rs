@@ -300,7 +300,7 @@ fn load_passages(
             .iter()
             .map(|d| {
                 let markdown = d.markdown();
-                let body = &markdown[body_start(&markdown)..];
+                let body = &markdown[contract::twin::body_start(&markdown)..];
                 page(d.path.clone(), d.title.clone(), body.to_owned())
             })
             .collect()
@@ -316,46 +316,13 @@ impl Document {
     /// Reads the head the generator writes: `# Title`, then a quoted block
     /// with the summary and `Licence:` / `Attribution:` lines.
     pub fn parse(path: String, markdown: String) -> Document {
-        let mut title = None;
-        let mut description = None;
-        let mut licence = None;
-        let mut attribution = None;
-        let mut in_head = false;
-        for line in markdown.lines() {
-            if title.is_none() {
-                if let Some(t) = line.strip_prefix("# ") {
-                    title = Some(t.trim().to_owned());
-                    in_head = true;
-                }
-                continue;
-            }
-            let Some(quoted) = line.strip_prefix('>') else {
-                if in_head && !line.trim().is_empty() {
-                    break;
-                }
-                continue;
-            };
-            let quoted = quoted.trim();
-            if let Some(v) = quoted.strip_prefix("Licence:") {
-                licence = Some(v.trim().to_owned());
-            } else if let Some(v) = quoted.strip_prefix("Attribution:") {
-                attribution = Some(v.trim().to_owned());
-            } else if description.is_none()
-                && !quoted.is_empty()
-                && !["Source:", "Updated:"]
-                    .iter()
-                    .any(|k| quoted.starts_with(k))
-            {
-                description = Some(quoted.to_owned());
-            }
-        }
-        let title = title.unwrap_or_else(|| path.clone());
+        let head = contract::twin::read_head(&markdown);
         Document {
+            title: head.title.unwrap_or_else(|| path.clone()),
             path,
-            title,
-            description,
-            licence,
-            attribution,
+            description: head.summary,
+            licence: head.licence,
+            attribution: head.attribution,
             markdown: Markdown::Text(markdown),
         }
     }
@@ -373,19 +340,6 @@ impl Document {
             },
         }
     }
-}
-
-/// Byte offset after the leading title and quoted lines.
-fn body_start(text: &str) -> usize {
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let t = line.trim();
-        if !(t.is_empty() || t.starts_with("# ") || t.starts_with('>')) {
-            break;
-        }
-        offset += line.len();
-    }
-    offset
 }
 
 #[cfg(test)]
