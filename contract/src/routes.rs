@@ -487,6 +487,10 @@ pub static ROUTES: [&Route; 20] = [
     &METRICS,
 ];
 
+/// The contact form's thank-you page, which the generator builds and the
+/// sidecar sends a browser's form submission to (303, `?reference=`).
+pub const CONTACT_THANKS: &str = "/contact/thanks/";
+
 /// The roots of the API space: each with every path below it.
 pub const API_SPACES: [&str; 2] = ["/api", "/mcp"];
 

@@ -12,6 +12,7 @@
 //! (`0.0.0.0`, `[::]`) replaced by the loopback of its family: inside a
 //! container the probe runs next to the server with the same environment.
 
+use contract::routes::Endpoint;
 use std::io::{Read, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream, ToSocketAddrs};
 use std::process::ExitCode;
@@ -68,7 +69,7 @@ impl Target {
         };
         Target {
             authority: SocketAddr::new(ip, listen.port()).to_string(),
-            path: "/healthz".into(),
+            path: Endpoint::Healthz.path().into(),
         }
     }
 
@@ -82,7 +83,7 @@ impl Target {
         };
         let (authority, path) = match rest.find('/') {
             Some(i) => (&rest[..i], &rest[i..]),
-            None => (rest, "/healthz"),
+            None => (rest, Endpoint::Healthz.path()),
         };
         if authority.is_empty()
             || authority.contains(['@', ' ', '?', '#'])

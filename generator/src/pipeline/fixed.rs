@@ -112,7 +112,7 @@ pub(super) fn render_fixed_pages(
             "contact-thanks.html",
             "Thank you",
             "Your enquiry has been received.",
-            "/contact/thanks/",
+            contract::routes::CONTACT_THANKS,
         ),
         // The chat page; the same chat opens as a panel from every page's
         // header (templates/assets/chat.js).

@@ -346,7 +346,7 @@ fn receipt(format: Format, reference: &str) -> Response<Body> {
             let mut r = Response::new(Body::new(Bytes::new()));
             *r.status_mut() = StatusCode::SEE_OTHER;
             let h = r.headers_mut();
-            let location = format!("/contact/thanks/?reference={reference}");
+            let location = format!("{}?reference={reference}", contract::routes::CONTACT_THANKS);
             h.insert(
                 header::LOCATION,
                 HeaderValue::try_from(location).expect("a reference is a valid header"),

@@ -22,6 +22,8 @@ struct Fixed {
     title: &'static str,
     description: &'static str,
     mime_type: &'static str,
+    /// Its text in the release.
+    text: fn(&Content) -> Option<String>,
 }
 
 const FIXED: [Fixed; 2] = [
@@ -31,6 +33,7 @@ const FIXED: [Fixed; 2] = [
         title: "Service information",
         description: "What the organisation offers, its projects, evidence, scope, consortium, contact and guardrails, as JSON.",
         mime_type: contract::media::JSON,
+        text: |c| c.service_json.clone(),
     },
     Fixed {
         path: "/openapi.json",
@@ -38,15 +41,13 @@ const FIXED: [Fixed; 2] = [
         title: "OpenAPI description",
         description: "The OpenAPI 3.1 contract of every HTTP route of the service.",
         mime_type: contract::media::OPENAPI,
+        text: |c| c.openapi.clone(),
     },
 ];
 
 impl Fixed {
     fn text(&self, content: &Content) -> Option<String> {
-        match self.path {
-            "/api/service.json" => content.service_json.clone(),
-            _ => content.openapi.clone(),
-        }
+        (self.text)(content)
     }
 }
 
