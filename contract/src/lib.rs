@@ -36,6 +36,7 @@ pub mod origin;
 pub mod problems;
 pub mod routes;
 pub mod search;
+pub mod service;
 pub mod twin;
 pub mod vocabulary;
 
