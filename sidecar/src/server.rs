@@ -234,16 +234,13 @@ pub async fn open_state(
         observation_cache_bytes: state.config.live_cache_bytes,
         ..LiveConfig::default()
     };
-    let service_json = state
-        .published
-        .get()
-        .files
-        .bytes(contract::manifest::SERVICE_INFORMATION);
-    if let Some(json) = &service_json {
-        live_config = live_config.with_service_information(json);
+    let published = state.published.get();
+    let service = published.content.service.as_ref();
+    if let Some(service) = service {
+        live_config = live_config.with_service_information(service);
     }
     let (contact, outbox_stop) =
-        crate::contact::setup::start(&state.config, store.clone(), service_json.as_deref())
+        crate::contact::setup::start(&state.config, store.clone(), service)
             .context("setting up the contact form")?;
     state.contact = Some(Arc::new(contact));
     let live = Arc::new(Live::new(store.clone(), live_config));

@@ -41,6 +41,7 @@ use crate::store::Store;
 use crate::store::contact::{NewEnquiry, Stored};
 use altcha::{Altcha, Refusal};
 use contract::routes::Endpoint;
+use contract::service::ServiceInformation;
 use validate::Format;
 
 /// Settings of the contact routes (from [`crate::config::Config`]).
@@ -82,18 +83,10 @@ impl Default for ContactConfig {
 impl ContactConfig {
     /// Takes the topics from the built service information
     /// (`dist/api/service.json`): one per project and service, and `other`.
-    pub fn with_service_information(mut self, service_json: &[u8]) -> ContactConfig {
-        let Ok(v) = serde_json::from_slice::<serde_json::Value>(service_json) else {
-            return self;
-        };
-        let mut topics = Vec::new();
-        for (section, prefix) in [("projects", "project"), ("services", "service")] {
-            for item in v[section].as_array().into_iter().flatten() {
-                if let Some(id) = item["id"].as_str() {
-                    topics.push(format!("{prefix}:{id}"));
-                }
-            }
-        }
+    pub fn with_service_information(mut self, service: &ServiceInformation) -> ContactConfig {
+        let projects = service.projects.iter().map(|p| format!("project:{}", p.id));
+        let services = service.services.iter().map(|s| format!("service:{}", s.id));
+        let mut topics: Vec<String> = projects.chain(services).collect();
         topics.push("other".into());
         self.topics = topics;
         self
@@ -383,9 +376,8 @@ mod tests {
 
     #[test]
     fn topics_from_service_information() {
-        let cfg = ContactConfig::default().with_service_information(
-            br#"{"projects":[{"id":"p1"}],"services":[{"id":"s1"},{"id":"s2"}]}"#,
-        );
+        let cfg = ContactConfig::default()
+            .with_service_information(&crate::published::content::tests::service());
         assert_eq!(
             cfg.topics,
             ["project:p1", "service:s1", "service:s2", "other"]

@@ -1,6 +1,7 @@
 //! From the validated configuration to the contact routes' state and the
 //! outbox worker: the challenge key, the topics and the mail settings.
 
+use contract::service::ServiceInformation;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
@@ -78,7 +79,7 @@ fn generated_key(dir: &Path) -> anyhow::Result<Vec<u8>> {
 
 /// The contact routes' settings from the configuration and the built
 /// service information.
-pub fn contact_config(config: &Config, service_json: Option<&[u8]>) -> ContactConfig {
+pub fn contact_config(config: &Config, service: Option<&ServiceInformation>) -> ContactConfig {
     let c = &config.contact;
     let cfg = ContactConfig {
         challenge_cost: c.challenge_cost,
@@ -91,8 +92,8 @@ pub fn contact_config(config: &Config, service_json: Option<&[u8]>) -> ContactCo
         trusted_proxies: config.trusted_proxies.clone(),
         topics: vec!["other".into()],
     };
-    match service_json {
-        Some(json) => cfg.with_service_information(json),
+    match service {
+        Some(service) => cfg.with_service_information(service),
         None => cfg,
     }
 }
@@ -100,15 +101,13 @@ pub fn contact_config(config: &Config, service_json: Option<&[u8]>) -> ContactCo
 /// The mail settings, or `None` without `--smtp-url`.
 pub fn mail_config(
     config: &Config,
-    service_json: Option<&[u8]>,
+    service: Option<&ServiceInformation>,
 ) -> anyhow::Result<Option<MailConfig>> {
     let c = &config.contact;
     let Some(url) = &c.smtp_url else {
         return Ok(None);
     };
-    let published = service_json
-        .and_then(|j| serde_json::from_slice::<serde_json::Value>(j).ok())
-        .and_then(|v| v["contact"]["email"].as_str().map(str::to_owned));
+    let published = service.map(|s| s.contact.email.to_string());
     let to = c
         .contact_to
         .clone()
@@ -136,12 +135,12 @@ pub fn mail_config(
 pub fn start(
     config: &Config,
     store: Store,
-    service_json: Option<&[u8]>,
+    service: Option<&ServiceInformation>,
 ) -> anyhow::Result<(Contact, Arc<AtomicBool>)> {
     let key = challenge_key(config)?;
-    let contact = Contact::new(store.clone(), key, contact_config(config, service_json));
+    let contact = Contact::new(store.clone(), key, contact_config(config, service));
     let stop = Arc::new(AtomicBool::new(false));
-    match mail_config(config, service_json)? {
+    match mail_config(config, service)? {
         None => tracing::warn!("no --smtp-url: enquiries are stored and wait in the outbox"),
         Some(mail) => {
             tracing::info!(to = %mail.to.email.domain(), "mailing enquiries from the outbox");

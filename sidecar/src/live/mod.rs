@@ -40,6 +40,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use contract::routes::Endpoint;
+use contract::service::ServiceInformation;
 use http::header::{self, HeaderValue};
 use http::request::Parts;
 use http::{Method, Response, StatusCode};
@@ -123,29 +124,22 @@ impl LiveConfig {
     /// information (`dist/api/service.json`): the licence grant whose
     /// `covers` names `observation_data`. The content decides the licence;
     /// the defaults stand only when the file says nothing.
-    pub fn with_service_information(mut self, service_json: &[u8]) -> LiveConfig {
-        let Ok(service) = serde_json::from_slice::<serde_json::Value>(service_json) else {
-            return self;
-        };
-        let grants = service["guardrails"]["licences"].as_array();
-        let grant = grants.into_iter().flatten().find(|g| {
-            g["covers"]
-                .as_array()
-                .is_some_and(|c| c.iter().any(|m| m == "observation_data"))
+    pub fn with_service_information(mut self, service: &ServiceInformation) -> LiveConfig {
+        let grant = service.guardrails.licences.iter().find(|g| {
+            g.covers
+                .contains(&contract::service::Material::ObservationData)
         });
         let Some(grant) = grant else {
             return self;
         };
-        let text = |key: &str| grant[key].as_str().map(str::to_owned);
-        if let (Some(id), Some(url)) = (text("licence"), text("url")) {
-            self.licence = Licence {
-                title: text("title").unwrap_or_else(|| id.clone()),
-                id,
-                url,
-            };
-        }
-        if let Some(attribution) = text("attribution") {
-            self.attribution = attribution;
+        let id = grant.licence.to_string();
+        self.licence = Licence {
+            title: grant.title.clone().unwrap_or_else(|| id.clone()),
+            id,
+            url: grant.url.to_string(),
+        };
+        if let Some(attribution) = &grant.attribution {
+            self.attribution = attribution.clone();
         }
         self
     }
@@ -310,17 +304,14 @@ mod tests {
 
     #[test]
     fn data_licence_comes_from_the_grant_covering_observation_data() {
-        let service = br#"{"guardrails": {"licences": [
-            {"covers": ["documentation"], "licence": "CC-BY-4.0", "title": "CC BY", "url": "https://a.example/by"},
-            {"covers": ["observation_data"], "licence": "ODbL-1.0", "title": "Open Database License",
-             "url": "https://b.example/odbl", "attribution": "Volunteers of Example"}
-        ]}}"#;
-        let cfg = LiveConfig::default().with_service_information(service);
+        let mut service = crate::published::content::tests::service();
+        let cfg = LiveConfig::default().with_service_information(&service);
         assert_eq!(cfg.licence.id, "ODbL-1.0");
         assert_eq!(cfg.licence.title, "Open Database License");
         assert_eq!(cfg.licence.url, "https://b.example/odbl");
         assert_eq!(cfg.attribution, "Volunteers of Example");
-        let untouched = LiveConfig::default().with_service_information(b"not json");
+        service.guardrails.licences.remove(1);
+        let untouched = LiveConfig::default().with_service_information(&service);
         assert_eq!(untouched.licence.id, LiveConfig::default().licence.id);
     }
 }

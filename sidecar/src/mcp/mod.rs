@@ -337,10 +337,10 @@ fn single_page(params: &Map<String, Value>) -> Result<(), RpcError> {
 }
 
 fn initialize(mcp: &Mcp, content: &Content, version: Version) -> Value {
-    let service = &content.service;
-    let name = service["name"]
-        .as_str()
-        .unwrap_or("Public information service");
+    let name = content
+        .service
+        .as_ref()
+        .map_or("Public information service", |s| s.name.as_str());
     // The same identity as the published server card.
     let card = &content.server_card;
     let mut server_info = json!({
@@ -364,16 +364,15 @@ fn initialize(mcp: &Mcp, content: &Content, version: Version) -> Value {
 
 /// What an agent should know before its first call.
 fn instructions(mcp: &Mcp, content: &Content, name: &str) -> String {
-    let description = content.service["description"].as_str().unwrap_or_default();
-    let guardrails = &content.service["guardrails"];
-    let summary = guardrails["summary"]
-        .as_str()
-        .unwrap_or("Every tool here is read-only; only the user may submit an enquiry.");
-    let must_not: Vec<&str> = guardrails["agents_must_not"]
-        .as_array()
+    let service = content.service.as_ref();
+    let description = service.map_or("", |s| s.description.as_str());
+    let summary = service.map_or(
+        "Every tool here is read-only; only the user may submit an enquiry.",
+        |s| s.guardrails.summary.as_str(),
+    );
+    let must_not: Vec<&str> = service
         .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
+        .flat_map(|s| &s.guardrails.agents_must_not)
         .map(|s| s.trim_end_matches('.'))
         .collect();
     let must_not = if must_not.is_empty() {

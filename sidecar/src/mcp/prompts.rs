@@ -98,9 +98,10 @@ pub fn get(content: &Content, params: &Map<String, Value>) -> Result<Value, RpcE
             return Err(RpcError::invalid_params(format!("Missing argument `{n}`.")));
         }
     }
-    let organisation = content.service["name"]
-        .as_str()
-        .unwrap_or("the organisation");
+    let organisation = content
+        .service
+        .as_ref()
+        .map_or("the organisation", |s| s.name.as_str());
     let text = match prompt.name {
         "answer_about_organisation" => format!(
             "Answer this question about {organisation}: {question}\n\n\

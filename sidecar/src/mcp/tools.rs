@@ -403,14 +403,12 @@ fn check(key: &str, value: &Value, rule: &Value) -> Result<(), RpcError> {
 }
 
 fn service_information(content: &Content, args: &Args) -> Result<Value, RpcError> {
-    if !content.service.is_object() {
-        return Err(RpcError::internal(
-            "The service information is not available.",
-        ));
-    }
+    let unavailable = || RpcError::internal("The service information is not available.");
+    let service = content.service.as_ref().ok_or_else(unavailable)?;
+    let service = serde_json::to_value(service).map_err(|_| unavailable())?;
     Ok(match args.str("section") {
-        None => content.service.clone(),
-        Some(section) => json!({ section: content.service[section].clone() }),
+        None => service,
+        Some(section) => json!({ section: service[section].clone() }),
     })
 }
 

@@ -46,6 +46,7 @@ pub struct Hit {
 
 use contract::manifest::{MCP_SERVER_CARD, SEARCH_PASSAGES, SITEMAP};
 use contract::search::{Passage, PassageIndex};
+use contract::service::ServiceInformation;
 
 use crate::search::{self, Index};
 
@@ -56,8 +57,9 @@ pub struct Content {
     /// pages and Markdown twins are served, and the base of every URL and
     /// resource URI the MCP server names.
     pub base_url: String,
-    /// `api/service.json`, parsed; `Null` when the build has none.
-    pub service: Value,
+    /// `api/service.json`, read into the contract's types; `None` when the
+    /// build has none (or an unreadable one, logged).
+    pub service: Option<ServiceInformation>,
     /// `openapi.json` as published.
     pub openapi: Option<String>,
     /// `api/service.json` as published.
@@ -91,10 +93,15 @@ impl Content {
         fallback_base: &str,
     ) -> Content {
         let service_json = read("api/service.json");
-        let service: Value = service_json
+        let service = service_json
             .as_deref()
-            .and_then(|s| serde_json::from_str(s).ok())
-            .unwrap_or(Value::Null);
+            .and_then(|s| match serde_json::from_str(s) {
+                Ok(service) => Some(service),
+                Err(error) => {
+                    tracing::warn!(%error, "api/service.json does not read as service information");
+                    None
+                }
+            });
         let server_card = read(MCP_SERVER_CARD)
             .and_then(|s| serde_json::from_str(&s).ok())
             .unwrap_or(Value::Null);
@@ -183,11 +190,9 @@ impl Content {
     /// The contact form's URL as the service information names it: a
     /// path on the site, or an absolute URL.
     pub fn form_path(&self) -> &str {
-        let service = &self.service;
-        service["guardrails"]["enquiries"]["form_url"]
-            .as_str()
-            .or(service["contact"]["form_url"].as_str())
-            .unwrap_or("/contact/")
+        self.service
+            .as_ref()
+            .map_or("/contact/", |s| s.guardrails.enquiries.form_url.as_str())
     }
 
     /// The contact form's absolute URL, under `base` when it is a path.
@@ -343,8 +348,37 @@ impl Document {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Service information for tests: two projects' worth of topics and a
+    /// data licence grant.
+    pub(crate) fn service() -> ServiceInformation {
+        let link = "https://example.org/";
+        serde_json::from_value(serde_json::json!({
+            "name": "Example", "description": "An example.", "url": link, "updated": "2026-11-26",
+            "services": [
+                {"id": "s1", "title": "S1", "summary": "", "status": "operational", "access": "open", "audience": [], "url": link},
+                {"id": "s2", "title": "S2", "summary": "", "status": "beta", "access": "open", "audience": [], "url": link}
+            ],
+            "projects": [{"id": "p1", "title": "P1", "summary": "", "status": "active", "started": "2020-01-01", "url": link, "themes": []}],
+            "evidence": [],
+            "scope": {"summary": "", "themes": [], "regions": [], "in_scope": [], "out_of_scope": []},
+            "consortium": {"summary": "", "members": []},
+            "contact": {"email": "info@example.org", "form_url": "/contact/", "languages": ["en"], "response_time": "a week"},
+            "guardrails": {
+                "summary": "Read-only.", "read_only_calls_have_no_side_effects": true,
+                "agents_may": [], "agents_must_not": ["Submit enquiries."],
+                "enquiries": {"agents_may_prepare": true, "agents_may_submit": false, "requires_explicit_user_approval": true, "form_url": "/contact/"},
+                "licences": [
+                    {"applies_to": "Docs", "covers": ["documentation"], "licence": "CC-BY-4.0", "title": "CC BY", "url": "https://a.example/by"},
+                    {"applies_to": "Data", "covers": ["observation_data"], "licence": "ODbL-1.0", "title": "Open Database License",
+                     "url": "https://b.example/odbl", "attribution": "Volunteers of Example"}
+                ]
+            }
+        }))
+        .expect("a complete service information")
+    }
 
     const TWIN: &str = "# Water Watch archive\n\n> The preserved archive.\n>\n> Source: http://x/docs/archive/\n> Licence: CC-BY-4.0\n> Attribution: The volunteers\n\nNitrate readings by volunteers. Nitrate again.\n";
 

@@ -87,7 +87,7 @@ impl Published {
         };
         let twin = |key: &str| files.entry(key).cloned();
         let content = Content::new(&keys, read, twin, site_origin.as_deref(), fallback_base);
-        if !content.service.is_object() {
+        if content.service.is_none() {
             tracing::warn!("api/service.json is missing or invalid; MCP serves without it");
         }
         Ok(Published {

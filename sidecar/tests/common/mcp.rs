@@ -41,19 +41,31 @@ pub fn fixture() -> Fixture {
 /// names the pages there, while `service.json` keeps the organisation's
 /// own address, [`BASE`].
 pub fn fixture_built_for(origin: &str) -> Fixture {
+    // Complete: the sidecar reads it into the contract's types.
     let service = json!({
         "name": "Blue Reach Observatory",
         "description": "Freshwater research with volunteers.",
         "url": format!("{BASE}/"),
-        "services": [{"name": "Water data"}],
-        "projects": [{"name": "Water Watch"}],
+        "updated": "2026-11-26",
+        "services": [{"id": "water-data", "title": "Water data", "summary": "Readings.",
+            "status": "operational", "access": "open", "audience": ["everyone"], "url": "/docs/"}],
+        "projects": [{"id": "water-watch", "title": "Water Watch", "summary": "A volunteer project.",
+            "status": "archived", "started": "2019-04-01", "ended": "2024-06-30",
+            "url": "/docs/archive/", "themes": ["water"]}],
         "evidence": [],
-        "scope": {"region": "Lindmark"},
-        "consortium": {"members": []},
-        "contact": {"email": "info@water.example.org", "form_url": "/contact/"},
+        "scope": {"summary": "Freshwater.", "themes": ["water"], "regions": ["Lindmark"],
+            "in_scope": ["rivers"], "out_of_scope": ["oceans"]},
+        "consortium": {"summary": "One member.", "members": []},
+        "contact": {"email": "info@water.example.org", "form_url": "/contact/",
+            "languages": ["en"], "response_time": "within a week"},
         "guardrails": {
             "summary": "Read-only; only the user submits enquiries.",
-            "agents_must_not": ["Submit the contact form", "Guess."]
+            "read_only_calls_have_no_side_effects": true,
+            "agents_may": ["Read."],
+            "agents_must_not": ["Submit the contact form", "Guess."],
+            "enquiries": {"agents_may_prepare": true, "agents_may_submit": false,
+                "requires_explicit_user_approval": true, "form_url": "/contact/"},
+            "licences": []
         }
     });
     let mut files: Vec<File> = default_files()
