@@ -123,6 +123,11 @@ impl Index {
         self.passages.len()
     }
 
+    /// Passage `i` (in (URL, anchor) order).
+    pub fn passage(&self, i: usize) -> PassageRef<'_> {
+        self.passages.get(i)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.passages.is_empty()
     }
