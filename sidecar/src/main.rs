@@ -7,7 +7,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use sidecar::config::{Cli, Command, ImportArgs};
+use sidecar::config::{Cli, Command, DatabaseArgs, ImportArgs};
 use sidecar::store::import::ImportReport;
 use sidecar::store::{SampleSize, Store};
 
@@ -34,6 +34,41 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Backup(args) => copy("backup", &args.db, |db| {
+            sidecar::store::sqlite::backup::backup(&db, &args.to)
+                .map(|c| format!("backed up {} to {}: {c}", db.display(), args.to.display()))
+        }),
+        Command::Restore(args) => copy("restore", &args.db, |db| {
+            sidecar::store::sqlite::backup::restore(&args.from, &db)
+                .map(|c| format!("restored {} as {}: {c}", args.from.display(), db.display()))
+        }),
+    }
+}
+
+/// `sidecar backup` and `sidecar restore`: SQLite only (PostgreSQL has
+/// `pg_dump` and `pg_restore`).
+fn copy(
+    command: &str,
+    db: &DatabaseArgs,
+    run: impl FnOnce(std::path::PathBuf) -> anyhow::Result<String>,
+) -> ExitCode {
+    let outcome = match db.database.as_deref() {
+        Some(url) if sidecar::store::is_postgres(url) => Err(anyhow::anyhow!(
+            "PostgreSQL databases are backed up with pg_dump and restored with pg_restore \
+             (docs/operating.md, \"Backups\")"
+        )),
+        url => sidecar::store::sqlite_file(url, &db.data_dir)
+            .and_then(|path| sidecar::store::sqlite::backup::timed(|| run(path))),
+    };
+    match outcome {
+        Ok((line, took)) => {
+            println!("{line} in {:.2} s", took.as_secs_f64());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("sidecar {command}: {e:#}");
+            ExitCode::FAILURE
+        }
     }
 }
 

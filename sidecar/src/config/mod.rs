@@ -41,6 +41,49 @@ pub enum Command {
     /// Probe a running sidecar's `/healthz`: exit 0 when it answers 200,
     /// 1 otherwise (for container health checks; no shell or curl needed).
     Healthcheck(crate::healthcheck::HealthcheckArgs),
+    /// Copy the SQLite database, while the sidecar runs, to a file that
+    /// `sidecar restore` reads back (PostgreSQL: use `pg_dump`; see
+    /// docs/operating.md).
+    Backup(BackupArgs),
+    /// Restore a `sidecar backup` file as the SQLite database, which must
+    /// not exist yet (stop the sidecar and move the old file away first).
+    Restore(RestoreArgs),
+}
+
+/// The database a maintenance command works on.
+#[derive(Debug, Clone, Args)]
+pub struct DatabaseArgs {
+    /// Database URL (`sqlite:PATH` or `postgres://…`); default: the SQLite
+    /// file in the data directory.
+    #[arg(long, env = "SIDECAR_DATABASE")]
+    pub database: Option<String>,
+
+    /// Directory of the default SQLite database.
+    #[arg(long, env = "SIDECAR_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+}
+
+/// `sidecar backup --to FILE`.
+#[derive(Debug, Clone, Args)]
+pub struct BackupArgs {
+    /// The backup file to write (replaced whole, and only once the new copy
+    /// is complete and checked).
+    #[arg(long)]
+    pub to: PathBuf,
+
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+}
+
+/// `sidecar restore --from FILE`.
+#[derive(Debug, Clone, Args)]
+pub struct RestoreArgs {
+    /// The file `sidecar backup` wrote.
+    #[arg(long)]
+    pub from: PathBuf,
+
+    #[command(flatten)]
+    pub db: DatabaseArgs,
 }
 
 /// `sidecar import FILE`.

@@ -27,7 +27,7 @@ pub mod rfc3339;
 pub mod sample;
 pub mod sqlite;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use sample::SampleSize;
 
@@ -136,6 +136,24 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// Whether a database URL names PostgreSQL.
+pub fn is_postgres(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
+/// The SQLite file a configuration names: the path of a `sqlite:PATH` URL,
+/// or `data_dir/service.sqlite3` when there is no URL.
+pub fn sqlite_file(database_url: Option<&str>, data_dir: &Path) -> anyhow::Result<PathBuf> {
+    match database_url {
+        None => Ok(data_dir.join("service.sqlite3")),
+        Some(url) => url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+            .map(PathBuf::from)
+            .ok_or_else(|| anyhow::anyhow!("unsupported database URL {url:?}")),
+    }
+}
+
 impl Store {
     /// Opens the store the configuration names: PostgreSQL for a
     /// `postgres://`/`postgresql://` URL, the SQLite file of a `sqlite:PATH`
@@ -148,20 +166,16 @@ impl Store {
         sample: SampleSize,
     ) -> anyhow::Result<Store> {
         let store = match database_url {
-            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            Some(url) if is_postgres(url) => {
                 Store::Postgres(postgres::PgStore::open(url, None).await?)
             }
-            Some(url) => {
-                let path = url
-                    .strip_prefix("sqlite://")
-                    .or_else(|| url.strip_prefix("sqlite:"))
-                    .ok_or_else(|| anyhow::anyhow!("unsupported database URL {url:?}"))?;
-                Store::Sqlite(sqlite::SqliteStore::open(Path::new(path)).await?)
-            }
-            None => {
-                std::fs::create_dir_all(data_dir)
-                    .map_err(|e| anyhow::anyhow!("creating {}: {e}", data_dir.display()))?;
-                Store::Sqlite(sqlite::SqliteStore::open(&data_dir.join("service.sqlite3")).await?)
+            _ => {
+                let path = sqlite_file(database_url, data_dir)?;
+                if database_url.is_none() {
+                    std::fs::create_dir_all(data_dir)
+                        .map_err(|e| anyhow::anyhow!("creating {}: {e}", data_dir.display()))?;
+                }
+                Store::Sqlite(sqlite::SqliteStore::open(&path).await?)
             }
         };
         store.fill_sample(sample).await?;

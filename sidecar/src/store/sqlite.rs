@@ -17,6 +17,7 @@ use rusqlite::{Connection, OpenFlags, params, params_from_iter};
 use super::sample::Sample;
 use super::{Arg, Counts, NewObservation, ObservationFilter, ObservationRow, Site, SiteSummary};
 
+pub mod backup;
 mod contact;
 /// Versioned migrations, applied in order.
 const MIGRATIONS: [(i64, &str); 2] = [
