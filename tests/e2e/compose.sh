@@ -4,7 +4,7 @@
 #   tests/e2e/compose.sh [DIST]
 #
 # Takes the commands of the compose file's header (the `$ ` lines: the
-# first start, then a later release) and runs them as written in a scratch
+# first start, a later release, a backup) and runs them as written in a scratch
 # deployment: a folder with the repository's scripts/ and templates/, a
 # copy of content/, and deploy/compose.yaml and deploy/env.example linked
 # from the repository (the files themselves, not copies), with `generate`
@@ -27,7 +27,8 @@
 # tools/list, and an enquiry delivered to an SMTP server on the compose
 # network's gateway; a second release published by the header's command
 # (with --reload-container) is served by the front and reported by both
-# sidecars; after `down` and `up` the enquiry is still in PostgreSQL's
+# sidecars; the backup's dump restores into a new database with the
+# enquiry in it; after `down` and `up` the enquiry is still in PostgreSQL's
 # volume; `down -v` leaves nothing. Removes its containers, volumes,
 # networks and the stand-in images it built (COMPOSE_KEEP_IMAGES=1 keeps
 # the stand-ins). Where podman cannot run containers at all, prints SKIP.
@@ -168,7 +169,7 @@ PY
 echo "front $base, SMTP server smtp://$gateway:$smtp_port, project $project"
 
 # The header's commands, one group per block of `$ ` lines.
-"$py" - "$repo/deploy/compose.yaml" "$work" <<'PY' || fail "the header of deploy/compose.yaml has no runnable first-start and release blocks"
+"$py" - "$repo/deploy/compose.yaml" "$work" <<'PY' || fail "the header of deploy/compose.yaml has no runnable first-start, release and backup blocks"
 import sys
 lines = open(sys.argv[1]).read().split("\n")
 groups, current, previous_continues = [], None, False
@@ -186,10 +187,10 @@ for line in lines:
     else:
         current = None
     previous_continues = current is not None and current[-1].endswith("\\")
-if len(groups) != 2:
-    print(f"expected 2 blocks of commands (first start, later release), found {len(groups)}", file=sys.stderr)
+if len(groups) != 3:
+    print(f"expected 3 blocks of commands (first start, later release, backup), found {len(groups)}", file=sys.stderr)
     sys.exit(1)
-for name, group in zip(("first-start", "release"), groups):
+for name, group in zip(("first-start", "release", "backup"), groups):
     with open(f"{sys.argv[2]}/{name}.cmds", "w") as f:
         f.write("\n".join(group) + "\n")
 PY
@@ -229,6 +230,7 @@ image_ready() {
 export COMPOSE_E2E_BASE=$base COMPOSE_E2E_SMTP="smtp://$gateway:$smtp_port"
 script first-start
 script release
+script backup
 
 run_block() {
   local name=$1 limit=$2 code=0
@@ -290,6 +292,19 @@ second_release=$(basename "$(readlink "$work/deploy/dist/current")")
 [ "$second_release" != "$first_release" ] || fail "the release command did not make a new release"
 "$py" tests/e2e/compose_e2e.py release "$base" "$second_release" /docs/compose-release-check/ "$marker"
 grep -q "HUP ${project}_front_1" "$work/release.log" || fail "the release did not signal the front (--reload-container)"
+
+step "a backup: the header's backup commands, then the dump restored into a new database"
+run_block backup 120
+dump=$(ls "$work"/deploy/backups/service-*.dump 2>/dev/null | tail -n 1)
+[ -s "$dump" ] || fail "the backup commands wrote no dump into deploy/backups/"
+pg=$(compose ps -q postgres)
+podman exec "$pg" psql -U sidecar -d public_information -qc "CREATE DATABASE restore_check" >/dev/null
+podman exec -i "$pg" pg_restore --no-owner --exit-on-error --single-transaction -U sidecar -d restore_check <"$dump" \
+  || fail "pg_restore of $dump failed"
+restored=$(podman exec "$pg" psql -U sidecar -d restore_check -tAc "SELECT count(*) FROM enquiries WHERE reference = '$reference'")
+[ "$restored" = 1 ] || fail "enquiry $reference not in the restored dump (count: $restored)"
+podman exec "$pg" psql -U sidecar -d public_information -qc "DROP DATABASE restore_check" >/dev/null
+echo "  $(basename "$dump"): $(stat -c %s "$dump") bytes; restored, enquiry $reference in it"
 
 step "down and up again: the enquiry is still in PostgreSQL's volume"
 note_volumes
