@@ -471,7 +471,7 @@ async fn import_all_or_nothing(backend: Backend) {
     )
     .unwrap();
     let report = import::run(&db.store, &good).await.unwrap();
-    assert_eq!((report.observations, report.sites), (2, 1));
+    assert_eq!((report.added, report.sites), (2, 1));
     let p = page(&live, "site=c-9").await;
     assert_eq!(ids(&p), [9, 8]);
     assert_eq!(p["data"][0]["observed_at"], "2025-04-02T07:00:00Z");

@@ -266,6 +266,8 @@ impl Sample {
                 method: method.to_owned(),
                 quality_flag: flag.to_owned(),
                 volunteer_id: Some(1 + rng.below(volunteers) as i64),
+                source: None,
+                source_id: None,
             });
             if buf.len() == batch {
                 each(&buf)?;
