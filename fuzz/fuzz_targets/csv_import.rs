@@ -12,9 +12,13 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok((sites, observations)) = parse(text) else {
+    let Ok(batch) = parse(text) else {
         return;
     };
+    let (sites, observations): (Vec<_>, Vec<_>) = (
+        batch.sites,
+        batch.rows.into_iter().map(|r| r.observation).collect(),
+    );
     for s in &sites {
         assert!((-90.0..=90.0).contains(&s.latitude), "{s:?}");
         assert!((-180.0..=180.0).contains(&s.longitude), "{s:?}");

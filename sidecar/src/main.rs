@@ -7,9 +7,8 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use sidecar::config::{Cli, Command, DatabaseArgs, ImportArgs};
-use sidecar::store::import::ImportReport;
-use sidecar::store::{SampleSize, Store};
+use sidecar::config::{Cli, Command, DatabaseArgs, ImportArgs, ImportKind};
+use sidecar::store::{Location, SampleSize, Store};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -20,17 +19,31 @@ fn main() -> ExitCode {
         Command::Serve(args) => sidecar::startup::serve(args),
         Command::Healthcheck(args) => sidecar::healthcheck::run(&args),
         Command::Import(args) => match import(&args) {
-            Ok(report) => {
-                println!(
-                    "imported {} observations at {} sites from {}",
-                    report.observations,
-                    report.sites,
-                    args.file.display()
-                );
+            Ok(done) => {
+                println!("{done} from {}", args.file.display());
                 ExitCode::SUCCESS
             }
             Err(e) => {
                 eprintln!("sidecar import: {}: {e:#}", args.file.display());
+                ExitCode::FAILURE
+            }
+        },
+        Command::Migrate(args) => match block_on(sidecar::store::upgrade::run(
+            args.database.as_deref(),
+            &args.data_dir,
+            args.check,
+        )) {
+            Ok(report) => {
+                print!("{}", report.text);
+                // 3: pending migrations (documented in docs/operating.md).
+                if report.pending {
+                    ExitCode::from(3)
+                } else {
+                    ExitCode::SUCCESS
+                }
+            }
+            Err(e) => {
+                eprintln!("sidecar migrate: {e:#}");
                 ExitCode::FAILURE
             }
         },
@@ -52,13 +65,13 @@ fn copy(
     db: &DatabaseArgs,
     run: impl FnOnce(std::path::PathBuf) -> anyhow::Result<String>,
 ) -> ExitCode {
-    let outcome = match db.database.as_deref() {
-        Some(url) if sidecar::store::is_postgres(url) => Err(anyhow::anyhow!(
+    let outcome = match Location::of(db.database.as_deref(), &db.data_dir) {
+        Ok(Location::Postgres(_)) => Err(anyhow::anyhow!(
             "PostgreSQL databases are backed up with pg_dump and restored with pg_restore \
-             (docs/operating.md, \"Backups\")"
+             (docs/operating.md, \"Backups and restore\")"
         )),
-        url => sidecar::store::sqlite_file(url, &db.data_dir)
-            .and_then(|path| sidecar::store::sqlite::backup::timed(|| run(path))),
+        Ok(Location::Sqlite(path)) => sidecar::store::sqlite::backup::timed(|| run(path)),
+        Err(e) => Err(e),
     };
     match outcome {
         Ok((line, took)) => {
@@ -72,14 +85,35 @@ fn copy(
     }
 }
 
-/// Opens the configured database (migrating it, adding no sample data) and
-/// imports the file in one transaction.
-fn import(args: &ImportArgs) -> anyhow::Result<ImportReport> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+fn block_on<T>(f: impl std::future::Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
-        .build()?;
-    runtime.block_on(async {
+        .build()?
+        .block_on(f)
+}
+
+/// Opens the configured database (migrating it, adding no sample data) and
+/// imports the file in one transaction; says what changed.
+fn import(args: &ImportArgs) -> anyhow::Result<String> {
+    block_on(async {
         let store = Store::open(args.database.as_deref(), &args.data_dir, SampleSize::None).await?;
-        Ok(sidecar::store::import::run(&store, &args.file).await?)
+        Ok(match args.kind {
+            ImportKind::Observations => {
+                let a = sidecar::store::import::run(&store, &args.file).await?;
+                format!(
+                    "imported {} new observations ({} withdrawn, {} replaced, {} unchanged) \
+                     at {} sites",
+                    a.added, a.withdrawn, a.replaced, a.unchanged, a.sites
+                )
+            }
+            ImportKind::Classifications => {
+                let r = sidecar::store::import::classifications::run(&store, &args.file).await?;
+                format!(
+                    "imported {} new classifications ({} already there)",
+                    r.added,
+                    r.rows - r.added
+                )
+            }
+        })
     })
 }

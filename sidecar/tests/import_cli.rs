@@ -17,6 +17,21 @@ fn import(data_dir: &std::path::Path, file: &std::path::Path) -> std::process::O
         .expect("the sidecar binary runs")
 }
 
+fn import_kind(
+    data_dir: &std::path::Path,
+    kind: &str,
+    file: &std::path::Path,
+) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_sidecar"))
+        .args(["import", "--kind", kind])
+        .arg(file)
+        .arg("--data-dir")
+        .arg(data_dir)
+        .env_remove("SIDECAR_DATABASE")
+        .output()
+        .expect("the sidecar binary runs")
+}
+
 fn observation_count(data_dir: &std::path::Path) -> i64 {
     let db = rusqlite::Connection::open(data_dir.join("service.sqlite3")).unwrap();
     db.query_row("SELECT count(*) FROM observations", [], |r| r.get(0))
@@ -43,7 +58,16 @@ fn imports_a_good_file_and_refuses_a_bad_row_by_line() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("imported 2 observations"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("imported 2 new observations"));
+    assert_eq!(observation_count(&data), 2);
+    // The same file again: nothing new.
+    let out = import(&data, &good);
+    assert!(out.status.success());
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.starts_with("imported 0 new observations (0 withdrawn, 0 replaced, 2 unchanged)"),
+        "{said}"
+    );
     assert_eq!(observation_count(&data), 2);
 
     let bad = tmp.path().join("bad.csv");
@@ -62,4 +86,53 @@ fn imports_a_good_file_and_refuses_a_bad_row_by_line() {
     assert!(err.contains("line 3"), "{err}");
     assert!(err.contains("lead"), "{err}");
     assert_eq!(observation_count(&data), 2, "a failed import wrote rows");
+}
+
+#[test]
+fn imports_classifications_once_and_refuses_a_bad_row_by_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let file = tmp.path().join("classifications.csv");
+    std::fs::write(
+        &file,
+        "project_id,project_name,classification_id,created_at\n\
+         riverlens,Riverlens,501,2026-11-20T12:00:00Z\n\
+         riverlens,Riverlens,502,2026-11-21T12:00:00Z\n",
+    )
+    .unwrap();
+    let out = import_kind(&data, "classifications", &file);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.starts_with("imported 2 new classifications (0 already there)"),
+        "{said}"
+    );
+    let out = import_kind(&data, "classifications", &file);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.starts_with("imported 0 new classifications (2 already there)"),
+        "{said}"
+    );
+
+    let bad = tmp.path().join("bad.csv");
+    std::fs::write(
+        &bad,
+        "project_id,project_name,classification_id,created_at\n\
+         riverlens,Riverlens,503,2026-11-22T12:00:00Z\n\
+         river lens,Riverlens,504,2026-11-22T12:00:00Z\n",
+    )
+    .unwrap();
+    let out = import_kind(&data, "classifications", &bad);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3: project_id `river lens`"), "{err}");
+    let db = rusqlite::Connection::open(data.join("service.sqlite3")).unwrap();
+    let n: i64 = db
+        .query_row("SELECT count(*) FROM classifications", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 2, "a failed import wrote rows");
 }

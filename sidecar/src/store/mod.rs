@@ -10,7 +10,9 @@
 //! - `sites`: monitoring sites (name, ISO country, water-body type, exact
 //!   WGS 84 location, whether public);
 //! - `observations`: volunteer measurements from the app (site, time as Unix
-//!   seconds UTC, parameter, value, unit, method, quality flag);
+//!   seconds UTC, parameter, value, unit, method, quality flag; the source
+//!   and the source's row id that make imports repeatable, and whether a
+//!   correction withdrew it: withdrawn rows stay, unpublished);
 //! - `volunteers`, `projects`, `classifications`: counted for the platform
 //!   statistics only, without any personal data.
 //!
@@ -21,13 +23,15 @@
 
 pub mod contact;
 pub mod import;
+pub mod migrate;
 pub mod postgres;
 pub mod published;
 pub mod rfc3339;
 pub mod sample;
 pub mod sqlite;
+pub mod upgrade;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub use sample::SampleSize;
 
@@ -58,6 +62,88 @@ pub struct NewObservation {
     pub method: String,
     pub quality_flag: String,
     pub volunteer_id: Option<i64>,
+    /// The export it came from (`None`: the sample data, or an import from
+    /// before schema version 3); with `source_id`, or the natural key (site,
+    /// parameter, time) when that is `None`, it names the row for repeated
+    /// imports and corrections.
+    pub source: Option<String>,
+    pub source_id: Option<String>,
+}
+
+/// What an import row does with its observation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Adds it, unless an observation with its key is already there.
+    Add,
+    /// Withdraws the observation with its key from every public read.
+    Withdraw,
+    /// Replaces the value, unit, method and quality flag of the observation
+    /// with its key (and publishes it again if it was withdrawn).
+    Replace,
+}
+
+/// One validated row of an import, with the line it starts on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportRow {
+    pub line: u64,
+    pub action: Action,
+    pub observation: NewObservation,
+}
+
+/// A validated import: the sites it names and its rows, written in one
+/// transaction by [`Store::apply`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ImportBatch {
+    pub sites: Vec<Site>,
+    /// Whether the file said which sites are public (`site_public`); without
+    /// it, new sites are public and known ones keep their setting.
+    pub sets_public: bool,
+    pub rows: Vec<ImportRow>,
+}
+
+/// What an import changed; a repeated import reports only `unchanged`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Applied {
+    pub added: u64,
+    pub withdrawn: u64,
+    pub replaced: u64,
+    /// Rows whose observation was already as the row says.
+    pub unchanged: u64,
+    pub sites: u64,
+}
+
+/// A classification from a platform's export, keyed by the project and
+/// the platform's own id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewClassification {
+    pub project_id: String,
+    pub project_name: String,
+    pub source_id: String,
+    pub created_at: i64,
+}
+
+/// Where the configuration puts the database.
+pub enum Location<'a> {
+    Postgres(&'a str),
+    Sqlite(std::path::PathBuf),
+}
+
+impl Location<'_> {
+    pub fn of<'a>(database_url: Option<&'a str>, data_dir: &Path) -> anyhow::Result<Location<'a>> {
+        Ok(match database_url {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Location::Postgres(url)
+            }
+            Some(url) => {
+                let path = url
+                    .strip_prefix("sqlite://")
+                    .or_else(|| url.strip_prefix("sqlite:"))
+                    .ok_or_else(|| anyhow::anyhow!("unsupported database URL {url:?}"))?;
+                Location::Sqlite(path.into())
+            }
+            None => Location::Sqlite(data_dir.join("service.sqlite3")),
+        })
+    }
 }
 
 /// One public observation with its site, as read (exact location).
@@ -136,24 +222,6 @@ impl std::fmt::Debug for Store {
     }
 }
 
-/// Whether a database URL names PostgreSQL.
-pub fn is_postgres(url: &str) -> bool {
-    url.starts_with("postgres://") || url.starts_with("postgresql://")
-}
-
-/// The SQLite file a configuration names: the path of a `sqlite:PATH` URL,
-/// or `data_dir/service.sqlite3` when there is no URL.
-pub fn sqlite_file(database_url: Option<&str>, data_dir: &Path) -> anyhow::Result<PathBuf> {
-    match database_url {
-        None => Ok(data_dir.join("service.sqlite3")),
-        Some(url) => url
-            .strip_prefix("sqlite://")
-            .or_else(|| url.strip_prefix("sqlite:"))
-            .map(PathBuf::from)
-            .ok_or_else(|| anyhow::anyhow!("unsupported database URL {url:?}")),
-    }
-}
-
 impl Store {
     /// Opens the store the configuration names: PostgreSQL for a
     /// `postgres://`/`postgresql://` URL, the SQLite file of a `sqlite:PATH`
@@ -165,12 +233,9 @@ impl Store {
         data_dir: &Path,
         sample: SampleSize,
     ) -> anyhow::Result<Store> {
-        let store = match database_url {
-            Some(url) if is_postgres(url) => {
-                Store::Postgres(postgres::PgStore::open(url, None).await?)
-            }
-            _ => {
-                let path = sqlite_file(database_url, data_dir)?;
+        let store = match Location::of(database_url, data_dir)? {
+            Location::Postgres(url) => Store::Postgres(postgres::PgStore::open(url, None).await?),
+            Location::Sqlite(path) => {
                 if database_url.is_none() {
                     std::fs::create_dir_all(data_dir)
                         .map_err(|e| anyhow::anyhow!("creating {}: {e}", data_dir.display()))?;
@@ -239,16 +304,50 @@ impl Store {
         }
     }
 
-    /// Inserts or updates `sites` and inserts `observations` in one
-    /// transaction; observations get ids after the current largest.
+    /// Inserts or updates `sites` and adds `observations` in one
+    /// transaction (see [`Store::apply`]); returns how many were added.
     pub async fn import(
         &self,
         sites: Vec<Site>,
         observations: Vec<NewObservation>,
     ) -> anyhow::Result<u64> {
+        let rows = observations
+            .into_iter()
+            .map(|observation| ImportRow {
+                line: 0,
+                action: Action::Add,
+                observation,
+            })
+            .collect();
+        let batch = ImportBatch {
+            sites,
+            sets_public: true,
+            rows,
+        };
+        Ok(self.apply(batch).await?.added)
+    }
+
+    /// Writes a validated import in one transaction: sites are inserted or
+    /// updated, each row adds (ids after the current largest), withdraws
+    /// or replaces its observation. A withdrawal or replacement of an
+    /// observation that is not there fails the whole import with an
+    /// [`import::ImportError::Row`] naming the row's line.
+    pub async fn apply(&self, batch: ImportBatch) -> anyhow::Result<Applied> {
         match self {
-            Store::Sqlite(s) => s.import(sites, observations).await,
-            Store::Postgres(s) => s.import(sites, observations).await,
+            Store::Sqlite(s) => s.apply(batch).await,
+            Store::Postgres(s) => s.apply(batch).await,
+        }
+    }
+
+    /// Adds classifications (and their projects) in one transaction, except
+    /// those already there; returns how many were added.
+    pub async fn import_classifications(
+        &self,
+        rows: Vec<NewClassification>,
+    ) -> anyhow::Result<u64> {
+        match self {
+            Store::Sqlite(s) => s.import_classifications(rows).await,
+            Store::Postgres(s) => s.import_classifications(rows).await,
         }
     }
 }
@@ -270,7 +369,8 @@ pub(crate) fn observation_query(
     let mut sql = String::from(
         "SELECT o.id, o.site_id, s.name, s.country, s.water_body_type, o.observed_at, \
          o.parameter, o.value, o.unit, o.method, o.quality_flag, s.latitude, s.longitude \
-         FROM observations o JOIN sites s ON s.id = o.site_id WHERE s.public = TRUE",
+         FROM observations o JOIN sites s ON s.id = o.site_id \
+         WHERE s.public = TRUE AND o.withdrawn = FALSE",
     );
     let mut args = Vec::new();
     let mut bind = |sql: &mut String, clause: &str, arg: Arg| {

@@ -19,11 +19,46 @@ use super::sample::Sample;
 use super::{Arg, Counts, NewObservation, ObservationFilter, ObservationRow, Site, SiteSummary};
 
 mod contact;
-/// Versioned migrations, applied in order.
-const MIGRATIONS: [(i64, &str); 2] = [
+mod import;
+/// Versioned migrations, applied in order (named in [`super::migrate`]).
+const MIGRATIONS: [(i64, &str); 3] = [
     (1, include_str!("migrations/postgres/0001_init.sql")),
     (2, include_str!("migrations/postgres/0002_contact.sql")),
+    (3, include_str!("migrations/postgres/0003_import_keys.sql")),
 ];
+const _: () = assert!(MIGRATIONS.len() == super::migrate::MIGRATIONS.len());
+
+/// The schema version of the database at `url` (in `schema`, or the
+/// connection's search path), read without writing: 0 before the first
+/// migration.
+pub async fn schema_version(url: &str, schema: Option<&str>) -> anyhow::Result<i64> {
+    let mut config = tokio_postgres::Config::from_str(url).context("parsing the PostgreSQL URL")?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(std::time::Duration::from_secs(5));
+    }
+    if let Some(schema) = schema {
+        config.options(format!("-c search_path={schema}"));
+    }
+    let (client, conn) = config.connect(NoTls).await.context("connecting")?;
+    let task = tokio::spawn(conn);
+    let table: Option<String> = client
+        .query_one("SELECT to_regclass('schema_migrations')::TEXT", &[])
+        .await?
+        .get(0);
+    let version = match table {
+        None => 0,
+        Some(_) => client
+            .query_one(
+                "SELECT coalesce(max(version), 0)::BIGINT FROM schema_migrations",
+                &[],
+            )
+            .await?
+            .get(0),
+    };
+    drop(client);
+    let _ = task.await;
+    Ok(version)
+}
 
 /// Key of the advisory lock that serialises migrations across replicas.
 const MIGRATION_LOCK: i64 = 0x51de_ca7e;
@@ -132,6 +167,7 @@ impl PgStore {
             )
             .await?
             .get(0);
+        super::migrate::refuse_newer(current)?;
         for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > current) {
             tx.batch_execute(sql)
                 .await
@@ -168,16 +204,16 @@ impl PgStore {
                 "SELECT \
                  (SELECT count(*) FROM volunteers), \
                  (SELECT count(*) FROM observations o JOIN sites s ON s.id = o.site_id \
-                    WHERE s.public), \
+                    WHERE s.public AND NOT o.withdrawn), \
                  (SELECT count(*) FROM sites WHERE public), \
                  (SELECT count(DISTINCT country) FROM sites WHERE public), \
                  (SELECT count(*) FROM classifications), \
                  (SELECT count(*) FROM projects WHERE collects_classifications), \
                  (SELECT count(*) FROM projects), \
                  (SELECT count(*) FROM observations o JOIN sites s ON s.id = o.site_id \
-                    WHERE s.public AND o.observed_at >= $1), \
+                    WHERE s.public AND NOT o.withdrawn AND o.observed_at >= $1), \
                  (SELECT max(o.observed_at) FROM observations o JOIN sites s \
-                    ON s.id = o.site_id WHERE s.public)",
+                    ON s.id = o.site_id WHERE s.public AND NOT o.withdrawn)",
                 &[&since],
             )
             .await?;
@@ -255,7 +291,7 @@ impl PgStore {
         let groups = client
             .query(
                 "SELECT site_id, parameter, count(*), max(observed_at) FROM observations \
-                 GROUP BY site_id, parameter ORDER BY site_id, parameter",
+                 WHERE NOT withdrawn GROUP BY site_id, parameter ORDER BY site_id, parameter",
                 &[],
             )
             .await?
@@ -263,37 +299,6 @@ impl PgStore {
             .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
             .collect();
         Ok(super::summarise(sites, groups))
-    }
-
-    pub async fn import(
-        &self,
-        sites: Vec<Site>,
-        observations: Vec<NewObservation>,
-    ) -> anyhow::Result<u64> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await?;
-        // Concurrent imports would race for the next ids.
-        tx.batch_execute("LOCK TABLE observations IN EXCLUSIVE MODE")
-            .await?;
-        upsert_sites(&tx, &sites).await?;
-        let base: i64 = tx
-            .query_one("SELECT coalesce(max(id), 0)::BIGINT FROM observations", &[])
-            .await?
-            .get(0);
-        let n = observations.len();
-        let renumbered: Vec<NewObservation> = observations
-            .into_iter()
-            .enumerate()
-            .map(|(i, mut o)| {
-                o.id = base + 1 + i as i64;
-                o
-            })
-            .collect();
-        for chunk in renumbered.chunks(10_000) {
-            insert_observations(&tx, chunk).await?;
-        }
-        tx.commit().await?;
-        Ok(n as u64)
     }
 
     pub(super) async fn insert_sample(&self, sample: Sample) -> anyhow::Result<()> {
@@ -310,7 +315,7 @@ impl PgStore {
             return Ok(());
         }
         let sites = sample.sites();
-        upsert_sites(&tx, &sites).await?;
+        upsert_sites(&tx, &sites, true).await?;
         let extras = sample.extras();
         let (ids, joined): (Vec<i64>, Vec<i64>) = extras.volunteers.iter().copied().unzip();
         tx.execute(
@@ -350,9 +355,12 @@ impl PgStore {
     }
 }
 
+/// Inserts or updates `sites`; a known site's `public` changes only when
+/// `sets_public`.
 async fn upsert_sites(
     tx: &deadpool_postgres::Transaction<'_>,
     sites: &[Site],
+    sets_public: bool,
 ) -> anyhow::Result<()> {
     let stmt = tx
         .prepare_cached(
@@ -360,7 +368,8 @@ async fn upsert_sites(
              VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO UPDATE SET \
              name = excluded.name, country = excluded.country, \
              water_body_type = excluded.water_body_type, latitude = excluded.latitude, \
-             longitude = excluded.longitude",
+             longitude = excluded.longitude, \
+             public = CASE WHEN $8 THEN excluded.public ELSE sites.public END",
         )
         .await?;
     for s in sites {
@@ -374,6 +383,7 @@ async fn upsert_sites(
                 &s.latitude,
                 &s.longitude,
                 &s.public,
+                &sets_public,
             ],
         )
         .await?;

@@ -2,10 +2,17 @@
 //! fresh `scripts/up` shows live data at once, and a large one for
 //! benchmarks.
 //!
+//! The sample tells the content's story: the observations are Water Watch
+//! readings, and Water Watch ended in June 2024 (`content/service/
+//! projects.toml`), so every reading falls in the four years before
+//! [`WATER_WATCH_END`], whatever the day. What still grows is Riverlens:
+//! its classifications run from the platform's start
+//! ([`RIVERLENS_START`]) to the end day, more of them each year.
+//!
 //! Everything derives from a fixed seed through splitmix64 and from the end
 //! day: the same size and end day give the same rows on every machine. The
 //! end day is the start of the current UTC day when the store is first
-//! filled, so "observations in the last 30 days" is not zero.
+//! filled; it bounds the classifications and volunteers' joining dates.
 
 use super::{NewObservation, Site};
 
@@ -14,7 +21,8 @@ use super::{NewObservation, Site};
 pub enum SampleSize {
     /// None: the database stays empty until an import.
     None,
-    /// 400 sites in 8 countries, 40 000 observations over 4 years.
+    /// 400 sites in 8 countries, 40 000 observations over Water Watch's
+    /// last 4 years, 8 000 Riverlens classifications.
     Default,
     /// 1 000 sites, 1 000 000 observations: for benchmarks.
     Large,
@@ -54,8 +62,14 @@ impl SampleSize {
     }
 }
 
-/// Years of observations before the end day.
+/// Years of observations before [`WATER_WATCH_END`].
 const YEARS: i64 = 4;
+/// 2024-07-01T00:00:00Z: Water Watch's last readings were taken in June 2024.
+pub const WATER_WATCH_END: i64 = 1_719_792_000;
+/// 2018-04-01T00:00:00Z: Water Watch's first volunteers joined.
+const WATER_WATCH_START: i64 = 1_522_540_800;
+/// 2021-09-01T00:00:00Z: Riverlens opened.
+pub const RIVERLENS_START: i64 = 1_630_454_400;
 const SEED: u64 = 0x5eed_0fda_7a00_0001;
 
 /// The start of the current UTC day, in Unix seconds.
@@ -139,20 +153,38 @@ const WATER_BODIES: [&str; 14] = [
     "coastal",
 ];
 
-const PROJECTS: [(&str, &str, bool); 6] = [
-    ("freshwater-watch", "FreshWater Watch", false),
-    ("nitrate-blitz", "Nitrate Blitz", false),
-    ("plankton-id", "Plankton Identification", true),
-    ("algae-spotter", "Algae Bloom Spotter", true),
-    ("riverfly", "Riverfly Census", true),
-    ("urban-ponds", "Urban Ponds", false),
+/// The content's projects, and Riverlens's collections, the projects
+/// that collect classifications.
+const PROJECTS: [(&str, &str, bool); 9] = [
+    ("water-watch", "Water Watch", false),
+    ("nutrient-baseline", "Nutrient Baseline Study", false),
+    ("open-observations", "Open Observations", false),
+    ("schools-water-lab", "Schools Water Lab", false),
+    ("riverlens-water-colour", "Riverlens: water colour", true),
+    ("riverlens-algal-blooms", "Riverlens: algal blooms", true),
+    (
+        "riverlens-floating-litter",
+        "Riverlens: floating litter",
+        true,
+    ),
+    (
+        "riverlens-bank-vegetation",
+        "Riverlens: bank vegetation",
+        true,
+    ),
+    (
+        "riverlens-camera-traps",
+        "Riverlens: riverbank camera traps",
+        true,
+    ),
 ];
 
 /// The whole sample, generated lazily in batches.
 #[derive(Debug, Clone)]
 pub struct Sample {
     pub size: SampleSize,
-    /// Unix seconds; every observation is before it.
+    /// Unix seconds; every classification and volunteer is before it
+    /// (observations end at [`WATER_WATCH_END`]).
     pub end: i64,
 }
 
@@ -172,8 +204,9 @@ impl Sample {
         Sample { size, end }
     }
 
+    /// The first day of observations.
     fn start(&self) -> i64 {
-        self.end - YEARS * 365 * 86_400
+        WATER_WATCH_END - YEARS * 365 * 86_400
     }
 
     pub fn sites(&self) -> Vec<Site> {
@@ -204,18 +237,22 @@ impl Sample {
 
     pub fn extras(&self) -> Extras {
         let mut rng = Rng::new(SEED ^ 0xe7);
-        let (start, span) = (self.start(), self.end - self.start());
+        let end = self.end.max(RIVERLENS_START + 86_400);
+        let span = (end - WATER_WATCH_START) as f64;
         let volunteers = (1..=self.size.volunteers() as i64)
-            .map(|id| (id, start + (rng.unit() * span as f64) as i64))
+            .map(|id| (id, WATER_WATCH_START + (rng.unit() * span) as i64))
             .collect();
         let classifying: Vec<&'static str> = PROJECTS.iter().filter(|p| p.2).map(|p| p.0).collect();
+        // The square root of a uniform draw: a density rising linearly from
+        // the platform's start, so each month has more than the one before.
+        let span = (end - RIVERLENS_START) as f64;
         let classifications = (1..=self.size.classifications() as i64)
             .map(|id| {
                 (
                     id,
                     *rng.pick(&classifying),
                     1 + rng.below(self.size.volunteers().max(1)) as i64,
-                    start + (rng.unit() * span as f64) as i64,
+                    (RIVERLENS_START + (rng.unit().sqrt() * span) as i64).min(end - 1),
                 )
             })
             .collect();
@@ -235,7 +272,7 @@ impl Sample {
         mut each: impl FnMut(&[NewObservation]) -> Result<(), E>,
     ) -> Result<(), E> {
         let mut rng = Rng::new(SEED ^ 0x0b5);
-        let (start, span) = (self.start(), self.end - self.start());
+        let (start, span) = (self.start(), WATER_WATCH_END - self.start());
         let volunteers = self.size.volunteers().max(1);
         let mut buf = Vec::with_capacity(batch);
         for id in 1..=self.size.observations() as i64 {
@@ -266,6 +303,8 @@ impl Sample {
                 method: method.to_owned(),
                 quality_flag: flag.to_owned(),
                 volunteer_id: Some(1 + rng.below(volunteers) as i64),
+                source: None,
+                source_id: None,
             });
             if buf.len() == batch {
                 each(&buf)?;
@@ -332,7 +371,7 @@ mod tests {
                 first = b.to_vec();
             }
             for o in b {
-                assert!(o.observed_at < a.end && o.observed_at >= a.start());
+                assert!(o.observed_at < WATER_WATCH_END && o.observed_at >= a.start());
                 assert!(o.value.is_finite());
             }
             Ok::<_, ()>(())
@@ -345,5 +384,32 @@ mod tests {
         })
         .unwrap_err();
         assert_eq!(first, again);
+    }
+
+    #[test]
+    fn readings_end_in_june_2024_and_classifications_grow_to_the_end_day() {
+        let end = 1_795_000_000 - 1_795_000_000 % 86_400;
+        let a = Sample::new(SampleSize::Default, end);
+        let mut latest = 0;
+        a.observations(&a.sites(), 5000, |b| {
+            latest = b.iter().map(|o| o.observed_at).max().unwrap().max(latest);
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        assert!(latest < WATER_WATCH_END);
+        assert!(
+            latest > WATER_WATCH_END - 30 * 86_400,
+            "readings run to the end"
+        );
+        let extras = a.extras();
+        let c = &extras.classifications;
+        assert!(c.iter().all(|c| (RIVERLENS_START..end).contains(&c.3)));
+        let last_30 = c.iter().filter(|c| c.3 >= end - 30 * 86_400).count();
+        let first_30 = c
+            .iter()
+            .filter(|c| c.3 < RIVERLENS_START + 30 * 86_400)
+            .count();
+        assert!(last_30 > 2 * first_30.max(1), "{first_30} then {last_30}");
+        assert!(extras.volunteers.iter().all(|v| v.1 < end));
     }
 }

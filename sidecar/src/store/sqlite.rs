@@ -19,11 +19,41 @@ use super::{Arg, Counts, NewObservation, ObservationFilter, ObservationRow, Site
 
 pub mod backup;
 mod contact;
-/// Versioned migrations, applied in order.
-const MIGRATIONS: [(i64, &str); 2] = [
+mod import;
+/// Versioned migrations, applied in order (named in [`super::migrate`]).
+const MIGRATIONS: [(i64, &str); 3] = [
     (1, include_str!("migrations/sqlite/0001_init.sql")),
     (2, include_str!("migrations/sqlite/0002_contact.sql")),
+    (3, include_str!("migrations/sqlite/0003_import_keys.sql")),
 ];
+const _: () = assert!(MIGRATIONS.len() == super::migrate::MIGRATIONS.len());
+
+/// The schema version of the file at `path`, read without writing (0 when
+/// there is no file yet).
+pub async fn schema_version(path: &Path) -> anyhow::Result<i64> {
+    let path = path.to_path_buf();
+    tokio::task::spawn_blocking(move || -> anyhow::Result<i64> {
+        if !path.exists() {
+            return Ok(0);
+        }
+        let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .with_context(|| format!("opening {}", path.display()))?;
+        let recorded: bool = conn.query_row(
+            "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'schema_migrations'",
+            [],
+            |r| r.get(0),
+        )?;
+        if !recorded {
+            return Ok(0);
+        }
+        Ok(conn.query_row(
+            "SELECT coalesce(max(version), 0) FROM schema_migrations",
+            [],
+            |r| r.get(0),
+        )?)
+    })
+    .await?
+}
 
 /// Reads running at once, each on its own read connection: a burst of
 /// requests queues here instead of starting a thread and a connection
@@ -161,7 +191,7 @@ impl SqliteStore {
                 volunteers: one("SELECT count(*) FROM volunteers")?,
                 observations: one(
                     "SELECT count(*) FROM observations o JOIN sites s ON s.id = o.site_id \
-                     WHERE s.public = TRUE",
+                     WHERE s.public = TRUE AND o.withdrawn = FALSE",
                 )?,
                 sites: one("SELECT count(*) FROM sites WHERE public = TRUE")?,
                 countries: one("SELECT count(DISTINCT country) FROM sites WHERE public = TRUE")?,
@@ -172,13 +202,14 @@ impl SqliteStore {
                 projects: one("SELECT count(*) FROM projects")?,
                 observations_since: c.query_row(
                     "SELECT count(*) FROM observations o JOIN sites s ON s.id = o.site_id \
-                     WHERE s.public = TRUE AND o.observed_at >= ?1",
+                     WHERE s.public = TRUE AND o.withdrawn = FALSE AND o.observed_at >= ?1",
                     [since],
                     |r| r.get(0),
                 )?,
                 latest_observation_at: c.query_row(
                     "SELECT max(o.observed_at) FROM observations o \
-                     JOIN sites s ON s.id = o.site_id WHERE s.public = TRUE",
+                     JOIN sites s ON s.id = o.site_id WHERE s.public = TRUE \
+                     AND o.withdrawn = FALSE",
                     [],
                     |r| r.get(0),
                 )?,
@@ -243,7 +274,8 @@ impl SqliteStore {
                     .collect::<rusqlite::Result<Vec<_>>>()?;
                 let mut stmt = c.prepare(
                     "SELECT site_id, parameter, count(*), max(observed_at) FROM observations \
-                     GROUP BY site_id, parameter ORDER BY site_id, parameter",
+                     WHERE withdrawn = FALSE GROUP BY site_id, parameter \
+                     ORDER BY site_id, parameter",
                 )?;
                 let groups = stmt
                     .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
@@ -254,38 +286,11 @@ impl SqliteStore {
         Ok(super::summarise(sites, groups))
     }
 
-    pub async fn import(
-        &self,
-        sites: Vec<Site>,
-        observations: Vec<NewObservation>,
-    ) -> anyhow::Result<u64> {
-        self.write(move |conn| {
-            let tx = conn.transaction()?;
-            upsert_sites(&tx, &sites)?;
-            let base: i64 =
-                tx.query_row("SELECT coalesce(max(id), 0) FROM observations", [], |r| {
-                    r.get(0)
-                })?;
-            let renumbered: Vec<NewObservation> = observations
-                .into_iter()
-                .enumerate()
-                .map(|(i, mut o)| {
-                    o.id = base + 1 + i as i64;
-                    o
-                })
-                .collect();
-            insert_observations(&tx, &renumbered)?;
-            tx.commit()?;
-            Ok(renumbered.len() as u64)
-        })
-        .await
-    }
-
     pub(super) async fn insert_sample(&self, sample: Sample) -> anyhow::Result<()> {
         self.write(move |conn| {
             let tx = conn.transaction()?;
             let sites = sample.sites();
-            upsert_sites(&tx, &sites)?;
+            upsert_sites(&tx, &sites, true)?;
             let extras = sample.extras();
             {
                 let mut v = tx.prepare("INSERT INTO volunteers (id, joined_at) VALUES (?1, ?2)")?;
@@ -306,7 +311,9 @@ impl SqliteStore {
                     c.execute(params![id, project, volunteer, at])?;
                 }
             }
-            sample.observations(&sites, 10_000, |batch| insert_observations(&tx, batch))?;
+            sample.observations(&sites, 10_000, |batch| {
+                insert_observations(&tx, batch).map(drop)
+            })?;
             tx.commit()?;
             conn.execute_batch("ANALYZE")?;
             Ok(())
@@ -315,13 +322,24 @@ impl SqliteStore {
     }
 }
 
-fn upsert_sites(tx: &rusqlite::Transaction<'_>, sites: &[Site]) -> anyhow::Result<()> {
-    let mut stmt = tx.prepare_cached(
+/// Inserts or updates `sites`; a known site's `public` changes only when
+/// `sets_public`.
+fn upsert_sites(
+    tx: &rusqlite::Transaction<'_>,
+    sites: &[Site],
+    sets_public: bool,
+) -> anyhow::Result<()> {
+    let mut stmt = tx.prepare_cached(if sets_public {
         "INSERT INTO sites (id, name, country, water_body_type, latitude, longitude, public) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (id) DO UPDATE SET name = excluded.name, \
          country = excluded.country, water_body_type = excluded.water_body_type, \
-         latitude = excluded.latitude, longitude = excluded.longitude",
-    )?;
+         latitude = excluded.latitude, longitude = excluded.longitude, public = excluded.public"
+    } else {
+        "INSERT INTO sites (id, name, country, water_body_type, latitude, longitude, public) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (id) DO UPDATE SET name = excluded.name, \
+         country = excluded.country, water_body_type = excluded.water_body_type, \
+         latitude = excluded.latitude, longitude = excluded.longitude"
+    })?;
     for s in sites {
         stmt.execute(params![
             s.id,
@@ -336,16 +354,20 @@ fn upsert_sites(tx: &rusqlite::Transaction<'_>, sites: &[Site]) -> anyhow::Resul
     Ok(())
 }
 
+/// Inserts `rows`, skipping any whose key is already there; returns how
+/// many went in.
 fn insert_observations(
     tx: &rusqlite::Transaction<'_>,
     rows: &[NewObservation],
-) -> anyhow::Result<()> {
+) -> anyhow::Result<u64> {
     let mut stmt = tx.prepare_cached(
         "INSERT INTO observations (id, site_id, observed_at, parameter, value, unit, method, \
-         quality_flag, volunteer_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+         quality_flag, volunteer_id, source, source_id) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT DO NOTHING",
     )?;
+    let mut added = 0;
     for o in rows {
-        stmt.execute(params![
+        added += stmt.execute(params![
             o.id,
             o.site_id,
             o.observed_at,
@@ -354,10 +376,12 @@ fn insert_observations(
             o.unit,
             o.method,
             o.quality_flag,
-            o.volunteer_id
-        ])?;
+            o.volunteer_id,
+            o.source,
+            o.source_id
+        ])? as u64;
     }
-    Ok(())
+    Ok(added)
 }
 
 fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
@@ -371,6 +395,7 @@ fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
         [],
         |r| r.get(0),
     )?;
+    super::migrate::refuse_newer(current)?;
     for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > current) {
         tx.execute_batch(sql)
             .with_context(|| format!("applying SQLite migration {version}"))?;

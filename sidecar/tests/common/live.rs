@@ -130,6 +130,8 @@ fn obs(site: &str, at: &str, parameter: &str, value: f64, unit: &str) -> NewObse
         method: "test kit".into(),
         quality_flag: "valid".into(),
         volunteer_id: None,
+        source: None,
+        source_id: None,
     }
 }
 
