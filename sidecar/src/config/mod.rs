@@ -41,6 +41,57 @@ pub enum Command {
     /// Probe a running sidecar's `/healthz`: exit 0 when it answers 200,
     /// 1 otherwise (for container health checks; no shell or curl needed).
     Healthcheck(crate::healthcheck::HealthcheckArgs),
+    /// List, show, export or delete stored enquiries, to answer a person's
+    /// request for access to or erasure of their data.
+    Enquiries(EnquiriesArgs),
+}
+
+/// `sidecar enquiries ACTION`.
+#[derive(Debug, Clone, Args)]
+pub struct EnquiriesArgs {
+    #[command(subcommand)]
+    pub action: EnquiriesAction,
+
+    /// Database URL (`sqlite:PATH` or `postgres://…`); default: the SQLite
+    /// file in the data directory.
+    #[arg(long, env = "SIDECAR_DATABASE", global = true)]
+    pub database: Option<String>,
+
+    /// Directory of the default SQLite database.
+    #[arg(long, env = "SIDECAR_DATA_DIR", default_value = "data", global = true)]
+    pub data_dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum EnquiriesAction {
+    /// One line per enquiry (reference, received, delivery, address),
+    /// oldest first.
+    List {
+        /// Only those sent from this address (any letter case).
+        #[arg(long)]
+        email: Option<String>,
+    },
+    /// Every stored field of one enquiry.
+    Show {
+        /// The reference, `ENQ-…`.
+        reference: String,
+    },
+    /// All enquiries sent from an address, every stored field, as JSON on
+    /// stdout (an answer to a request of access).
+    Export {
+        #[arg(long)]
+        email: String,
+    },
+    /// Deletes enquiries and their outbox rows for good, and prints how
+    /// many (an answer to a request of erasure).
+    #[command(group(clap::ArgGroup::new("which").required(true)))]
+    Delete {
+        #[arg(long, group = "which")]
+        reference: Option<String>,
+        /// Every enquiry sent from this address (any letter case).
+        #[arg(long, group = "which")]
+        email: Option<String>,
+    },
 }
 
 /// `sidecar import FILE`.
