@@ -172,12 +172,7 @@ pub async fn run(
             .collect();
         let lease_ends = now + cfg.lease.as_millis() as i64;
         let items = match store
-            .claim_outbox(
-                now,
-                cfg.lease.as_millis() as i64,
-                batch(cfg),
-                token.clone(),
-            )
+            .claim_outbox(now, cfg.lease.as_millis() as i64, batch(cfg), token.clone())
             .await
         {
             Ok(items) => items,

@@ -206,7 +206,7 @@ impl PgStore {
         let expired = tx
             .query(
                 &format!(
-                    "{} FOR UPDATE OF o SKIP LOCKED",
+                    "{} FOR UPDATE OF o, e SKIP LOCKED",
                     sql::pg(subject_sql::EXPIRED)
                 ),
                 &[&sent_before, &received_before, &now, &PURGE_BATCH],
