@@ -215,9 +215,13 @@ try {
   });
 
   await step("the contact form reads topic and message from the fragment, and only known topics", async () => {
+    // From another page each time: a change of fragment alone on the same
+    // page is no new visit.
+    await page.goto(base + "/");
     await page.goto(base + "/contact/#topic=other&message=From%20the%20fragment");
     await page.locator("#contact-prefilled").waitFor();
     assert(await page.inputValue("#f-topic") === "other" && await page.inputValue("#f-message") === "From the fragment", "fragment read");
+    await page.goto(base + "/");
     await page.goto(base + "/contact/#topic=not-a-topic&message=Hello");
     assert(await page.inputValue("#f-topic") === "", "an unknown topic is ignored");
     assert(await page.inputValue("#f-message") === "Hello", "the message still comes");
