@@ -395,6 +395,11 @@ mod tests {
         assert!(parse(&["--contact-key", "short"]).is_err());
         assert!(parse(&["--contact-to", "not an address"]).is_err());
         assert!(parse(&["--outbox-lease-ms", "1000", "--smtp-timeout-ms", "2000"]).is_err());
+        assert!(parse(&["--enquiry-retention-days", "0"]).is_err());
+        assert!(parse(&["--enquiry-retention-days", "3651"]).is_err());
+        assert!(parse(&["--enquiry-retention-s", "0"]).is_err());
+        let c = parse(&["--enquiry-retention-days", "30"]).unwrap();
+        assert_eq!(c.contact.enquiry_retention_days, Some(30));
         let c = parse(&["--trusted-proxy", "10.0.0.0/8", "--log-format", "json"]).unwrap();
         assert_eq!(c.contact.challenge_cost, 5000);
         assert_eq!(c.contact.contact_rate_limit, 5);
