@@ -335,6 +335,19 @@ pub struct Contact {
     pub languages: Vec<String>,
     /// When an enquirer can expect an answer.
     pub response_time: String,
+    /// Days an enquiry is kept after it was mailed to the organisation (one
+    /// never delivered: after it was received); then the service deletes
+    /// it. Stated on the privacy page and the sidecar's default.
+    #[serde(default = "default_enquiry_retention_days")]
+    #[schemars(range(min = 1, max = 3650))]
+    pub enquiry_retention_days: u32,
+}
+
+/// The enquiry retention when the service information names none.
+pub const DEFAULT_ENQUIRY_RETENTION_DAYS: u32 = 180;
+
+fn default_enquiry_retention_days() -> u32 {
+    DEFAULT_ENQUIRY_RETENTION_DAYS
 }
 
 /// What agents acting for users may and may not do with this service.

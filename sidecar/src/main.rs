@@ -18,6 +18,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Serve(args) => sidecar::startup::serve(args),
         Command::Healthcheck(args) => sidecar::healthcheck::run(&args),
+        Command::Enquiries(args) => sidecar::contact::admin::main(&args),
         Command::Import(args) => match import(&args) {
             Ok(done) => {
                 println!("{done} from {}", args.file.display());

@@ -263,7 +263,11 @@
     status.setAttribute("role", "status");
     form.appendChild(status);
     root.appendChild(form);
-    root.appendChild(el("p", "chat-notice", "Nothing you ask is stored; the chat never contacts anyone or submits anything for you."));
+    const notice = el("p", "chat-notice", "Nothing you ask is stored; the chat never contacts anyone or submits anything for you. ");
+    const privacy = el("a", null, "Privacy");
+    privacy.href = "/docs/about/privacy/";
+    notice.appendChild(privacy);
+    root.appendChild(notice);
     dialog.appendChild(root);
 
     close.addEventListener("click", () => dialog.close());

@@ -24,13 +24,14 @@
   let solving = null;
 
   // A prefilled enquiry (the chat's hand-off, the MCP prepare_enquiry
-  // tool): `topic` and `message` from the query or the fragment go into
-  // empty fields; a topic only when it is one of the form's own. Nothing is
-  // sent: the visitor reviews the form and presses send.
+  // tool): `topic` and `message` from the fragment (which no server sees;
+  // the query too, for links made before) go into empty fields; a topic
+  // only when it is one of the form's own. Nothing is sent: the visitor
+  // reviews the form and presses send.
   (function prefill() {
     const params = new URLSearchParams(location.search);
     const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
-    const get = (name) => params.get(name) || fragment.get(name) || "";
+    const get = (name) => fragment.get(name) || params.get(name) || "";
     const topic = get("topic");
     const message = get("message").trim();
     const select = form.elements.topic;

@@ -194,8 +194,14 @@ try {
     await checkTurn(turn, answer, UNANSWERABLE);
     const handoff = turn.locator("a.chat-handoff.is-suggested");
     assert(/^Ask a person/.test(await handoff.innerText()), "the hand-off reads “Ask a person…”");
+    // The question is in the fragment only: no request carries it.
+    const target = new URL(await handoff.getAttribute("href"), base);
+    assert(!target.search && target.hash.includes("message="), "the hand-off link has a fragment and no query string: " + target);
     await handoff.focus();
-    await Promise.all([page.waitForURL(/\/contact\/\?/), page.keyboard.press("Enter")]);
+    await Promise.all([page.waitForURL(/\/contact\/#/), page.keyboard.press("Enter")]);
+    assert(!page.url().includes("?"), "the form's address has no query string: " + page.url());
+    assert(!log.requests.some((r) => r.url.includes("/contact/?") || r.url.includes("adopt")),
+      "no request carried the question");
     await page.locator("#contact-prefilled").waitFor();
     assert(await page.inputValue("#f-topic") === "other", "the topic is prefilled");
     assert(await page.inputValue("#f-message") === UNANSWERABLE, "the message is the question");
@@ -209,10 +215,14 @@ try {
   });
 
   await step("the contact form reads topic and message from the fragment, and only known topics", async () => {
+    // From another page each time: a change of fragment alone on the same
+    // page is no new visit.
+    await page.goto(base + "/");
     await page.goto(base + "/contact/#topic=other&message=From%20the%20fragment");
     await page.locator("#contact-prefilled").waitFor();
     assert(await page.inputValue("#f-topic") === "other" && await page.inputValue("#f-message") === "From the fragment", "fragment read");
-    await page.goto(base + "/contact/?topic=not-a-topic&message=Hello");
+    await page.goto(base + "/");
+    await page.goto(base + "/contact/#topic=not-a-topic&message=Hello");
     assert(await page.inputValue("#f-topic") === "", "an unknown topic is ignored");
     assert(await page.inputValue("#f-message") === "Hello", "the message still comes");
     await page.goto(base + "/contact/");

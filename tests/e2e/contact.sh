@@ -2,7 +2,9 @@
 # The contact form end to end, with a real SMTP server (aiosmtpd on
 # loopback) and the real sidecar binary: delivery, a SIGKILL in the middle
 # of up to 4,000 concurrent submissions (every acknowledged enquiry stored and
-# mailed exactly once), and an SMTP outage. Runs on SQLite, and again on
+# mailed exactly once), an SMTP outage, an erasure with
+# `sidecar enquiries delete --email` (no row, queued mail or log line keeps
+# the address) and a retention of seconds. Runs on SQLite, and again on
 # PostgreSQL (in a fresh database) when TEST_DATABASE_URL is set.
 #
 #   tests/e2e/contact.sh DIST_DIR

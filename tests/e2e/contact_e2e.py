@@ -9,7 +9,12 @@ pointed at it, then checks:
   enquiry is in the database and is delivered exactly once (counted by
   Message-ID at the SMTP server);
 - outage: with the SMTP server down, enquiries are accepted and kept; once
-  it is back, all are delivered.
+  it is back, all are delivered;
+- erasure: `sidecar enquiries export|delete --email` on one address (mailed
+  and still queued enquiries): afterwards no enquiry or outbox row holds
+  it, the queued mail is never sent, and no log line ever held it;
+- retention: restarted with a period of a few seconds, the sidecar deletes
+  delivered enquiries and their outbox rows once the period has passed.
 
 Usage: contact_e2e.py --sidecar BIN --dist DIR [--database-url URL]
 (without --database-url, the sidecar's default SQLite file is used).
@@ -105,6 +110,21 @@ class Db:
         finally:
             con.close()
 
+    def query(self, sql):
+        """Rows of `sql` as lists of strings."""
+        if self.url:
+            out = subprocess.run(["psql", self.url, "-tAF", "\t", "-c", sql], check=True,
+                                 capture_output=True, text=True, timeout=30).stdout
+            return [line.split("\t") for line in out.splitlines() if line]
+        con = sqlite3.connect(os.path.join(self.data_dir, "service.sqlite3"), timeout=10)
+        try:
+            return [[str(v) for v in r] for r in con.execute(sql)]
+        finally:
+            con.close()
+
+    def count(self, sql):
+        return int(self.query(sql)[0][0])
+
     def pending(self):
         sql = "SELECT count(*) FROM outbox WHERE status = 'pending'"
         if self.url:
@@ -138,11 +158,11 @@ class Sidecar(SidecarProcess):
             self.args += ["--database", url]
 
 
-def submit(base, n, form=False):
+def submit(base, n, form=False, email=None):
     """One enquiry as the widget sends it; returns (status, reference)."""
     with urllib.request.urlopen(base + "/api/contact-challenge", timeout=10) as r:
         altcha = solve(json.load(r))
-    fields = {"name": f"Visitor {n}", "email": f"visitor{n}@visitor.example",
+    fields = {"name": f"Visitor {n}", "email": email or f"visitor{n}@visitor.example",
               "organisation": "", "topic": "other",
               "message": f"Enquiry number {n}.\nSecond line.", "consent": "true",
               "website": "", "altcha": altcha}
@@ -267,6 +287,92 @@ def test_outage(sidecar, smtp, mailbox, db, count=20):
     print(f"outage: {count} enquiries accepted while SMTP was down, all mailed once after")
 
 
+ERASED = "Erase.Me@Visitor.example"
+
+
+def enquiries_cli(binary, data_dir, url, *args):
+    """`sidecar enquiries ARGS` on the same database; its stdout."""
+    cmd = [binary, "enquiries", *args, "--data-dir", data_dir]
+    if url:
+        cmd += ["--database", url]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SIDECAR_")}
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, f"{cmd}: {done.stderr}"
+    return done.stdout
+
+
+def test_erasure(sidecar, smtp, mailbox, db, binary, data_dir, url):
+    """Art. 15 and 17: export then delete everything held about one address,
+    delivered or still queued; afterwards no row holds it and the queued
+    mail is never sent."""
+    delivered = []
+    for n, address in enumerate([ERASED, ERASED.lower()]):
+        status, ref = submit(sidecar.base, 7000 + n, email=address)
+        assert status == 201, status
+        delivered.append(ref)
+    wait_until("the erasure test's mail", lambda: all(mailbox.by_id(message_id(r)) for r in delivered), 30)
+    smtp.stop()
+    status, queued = submit(sidecar.base, 7002, email=ERASED.upper())
+    assert status == 201, status
+    status, kept = submit(sidecar.base, 7003)
+    assert status == 201, status
+    time.sleep(1.0)  # a failed attempt or two: the row waits in the outbox
+    refs = delivered + [queued]
+    assert db.count(f"SELECT count(*) FROM outbox WHERE reference = '{queued}' AND status = 'pending'") == 1
+
+    listed = enquiries_cli(binary, data_dir, url, "list", "--email", "erase.me@VISITOR.example")
+    assert sorted(line.split("\t")[0] for line in listed.splitlines()) == sorted(refs), listed
+    export = json.loads(enquiries_cli(binary, data_dir, url, "export", "--email", ERASED))
+    got = {e["reference"]: e for e in export["enquiries"]}
+    assert set(got) == set(refs), export
+    assert got[queued]["status"] == "pending" and got[delivered[0]]["status"] == "sent"
+    assert got[delivered[0]]["message"] == "Enquiry number 7000.\nSecond line."
+    assert got[delivered[0]]["name"] == "Visitor 7000" and got[delivered[0]]["sent_at"]
+    shown = enquiries_cli(binary, data_dir, url, "show", queued.lower())
+    assert queued in shown and "Enquiry number 7002." in shown, shown
+
+    out = enquiries_cli(binary, data_dir, url, "delete", "--email", "ERASE.me@visitor.EXAMPLE")
+    assert out.strip() == "deleted 3 enquiries and 3 outbox rows", out
+    needle = ERASED.lower()
+    assert db.count(f"SELECT count(*) FROM enquiries WHERE lower(email) = '{needle}' "
+                    "OR name IN ('Visitor 7000', 'Visitor 7001', 'Visitor 7002')") == 0
+    listed = ",".join(f"'{r}'" for r in refs)
+    assert db.count(f"SELECT count(*) FROM outbox WHERE reference IN ({listed})") == 0
+    assert db.count(f"SELECT count(*) FROM outbox WHERE lower(coalesce(last_error, '')) LIKE '%erase%'") == 0
+    assert kept in db.references(), "another visitor's enquiry is untouched"
+    assert enquiries_cli(binary, data_dir, url, "list", "--email", ERASED) == ""
+    # The queued mail is gone with the row: SMTP comes back, it never arrives.
+    smtp.start()
+    wait_until("the other visitor's mail", lambda: mailbox.by_id(message_id(kept)), 30)
+    time.sleep(1.0)
+    assert not mailbox.by_id(message_id(queued)), "an erased enquiry was mailed"
+    print(f"erasure: {len(refs)} enquiries of one address (2 mailed, 1 queued) exported and "
+          "deleted by `sidecar enquiries delete --email`; no row holds it, the queued mail never sent")
+
+
+def test_retention(sidecar, mailbox, db, seconds=3):
+    """Restarted with a retention of a few seconds: everything delivered
+    before is deleted with its outbox row, and a new enquiry soon after its
+    delivery."""
+    assert db.count("SELECT count(*) FROM enquiries") > 0
+    sidecar.stop()
+    sidecar.args += ["--enquiry-retention-s", str(seconds)]
+    sidecar.start()
+    wait_until("the old enquiries deleted", lambda: db.count("SELECT count(*) FROM enquiries") == 0, 30)
+    assert db.count("SELECT count(*) FROM outbox") == 0
+    status, ref = submit(sidecar.base, 8000)
+    assert status == 201, status
+    wait_until("the new enquiry mailed", lambda: mailbox.by_id(message_id(ref)), 20)
+    sent_at = time.monotonic()
+    assert ref in db.references(), "deleted before its period was over"
+    wait_until("the new enquiry deleted after its period", lambda: ref not in db.references(), 30)
+    waited = time.monotonic() - sent_at
+    assert waited >= seconds - 0.5, f"deleted {waited:.1f} s after delivery, before its period"
+    assert db.count(f"SELECT count(*) FROM outbox WHERE reference = '{ref}'") == 0
+    print(f"retention: with a period of {seconds} s every delivered enquiry and outbox row is "
+          f"deleted; a new one {waited:.1f} s after its delivery")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sidecar", required=True)
@@ -286,12 +392,18 @@ def main():
             test_delivery(sidecar, mailbox)
             test_crash(sidecar, mailbox, db)
             test_outage(sidecar, smtp, mailbox, db)
-            # Logs carry references, never contents or addresses.
+            test_erasure(sidecar, smtp, mailbox, db, args.sidecar, os.path.join(tmp, "data"),
+                         args.database_url)
+            test_retention(sidecar, mailbox, db)
+            # Logs carry references, never contents, names or addresses.
             sidecar.stop()
             log.flush()
             text = open(os.path.join(tmp, "sidecar.log"), encoding="utf-8").read()
             assert "visitor0@visitor.example" not in text and "Enquiry number" not in text
+            assert "@visitor.example" not in text.lower() and "Visitor 7" not in text
+            assert ERASED.lower() not in text.lower()
             assert "enquiry received" in text
+            assert "enquiries past their retention period deleted" in text
         except BaseException:
             log.flush()
             sys.stderr.write(open(os.path.join(tmp, "sidecar.log"), encoding="utf-8").read()[-4000:])

@@ -118,7 +118,13 @@ def clap_program(name, exe):
     top = run_help([exe, "--help"])
     prog.subs[""] = clap_options(top)
     for sub in clap_commands(top):
-        prog.subs[sub] = clap_options(run_help([exe, sub, "--help"]))
+        text = run_help([exe, sub, "--help"])
+        flags = clap_options(text)
+        # A subcommand with actions of its own (`sidecar enquiries list`):
+        # the actions' flags count as the subcommand's.
+        for action in clap_commands(text):
+            flags.update(clap_options(run_help([exe, sub, action, "--help"])))
+        prog.subs[sub] = flags
     return prog
 
 

@@ -1,6 +1,6 @@
 //! Pages generated from the service information (`content/service/*.toml`)
 //! under `/docs/about/`: services, projects, evidence, scope, consortium,
-//! contact and guardrails.
+//! contact, guardrails and the privacy notice.
 //!
 //! Each page is written as Markdown and then goes through the same pipeline
 //! as a document of `content/docs/` (breadcrumbs, previous/next, Markdown
@@ -17,7 +17,9 @@ use crate::model::{
 };
 
 mod pages;
+mod privacy;
 use pages::*;
+pub use privacy::URL as PRIVACY_URL;
 
 /// Site path of the section.
 pub const URL: &str = "/docs/about/";
@@ -224,6 +226,13 @@ pub fn documents(
             "What AI agents acting for users may and may not do here, and which licence covers which material.",
             70,
             guardrails(service),
+        ),
+        page(
+            "privacy/",
+            "Privacy",
+            "What the service keeps about you, why and for how long, and how to see or delete it.",
+            80,
+            privacy::privacy(service),
         ),
     ]
 }

@@ -103,7 +103,19 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
     let (scope, _): (Scope, _) = load(&svc.join("scope.toml"))?;
     let consortium_path = svc.join("consortium.toml");
     let (consortium, consortium_text): (Consortium, _) = load(&consortium_path)?;
-    let (contact, _): (Contact, _) = load(&svc.join("contact.toml"))?;
+    let contact_path = svc.join("contact.toml");
+    let (contact, contact_text): (Contact, _) = load(&contact_path)?;
+    if !(1..=3650).contains(&contact.enquiry_retention_days) {
+        return Err(error_at_value(
+            &contact_path,
+            &contact_text,
+            "enquiry_retention_days",
+            format!(
+                "enquiry_retention_days = {}, expected 1 to 3650 days",
+                contact.enquiry_retention_days
+            ),
+        ));
+    }
     let guardrails_path = svc.join("guardrails.toml");
     let (mut guardrails, guardrails_text): (Guardrails, _) = load(&guardrails_path)?;
 

@@ -212,4 +212,14 @@ pub struct ContactArgs {
     /// Longest retry delay, in milliseconds.
     #[arg(long, env = "SIDECAR_SMTP_RETRY_MAX_MS", default_value_t = 3_600_000)]
     pub smtp_retry_max_ms: u64,
+
+    /// Days an enquiry is kept after it was mailed (one never delivered:
+    /// after it was received), 1 to 3650. Default: the period the privacy
+    /// page states (`enquiry_retention_days` of `dist/api/service.json`).
+    #[arg(long, env = "SIDECAR_ENQUIRY_RETENTION_DAYS")]
+    pub enquiry_retention_days: Option<u32>,
+
+    /// The same period in seconds, overriding the days; for tests only.
+    #[arg(long, hide = true)]
+    pub enquiry_retention_s: Option<u64>,
 }

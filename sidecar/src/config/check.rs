@@ -42,6 +42,14 @@ pub(super) fn check_contact(c: &ContactArgs) -> Result<(), String> {
     if c.smtp_retry_max_ms < c.smtp_retry_base_ms {
         return Err("--smtp-retry-max-ms must be at least --smtp-retry-base-ms".into());
     }
+    if c.enquiry_retention_days
+        .is_some_and(|d| !(1..=3650).contains(&d))
+    {
+        return Err("--enquiry-retention-days must be between 1 and 3650".into());
+    }
+    if c.enquiry_retention_s == Some(0) {
+        return Err("--enquiry-retention-s must be at least 1".into());
+    }
     for (flag, addr) in [
         ("--contact-to", &c.contact_to),
         ("--contact-from", &c.contact_from),

@@ -51,6 +51,9 @@ pub enum Command {
     /// Restore a `sidecar backup` file as the SQLite database, which must
     /// not exist yet (stop the sidecar and move the old file away first).
     Restore(RestoreArgs),
+    /// List, show, export or delete stored enquiries, to answer a person's
+    /// request for access to or erasure of their data.
+    Enquiries(EnquiriesArgs),
 }
 
 /// The database a maintenance command works on.
@@ -87,6 +90,54 @@ pub struct RestoreArgs {
 
     #[command(flatten)]
     pub db: DatabaseArgs,
+}
+
+/// `sidecar enquiries ACTION`.
+#[derive(Debug, Clone, Args)]
+pub struct EnquiriesArgs {
+    #[command(subcommand)]
+    pub action: EnquiriesAction,
+
+    /// Database URL (`sqlite:PATH` or `postgres://…`); default: the SQLite
+    /// file in the data directory.
+    #[arg(long, env = "SIDECAR_DATABASE", global = true)]
+    pub database: Option<String>,
+
+    /// Directory of the default SQLite database.
+    #[arg(long, env = "SIDECAR_DATA_DIR", default_value = "data", global = true)]
+    pub data_dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum EnquiriesAction {
+    /// One line per enquiry (reference, received, delivery, address),
+    /// oldest first.
+    List {
+        /// Only those sent from this address (any letter case).
+        #[arg(long)]
+        email: Option<String>,
+    },
+    /// Every stored field of one enquiry.
+    Show {
+        /// The reference, `ENQ-…`.
+        reference: String,
+    },
+    /// All enquiries sent from an address, every stored field, as JSON on
+    /// stdout (an answer to a request of access).
+    Export {
+        #[arg(long)]
+        email: String,
+    },
+    /// Deletes enquiries and their outbox rows for good, and prints how
+    /// many (an answer to a request of erasure).
+    #[command(group(clap::ArgGroup::new("which").required(true)))]
+    Delete {
+        #[arg(long, group = "which")]
+        reference: Option<String>,
+        /// Every enquiry sent from this address (any letter case).
+        #[arg(long, group = "which")]
+        email: Option<String>,
+    },
 }
 
 /// `sidecar import FILE`.
@@ -422,6 +473,11 @@ mod tests {
         assert!(parse(&["--contact-key", "short"]).is_err());
         assert!(parse(&["--contact-to", "not an address"]).is_err());
         assert!(parse(&["--outbox-lease-ms", "1000", "--smtp-timeout-ms", "2000"]).is_err());
+        assert!(parse(&["--enquiry-retention-days", "0"]).is_err());
+        assert!(parse(&["--enquiry-retention-days", "3651"]).is_err());
+        assert!(parse(&["--enquiry-retention-s", "0"]).is_err());
+        let c = parse(&["--enquiry-retention-days", "30"]).unwrap();
+        assert_eq!(c.contact.enquiry_retention_days, Some(30));
         let c = parse(&["--trusted-proxy", "10.0.0.0/8", "--log-format", "json"]).unwrap();
         assert_eq!(c.contact.challenge_cost, 5000);
         assert_eq!(c.contact.contact_rate_limit, 5);

@@ -18,8 +18,10 @@
 //! origin header itself is checked by the router, as for every route of
 //! the site's origins. The rate limits are [`crate::http::ratelimit`]'s.
 
+pub mod admin;
 pub mod altcha;
 pub mod outbox;
+pub mod retention;
 pub mod setup;
 pub mod validate;
 
@@ -95,14 +97,15 @@ impl ContactConfig {
 
 pub use crate::http::proxy::PeerAddr;
 
-/// The contact form's URL with `topic` and `message` prefilled (query
-/// parameters the page reads into its fields; nothing is sent until the
-/// visitor presses send).
+/// The contact form's URL with `topic` and `message` prefilled in the
+/// fragment, which the page reads into its fields: a fragment never leaves
+/// the browser, so the question reaches no server or proxy log. Nothing is
+/// sent until the visitor presses send.
 pub fn prefilled_url(form_url: &str, topic: &str, message: &str) -> String {
     use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
-    let sep = if form_url.contains('?') { '&' } else { '?' };
+    let base = form_url.split('#').next().unwrap_or(form_url);
     format!(
-        "{form_url}{sep}topic={}&message={}",
+        "{base}#topic={}&message={}",
         utf8_percent_encode(topic, NON_ALPHANUMERIC),
         utf8_percent_encode(message, NON_ALPHANUMERIC)
     )

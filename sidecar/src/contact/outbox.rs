@@ -30,6 +30,7 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
 use super::altcha::{random_between, random_bytes};
 use super::now_ms;
+use super::retention::{self, Retention};
 use crate::store::Store;
 use crate::store::contact::{NewEnquiry, OutboxItem, Settle};
 
@@ -47,8 +48,11 @@ fn batch(cfg: &MailConfig) -> i64 {
     let usable = cfg.lease.saturating_sub(SETTLE_MARGIN).as_millis();
     (usable / cfg.timeout.as_millis().max(1)).clamp(1, BATCH as u128) as i64
 }
-/// How often expired challenges and rate-limit windows are deleted.
+/// How often expired challenges and rate-limit windows are deleted (and
+/// enquiries past retention, at least as often: [`Retention::sweep_every`]).
 const CLEANUP_EVERY: Duration = Duration::from_secs(60);
+/// The worker's wake-up interval without mail: only upkeep to do.
+const IDLE_POLL: Duration = Duration::from_millis(500);
 
 /// Settings of mail delivery.
 #[derive(Debug, Clone)]
@@ -125,39 +129,50 @@ fn httpdate(t: SystemTime) -> String {
     crate::store::rfc3339::format_rfc3339(secs)
 }
 
-/// Runs the worker until `stop` is set: claims due rows, sends them, settles.
-pub async fn run(store: Store, cfg: MailConfig, stop: Arc<AtomicBool>) {
-    let transport = match AsyncSmtpTransport::<Tokio1Executor>::from_url(&cfg.smtp_url) {
-        Ok(b) => b
-            .timeout(Some(cfg.timeout))
-            .hello_name(ClientId::Domain(cfg.from.email.domain().to_owned()))
-            .build(),
-        Err(e) => {
-            tracing::error!(error = %e, "the SMTP URL is unusable; enquiries stay in the outbox");
-            return;
+/// Runs the worker until `stop` is set: claims due rows, sends them,
+/// settles; and, with or without mail, deletes expired challenges,
+/// rate-limit windows and enquiries past their retention period.
+pub async fn run(
+    store: Store,
+    mail: Option<MailConfig>,
+    retention: Retention,
+    stop: Arc<AtomicBool>,
+) {
+    let transport = mail.as_ref().and_then(|cfg| {
+        match AsyncSmtpTransport::<Tokio1Executor>::from_url(&cfg.smtp_url) {
+            Ok(b) => Some(
+                b.timeout(Some(cfg.timeout))
+                    .hello_name(ClientId::Domain(cfg.from.email.domain().to_owned()))
+                    .build(),
+            ),
+            Err(e) => {
+                tracing::error!(error = %e, "the SMTP URL is unusable; enquiries stay in the outbox");
+                None
+            }
         }
-    };
-    let mut last_cleanup = now_ms() - CLEANUP_EVERY.as_millis() as i64;
+    });
+    let upkeep_every = retention.sweep_every().min(CLEANUP_EVERY).as_millis() as i64;
+    let mut last_upkeep = now_ms() - upkeep_every;
     while !stop.load(Ordering::Relaxed) {
         let now = now_ms();
-        if now - last_cleanup >= CLEANUP_EVERY.as_millis() as i64 {
-            last_cleanup = now;
+        if now - last_upkeep >= upkeep_every {
+            last_upkeep = now;
             if let Err(e) = store.contact_cleanup(now).await {
                 tracing::warn!(error = %format!("{e:#}"), "contact cleanup failed");
             }
+            retention::sweep_and_log(&store, retention.period, now).await;
         }
+        let (Some(cfg), Some(transport)) = (&mail, &transport) else {
+            tokio::time::sleep(IDLE_POLL).await;
+            continue;
+        };
         let token: String = random_bytes::<12>()
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
         let lease_ends = now + cfg.lease.as_millis() as i64;
         let items = match store
-            .claim_outbox(
-                now,
-                cfg.lease.as_millis() as i64,
-                batch(&cfg),
-                token.clone(),
-            )
+            .claim_outbox(now, cfg.lease.as_millis() as i64, batch(cfg), token.clone())
             .await
         {
             Ok(items) => items,
@@ -189,7 +204,7 @@ pub async fn run(store: Store, cfg: MailConfig, stop: Arc<AtomicBool>) {
                 }
                 continue;
             }
-            let outcome = send(&transport, &cfg, &item).await;
+            let outcome = send(transport, cfg, &item).await;
             match &outcome {
                 Settle::Sent { .. } => tracing::info!(reference, "enquiry mailed"),
                 Settle::Retry { error, .. } => {

@@ -12,6 +12,7 @@ use anyhow::Context;
 use lettre::message::Mailbox;
 
 use super::outbox::{self, MailConfig};
+use super::retention::Retention;
 use super::{Contact, ContactConfig};
 use crate::config::Config;
 use crate::store::Store;
@@ -130,8 +131,9 @@ pub fn mail_config(
     }))
 }
 
-/// Builds the contact state and, with mail configured, starts the outbox
-/// worker on its own thread; setting the returned flag stops it.
+/// Builds the contact state and starts the outbox worker on its own thread
+/// (sending only with mail configured; enforcing retention always);
+/// setting the returned flag stops it.
 pub fn start(
     config: &Config,
     store: Store,
@@ -140,24 +142,37 @@ pub fn start(
     let key = challenge_key(config)?;
     let contact = Contact::new(store.clone(), key, contact_config(config, service));
     let stop = Arc::new(AtomicBool::new(false));
-    match mail_config(config, service)? {
+    let retention = Retention::resolve(&config.contact, service);
+    if retention.exceeds_published() {
+        tracing::warn!(
+            kept_days = retention.period.as_secs() / 86_400,
+            published_days = retention.published.as_secs() / 86_400,
+            "enquiries are kept longer than the privacy page states; correct one of them"
+        );
+    }
+    let mail = mail_config(config, service)?;
+    match &mail {
         None => tracing::warn!("no --smtp-url: enquiries are stored and wait in the outbox"),
         Some(mail) => {
             tracing::info!(to = %mail.to.email.domain(), "mailing enquiries from the outbox");
-            let flag = stop.clone();
-            std::thread::Builder::new()
-                .name("sidecar-outbox".into())
-                .spawn(move || {
-                    match tokio::runtime::Builder::new_current_thread()
-                        .enable_all()
-                        .build()
-                    {
-                        Ok(rt) => rt.block_on(outbox::run(store, mail, flag)),
-                        Err(e) => tracing::error!(error = %e, "the outbox runtime failed to start"),
-                    }
-                })
-                .context("starting the outbox thread")?;
         }
     }
+    tracing::info!(
+        retention_s = retention.period.as_secs(),
+        "enquiries are deleted after their retention period"
+    );
+    let flag = stop.clone();
+    std::thread::Builder::new()
+        .name("sidecar-outbox".into())
+        .spawn(move || {
+            match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt.block_on(outbox::run(store, mail, retention, flag)),
+                Err(e) => tracing::error!(error = %e, "the outbox runtime failed to start"),
+            }
+        })
+        .context("starting the outbox thread")?;
     Ok((contact, stop))
 }

@@ -181,3 +181,119 @@ pub(crate) mod sql {
         sql.replace('?', "$")
     }
 }
+
+/// Every field the service holds about one enquiry: the enquiry and its
+/// outbox row (absent only if the row was lost some other way). What an
+/// operator exports for a request of access.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct EnquiryRecord {
+    pub reference: String,
+    /// Unix milliseconds.
+    pub received_at: i64,
+    pub name: String,
+    pub email: String,
+    pub organisation: Option<String>,
+    pub topic: String,
+    pub message: String,
+    /// `pending`, `sent` or `parked`.
+    pub status: Option<String>,
+    pub attempts: Option<i64>,
+    /// Unix milliseconds.
+    pub sent_at: Option<i64>,
+    pub last_error: Option<String>,
+}
+
+/// Which enquiries an operator means.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Selection {
+    All,
+    /// One reference, exactly (`ENQ-…`, upper case).
+    Reference(String),
+    /// Every enquiry sent from an address, compared case-insensitively.
+    Email(String),
+}
+
+impl Selection {
+    /// The `WHERE` clause (with `?1` when it takes a value) and its value.
+    pub(crate) fn clause(&self) -> (&'static str, Option<&str>) {
+        match self {
+            Selection::All => ("", None),
+            Selection::Reference(r) => (" WHERE e.reference = ?1", Some(r)),
+            Selection::Email(a) => (" WHERE lower(e.email) = lower(?1)", Some(a)),
+        }
+    }
+}
+
+/// What an erasure removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Deleted {
+    pub enquiries: u64,
+    pub outbox: u64,
+}
+
+/// What one retention sweep removed, enquiry and outbox row together.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Purged {
+    /// Delivered before the cut-off.
+    pub delivered: u64,
+    /// Never delivered (pending or parked) and received before the cut-off.
+    pub undelivered: u64,
+}
+
+/// Enquiries removed by one retention transaction at most; a sweep repeats
+/// until less is left.
+pub const PURGE_BATCH: i64 = 500;
+
+impl Store {
+    /// The selected enquiries with their delivery state, oldest first.
+    pub async fn enquiries(&self, selection: Selection) -> anyhow::Result<Vec<EnquiryRecord>> {
+        match self {
+            Store::Sqlite(s) => s.enquiries(selection).await,
+            Store::Postgres(s) => s.enquiries(selection).await,
+        }
+    }
+
+    /// Deletes the selected enquiries and their outbox rows in one
+    /// transaction (an erasure request).
+    pub async fn delete_enquiries(&self, selection: Selection) -> anyhow::Result<Deleted> {
+        match self {
+            Store::Sqlite(s) => s.delete_enquiries(selection).await,
+            Store::Postgres(s) => s.delete_enquiries(selection).await,
+        }
+    }
+
+    /// Deletes, with their outbox rows, up to [`PURGE_BATCH`] enquiries
+    /// delivered before `sent_before` or, never delivered, received before
+    /// `received_before`, in one transaction. A row being sent (its claim
+    /// not yet expired at `now`) is left for the next sweep.
+    pub async fn purge_enquiries(
+        &self,
+        sent_before: i64,
+        received_before: i64,
+        now: i64,
+    ) -> anyhow::Result<Purged> {
+        match self {
+            Store::Sqlite(s) => s.purge_enquiries(sent_before, received_before, now).await,
+            Store::Postgres(s) => s.purge_enquiries(sent_before, received_before, now).await,
+        }
+    }
+}
+
+/// Statements of access, erasure and retention (`?N` placeholders).
+pub(crate) mod subject_sql {
+    pub const RECORDS: &str = "SELECT e.reference, e.received_at, e.name, e.email, \
+        e.organisation, e.topic, e.message, o.status, o.attempts, o.sent_at, o.last_error \
+        FROM enquiries e LEFT JOIN outbox o ON o.reference = e.reference";
+    pub const SELECTED: &str = "SELECT e.reference FROM enquiries e";
+    pub const RECORDS_ORDER: &str = " ORDER BY e.received_at, e.reference";
+    /// `?1` sent before, `?2` received before, `?3` now, `?4` limit.
+    pub const EXPIRED: &str = "SELECT o.reference, o.status FROM outbox o \
+        JOIN enquiries e ON e.reference = o.reference \
+        WHERE (o.status = 'sent' AND o.sent_at < ?1) \
+        OR (o.status <> 'sent' AND e.received_at < ?2 AND o.claimed_until <= ?3) \
+        ORDER BY e.received_at LIMIT ?4";
+    /// Enquiries without an outbox row, past the period from receipt.
+    pub const EXPIRED_ORPHANS: &str = "SELECT e.reference FROM enquiries e \
+        WHERE e.received_at < ?1 AND NOT EXISTS \
+        (SELECT 1 FROM outbox o WHERE o.reference = e.reference) LIMIT ?2";
+}

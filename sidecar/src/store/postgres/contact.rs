@@ -3,7 +3,10 @@
 //! and the lease (`claimed_until`) hands a dead replica's rows to another.
 
 use super::PgStore;
-use crate::store::contact::{NewEnquiry, OutboxItem, OutboxState, Settle, Stored, sql};
+use crate::store::contact::{
+    Deleted, EnquiryRecord, NewEnquiry, OutboxItem, OutboxState, PURGE_BATCH, Purged, Selection,
+    Settle, Stored, sql, subject_sql,
+};
 
 impl PgStore {
     pub(crate) async fn rate_hit(
@@ -140,4 +143,122 @@ impl PgStore {
             attempts: r.get(1),
         }))
     }
+
+    pub(crate) async fn enquiries(
+        &self,
+        selection: Selection,
+    ) -> anyhow::Result<Vec<EnquiryRecord>> {
+        let (clause, value) = selection.clause();
+        let sql = sql::pg(&format!(
+            "{}{clause}{}",
+            subject_sql::RECORDS,
+            subject_sql::RECORDS_ORDER
+        ));
+        let client = self.client().await?;
+        let rows = match value {
+            Some(v) => client.query(&sql, &[&v]).await?,
+            None => client.query(&sql, &[]).await?,
+        };
+        Ok(rows
+            .iter()
+            .map(|r| EnquiryRecord {
+                reference: r.get(0),
+                received_at: r.get(1),
+                name: r.get(2),
+                email: r.get(3),
+                organisation: r.get(4),
+                topic: r.get(5),
+                message: r.get(6),
+                status: r.get(7),
+                attempts: r.get(8),
+                sent_at: r.get(9),
+                last_error: r.get(10),
+            })
+            .collect())
+    }
+
+    pub(crate) async fn delete_enquiries(&self, selection: Selection) -> anyhow::Result<Deleted> {
+        let (clause, value) = selection.clause();
+        // Locks the enquiries, so a concurrent sweep or erasure waits.
+        let sql = sql::pg(&format!("{}{clause} FOR UPDATE", subject_sql::SELECTED));
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let rows = match value {
+            Some(v) => tx.query(&sql, &[&v]).await?,
+            None => tx.query(&sql, &[]).await?,
+        };
+        let references: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+        let deleted = delete_references(&tx, &references).await?;
+        tx.commit().await?;
+        Ok(deleted)
+    }
+
+    pub(crate) async fn purge_enquiries(
+        &self,
+        sent_before: i64,
+        received_before: i64,
+        now: i64,
+    ) -> anyhow::Result<Purged> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        // Rows another replica is purging (or settling) are skipped, not
+        // waited for: that replica removes them, or the next sweep does.
+        let expired = tx
+            .query(
+                &format!(
+                    "{} FOR UPDATE OF o, e SKIP LOCKED",
+                    sql::pg(subject_sql::EXPIRED)
+                ),
+                &[&sent_before, &received_before, &now, &PURGE_BATCH],
+            )
+            .await?;
+        let orphans = tx
+            .query(
+                &format!(
+                    "{} FOR UPDATE OF e SKIP LOCKED",
+                    sql::pg(subject_sql::EXPIRED_ORPHANS)
+                ),
+                &[&received_before, &PURGE_BATCH],
+            )
+            .await?;
+        let delivered = expired
+            .iter()
+            .filter(|r| r.get::<_, &str>(1) == "sent")
+            .count() as u64;
+        let purged = Purged {
+            delivered,
+            undelivered: (expired.len() + orphans.len()) as u64 - delivered,
+        };
+        let references: Vec<String> = expired
+            .iter()
+            .chain(orphans.iter())
+            .map(|r| r.get(0))
+            .collect();
+        delete_references(&tx, &references).await?;
+        tx.commit().await?;
+        Ok(purged)
+    }
+}
+
+/// Deletes the outbox rows, then the enquiries, of `references`.
+async fn delete_references(
+    tx: &tokio_postgres::Transaction<'_>,
+    references: &[String],
+) -> anyhow::Result<Deleted> {
+    if references.is_empty() {
+        return Ok(Deleted::default());
+    }
+    let outbox = tx
+        .execute(
+            "DELETE FROM outbox WHERE reference = ANY($1)",
+            &[&references],
+        )
+        .await?;
+    let enquiries = tx
+        .execute(
+            "DELETE FROM enquiries WHERE reference = ANY($1)",
+            &[&references],
+        )
+        .await?;
+    Ok(Deleted { enquiries, outbox })
 }

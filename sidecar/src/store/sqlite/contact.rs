@@ -5,7 +5,10 @@
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::SqliteStore;
-use crate::store::contact::{NewEnquiry, OutboxItem, OutboxState, Settle, Stored, sql};
+use crate::store::contact::{
+    Deleted, EnquiryRecord, NewEnquiry, OutboxItem, OutboxState, PURGE_BATCH, Purged, Selection,
+    Settle, Stored, sql, subject_sql,
+};
 
 impl SqliteStore {
     pub(crate) async fn rate_hit(
@@ -141,4 +144,116 @@ impl SqliteStore {
         })
         .await
     }
+
+    pub(crate) async fn enquiries(
+        &self,
+        selection: Selection,
+    ) -> anyhow::Result<Vec<EnquiryRecord>> {
+        self.read(move |c| {
+            let (clause, value) = selection.clause();
+            let sql = format!(
+                "{}{clause}{}",
+                subject_sql::RECORDS,
+                subject_sql::RECORDS_ORDER
+            );
+            let mut stmt = c.prepare(&sql)?;
+            let map = |r: &rusqlite::Row<'_>| {
+                Ok(EnquiryRecord {
+                    reference: r.get(0)?,
+                    received_at: r.get(1)?,
+                    name: r.get(2)?,
+                    email: r.get(3)?,
+                    organisation: r.get(4)?,
+                    topic: r.get(5)?,
+                    message: r.get(6)?,
+                    status: r.get(7)?,
+                    attempts: r.get(8)?,
+                    sent_at: r.get(9)?,
+                    last_error: r.get(10)?,
+                })
+            };
+            let rows = match value {
+                Some(v) => stmt
+                    .query_map([v], map)?
+                    .collect::<rusqlite::Result<Vec<_>>>()?,
+                None => stmt
+                    .query_map([], map)?
+                    .collect::<rusqlite::Result<Vec<_>>>()?,
+            };
+            Ok(rows)
+        })
+        .await
+    }
+
+    pub(crate) async fn delete_enquiries(&self, selection: Selection) -> anyhow::Result<Deleted> {
+        self.write(move |c| {
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let (clause, value) = selection.clause();
+            let references: Vec<String> = {
+                let mut stmt = tx.prepare(&format!("{}{clause}", subject_sql::SELECTED))?;
+                match value {
+                    Some(v) => stmt
+                        .query_map([v], |r| r.get(0))?
+                        .collect::<rusqlite::Result<_>>()?,
+                    None => stmt
+                        .query_map([], |r| r.get(0))?
+                        .collect::<rusqlite::Result<_>>()?,
+                }
+            };
+            let deleted = delete_references(&tx, &references)?;
+            tx.commit()?;
+            Ok(deleted)
+        })
+        .await
+    }
+
+    pub(crate) async fn purge_enquiries(
+        &self,
+        sent_before: i64,
+        received_before: i64,
+        now: i64,
+    ) -> anyhow::Result<Purged> {
+        self.write(move |c| {
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let expired: Vec<(String, String)> = {
+                let mut stmt = tx.prepare(subject_sql::EXPIRED)?;
+                stmt.query_map(
+                    params![sent_before, received_before, now, PURGE_BATCH],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )?
+                .collect::<rusqlite::Result<_>>()?
+            };
+            let orphans: Vec<String> = {
+                let mut stmt = tx.prepare(subject_sql::EXPIRED_ORPHANS)?;
+                stmt.query_map(params![received_before, PURGE_BATCH], |r| r.get(0))?
+                    .collect::<rusqlite::Result<_>>()?
+            };
+            let delivered = expired.iter().filter(|(_, s)| s == "sent").count() as u64;
+            let purged = Purged {
+                delivered,
+                undelivered: (expired.len() + orphans.len()) as u64 - delivered,
+            };
+            let references: Vec<String> =
+                expired.into_iter().map(|(r, _)| r).chain(orphans).collect();
+            delete_references(&tx, &references)?;
+            tx.commit()?;
+            Ok(purged)
+        })
+        .await
+    }
+}
+
+/// Deletes the outbox rows, then the enquiries, of `references`.
+fn delete_references(
+    tx: &rusqlite::Transaction<'_>,
+    references: &[String],
+) -> rusqlite::Result<Deleted> {
+    let mut deleted = Deleted::default();
+    let mut outbox = tx.prepare_cached("DELETE FROM outbox WHERE reference = ?1")?;
+    let mut enquiry = tx.prepare_cached("DELETE FROM enquiries WHERE reference = ?1")?;
+    for r in references {
+        deleted.outbox += outbox.execute([r])? as u64;
+        deleted.enquiries += enquiry.execute([r])? as u64;
+    }
+    Ok(deleted)
 }
