@@ -25,7 +25,6 @@ const REQUIRED_IDS: [&str; 18] = [
     "postContact",
     "getHealth",
     "getReadiness",
-    "getMetrics",
 ];
 
 pub(super) fn doc() -> Value {

@@ -21,6 +21,7 @@
 
 pub mod contact;
 pub mod import;
+pub mod outbox_stats;
 pub mod postgres;
 pub mod published;
 pub mod rfc3339;
