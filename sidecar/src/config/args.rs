@@ -17,10 +17,11 @@ pub struct ServeArgs {
     pub listen: SocketAddr,
 
     /// Address of the admin listener, which alone answers `/metrics` (and
-    /// `/healthz`, `/readyz` too); `off` for none. Keep it off the public
-    /// network. Port 0 picks a free one, logged as `admin listening on
-    /// http://…`. When the default address is taken, the sidecar runs
-    /// without it and says so; an address given here must bind.
+    /// `/healthz`, `/readyz` too); `off` for none. Default: 127.0.0.1:9090.
+    /// Keep it off the public network. Port 0 picks a free one, logged as
+    /// `admin listener on http://…`. When the default address is taken,
+    /// the sidecar runs without it and says so; an address given here must
+    /// bind.
     #[arg(long, env = "SIDECAR_ADMIN_LISTEN", value_name = "ADDR|off")]
     pub admin_listen: Option<String>,
 
