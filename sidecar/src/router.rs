@@ -419,11 +419,21 @@ fn finish(
     if state.config.access_log {
         let bytes = response.body().size_hint().exact().unwrap_or(0);
         // What a visitor typed into the form or the chat never reaches the
-        // log, not even through a query string.
-        let private = matches!(
-            route,
-            Route::Endpoint(Endpoint::Contact | Endpoint::ContactChallenge | Endpoint::Chat)
-        );
+        // log, not even through a query string: neither the routes' nor
+        // the form page's, which the chat's hand-off prefills by query.
+        let private = match route {
+            Route::Endpoint(e) => {
+                matches!(
+                    e,
+                    Endpoint::Contact | Endpoint::ContactChallenge | Endpoint::Chat
+                )
+            }
+            _ => {
+                let form = state.published.get();
+                let form = form.content.form_path().trim_end_matches('/');
+                seen.path().trim_end_matches('/') == form
+            }
+        };
         seen.log(route.label(), private, status, bytes, elapsed);
     }
     response

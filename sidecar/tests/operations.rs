@@ -81,16 +81,18 @@ fn one_access_line_per_request_without_private_queries() {
         body.as_bytes(),
     );
     assert!(contact.header("x-request-id").is_some());
+    // The chat's hand-off: the form page, prefilled by its query string.
+    let handoff = server.get("/contact/?topic=other&message=querysecret", &[]);
 
     let deadline = std::time::Instant::now() + common::client::TIMEOUT;
     let lines = loop {
         let lines = access_lines(&server);
-        if lines.len() >= 5 || std::time::Instant::now() > deadline {
+        if lines.len() >= 6 || std::time::Instant::now() > deadline {
             break lines;
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
-    assert_eq!(lines.len(), 5, "{lines:#?}");
+    assert_eq!(lines.len(), 6, "{lines:#?}");
     let by_id = |id: &str| {
         lines
             .iter()
@@ -113,6 +115,7 @@ fn one_access_line_per_request_without_private_queries() {
         by_id(contact.must("x-request-id"))["path"],
         "/api/contact.php"
     );
+    assert_eq!(by_id(handoff.must("x-request-id"))["path"], "/contact/");
     let all = server.logged("");
     for line in &all {
         assert!(!line.contains(marker), "{line}");

@@ -26,6 +26,7 @@ import re
 import sys
 import tempfile
 import time
+import urllib.parse
 
 from contact_e2e import FROM, TO, Mailbox, Smtp, message_id, submit
 from e2e_support import Sidecar as SidecarProcess
@@ -141,6 +142,10 @@ def test_request_log(sidecar, log_path):
     assert status == 422, status
     made = h["x-request-id"]
     assert made and " " not in made, h
+    # The chat's hand-off: the contact page, prefilled with the question.
+    handoff = "/contact/?topic=other&message=" + urllib.parse.quote(QUESTION)
+    status, h, _ = request(sidecar.base, "GET", handoff, headers={"X-Request-Id": "handoff-1"})
+    assert status == 200, status
     status, h, _ = request(sidecar.base, "GET", "/robots.txt?v=keepme")
     assert status == 200 and h.get("x-request-id"), h
     status, h, _ = request(sidecar.base, "GET", "/no/such/page")
@@ -164,13 +169,14 @@ def test_request_log(sidecar, log_path):
         for field in ("timestamp", "bytes", "duration_ms", "client", "request_id"):
             assert field in l, (field, l)
         assert l["client"] == "127.0.0.1", l
+    assert line_of("handoff-1")["path"] == "/contact/", line_of("handoff-1")
     static = line_of(path_start="/robots.txt")
     assert static["path"] == "/robots.txt?v=keepme", static
     text = open(log_path, encoding="utf-8").read()
     for secret in ("zebrafinch4471", "querysecret1", "querysecret2", "measure nitrate"):
         assert secret not in text, f"{secret!r} reached the log"
     assert not any("?" in l["path"] for l in access if l["path"].startswith(("/api/chat", "/api/contact"))), access
-    print(f"request log: {len(access)} access lines; chat and contact logged without query or question; "
+    print(f"request log: {len(access)} access lines; chat, contact and the hand-off page logged without query or question; "
           f"X-Request-Id kept ({chat['request_id']}) and made ({made})")
 
 

@@ -4,8 +4,9 @@
 //! sane token, made here otherwise, and echoed on every answer so a
 //! visitor's report, the front's log and ours can be matched.
 //!
-//! The contact and chat routes' query strings are never logged (the
-//! architecture's personal-data rule); their bodies never are, anywhere.
+//! The query strings of the contact and chat routes, and of the contact
+//! form's page (which the chat's hand-off prefills), are never logged (the
+//! architecture's personal-data rule); bodies never are, anywhere.
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -104,6 +105,11 @@ impl Seen {
             uri: uri.clone(),
             client: client_ip(peer, forwarded, trusted),
         }
+    }
+
+    /// The request's path (empty when the line is not logged).
+    pub fn path(&self) -> &str {
+        self.uri.path()
     }
 
     /// Logs the request's line; `private` drops the query string.
