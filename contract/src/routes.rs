@@ -102,11 +102,10 @@ pub enum Endpoint {
     Chat,
     Healthz,
     Readyz,
-    Metrics,
 }
 
 impl Endpoint {
-    pub const ALL: [Endpoint; 10] = [
+    pub const ALL: [Endpoint; 9] = [
         Endpoint::PlatformStats,
         Endpoint::ObservationsData,
         Endpoint::GlobeData,
@@ -116,7 +115,6 @@ impl Endpoint {
         Endpoint::Chat,
         Endpoint::Healthz,
         Endpoint::Readyz,
-        Endpoint::Metrics,
     ];
 
     /// Its entry in the route table.
@@ -131,7 +129,6 @@ impl Endpoint {
             Endpoint::Chat => &CHAT,
             Endpoint::Healthz => &HEALTHZ,
             Endpoint::Readyz => &READYZ,
-            Endpoint::Metrics => &METRICS,
         }
     }
 
@@ -453,18 +450,8 @@ pub static READYZ: Route = get(
     &[media::JSON],
     Cache::NoStore,
 );
-pub static METRICS: Route = get(
-    Endpoint::Metrics,
-    "/metrics",
-    "getMetrics",
-    "operations",
-    "Prometheus metrics",
-    &[media::PROMETHEUS],
-    Cache::NoStore,
-);
-
 /// The whole table: the documented files first, then the sidecar's routes.
-pub static ROUTES: [&Route; 20] = [
+pub static ROUTES: [&Route; 19] = [
     &SERVICE_INFORMATION,
     &OPENAPI,
     &AI_CATALOG,
@@ -484,7 +471,6 @@ pub static ROUTES: [&Route; 20] = [
     &CHAT,
     &HEALTHZ,
     &READYZ,
-    &METRICS,
 ];
 
 /// The contact form's thank-you page, which the generator builds and the

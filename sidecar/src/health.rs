@@ -1,6 +1,7 @@
 //! `/healthz` (the process answers), `/readyz` (it can serve: dist loaded —
-//! and, once the sidecar has one, its database reachable) and `/metrics`:
-//! one handler over the whole process's state, which is what they report.
+//! and, once the sidecar has one, its database reachable) and `/metrics`
+//! (on the admin listener only, [`crate::admin`]): one handler over the
+//! whole process's state, which is what they report.
 
 use bytes::Bytes;
 use contract::routes::Endpoint;
@@ -12,8 +13,10 @@ use crate::Body;
 use crate::http::handler::{Answer, Call, Handler, name_release};
 use crate::http::json::json_response;
 use crate::http::problem::{Code, Problem};
+use crate::metrics::Scrape;
 use crate::published::Published;
 use crate::state::AppState;
+use crate::store::Store;
 
 const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
 const PROMETHEUS: HeaderValue =
@@ -26,8 +29,7 @@ impl Handler for Health<'_> {
     async fn handle(&self, call: Call<'_>) -> Answer {
         match call.endpoint {
             Endpoint::Healthz => Ok(healthz(call.release)),
-            Endpoint::Readyz => readyz(self.0).await,
-            _ => Ok(metrics(self.0, call.release)),
+            _ => readyz(self.0).await,
         }
     }
 }
@@ -102,11 +104,30 @@ fn database_down() -> Problem {
     Problem::new(Code::ServiceUnavailable, "The database does not answer.").retry_after(5)
 }
 
-/// The Prometheus text of the process's counters and of `published`.
-pub fn metrics(state: &AppState, published: &Published) -> Response<Body> {
-    let text = state
-        .metrics
-        .render(published.files.file_count(), published.files.byte_count());
+/// The Prometheus text of the process's counters, of `published` and of
+/// the database (the outbox counted there, since replicas share it).
+pub async fn metrics(state: &AppState, published: &Published) -> Response<Body> {
+    let store = state.live.as_ref().map(|live| live.store());
+    let outbox = match store {
+        Some(store) => match tokio::time::timeout(PING_TIMEOUT, store.outbox_stats()).await {
+            Ok(Ok(stats)) => Some(stats),
+            Ok(Err(e)) => {
+                tracing::warn!(error = %format!("{e:#}"), "metrics: the outbox could not be counted");
+                None
+            }
+            Err(_) => None,
+        },
+        None => None,
+    };
+    let scrape = Scrape {
+        release: &published.release,
+        site_files: published.files.file_count(),
+        site_bytes: published.files.byte_count(),
+        outbox,
+        database_errors: store.map(Store::errors),
+        now_ms: crate::contact::now_ms(),
+    };
+    let text = state.metrics.render(&scrape);
     let mut response = Response::new(Body::new(Bytes::from(text)));
     response
         .headers_mut()

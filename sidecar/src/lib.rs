@@ -13,12 +13,13 @@
 //! [`router::handle`] composes them into the request handler, a plain async
 //! function of state and request that tests call without sockets; nothing
 //! below it imports the router. [`config`] turns flags into a [`config::Config`], [`state`]
-//! owns what every request shares, [`server`] owns sockets and shutdown,
+//! owns what every request shares, [`server`] owns sockets and shutdown, [`admin`] the operator's listener,
 //! [`timer`] its connections' header-read timer. The route table itself is
 //! the `contract` crate's.
 
 #![forbid(unsafe_code)]
 
+pub mod admin;
 pub mod chat;
 pub mod compress;
 pub mod config;

@@ -16,7 +16,7 @@ fn main() -> ExitCode {
         Err(e) => return sidecar::startup::refused(e),
     };
     match cli.command {
-        Command::Serve(args) => sidecar::startup::serve(args),
+        Command::Serve(args) => sidecar::startup::serve(*args),
         Command::Healthcheck(args) => sidecar::healthcheck::run(&args),
         Command::Enquiries(args) => sidecar::contact::admin::main(&args),
         Command::Import(args) => match import(&args) {

@@ -13,6 +13,9 @@ use std::time::Duration;
 
 use contract::Endpoint;
 
+use crate::contact::failures::{Failure, SendFailures};
+use crate::store::outbox_stats::OutboxStats;
+
 /// The route label of a request: a sidecar route of the contract, or one
 /// of three fixed classes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +82,21 @@ pub struct Metrics {
     connections_rejected: AtomicU64,
     /// The chat's questions, answers with a match and hand-offs.
     pub chat: std::sync::Arc<crate::chat::Counters>,
+    /// The outbox's failed sends, by kind.
+    pub send_failures: std::sync::Arc<SendFailures>,
+}
+
+/// What a scrape reads besides the counters: the release served, and the
+/// database's view (absent without a database, or when it did not answer).
+#[derive(Debug, Clone, Copy)]
+pub struct Scrape<'a> {
+    pub release: &'a str,
+    pub site_files: usize,
+    pub site_bytes: u64,
+    pub outbox: Option<OutboxStats>,
+    pub database_errors: Option<u64>,
+    /// Now, in Unix milliseconds (the age of the oldest enquiry).
+    pub now_ms: i64,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -131,7 +149,8 @@ impl Metrics {
     }
 
     /// The Prometheus text exposition (format 0.0.4).
-    pub fn render(&self, site_files: usize, site_bytes: u64) -> String {
+    pub fn render(&self, scrape: &Scrape<'_>) -> String {
+        let (site_files, site_bytes) = (scrape.site_files, scrape.site_bytes);
         let mut out = String::with_capacity(4096);
         out.push_str(
             "# HELP sidecar_http_requests_total HTTP requests answered, by route and status.\n\
@@ -237,13 +256,80 @@ impl Metrics {
             ),
         ];
         for (name, kind, help, value) in gauges {
-            let _ = write!(
-                out,
-                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n"
-            );
+            metric(&mut out, name, kind, help, &value);
         }
+        self.render_operations(&mut out, scrape);
         out
     }
+
+    /// The release, the outbox and the database.
+    fn render_operations(&self, out: &mut String, scrape: &Scrape<'_>) {
+        // A release id is a hex digest: nothing in it needs escaping.
+        let release = format!("{{release=\"{}\"}} 1", scrape.release);
+        metric(
+            out,
+            "sidecar_release_info",
+            "gauge",
+            "The release being served (its id as a label).",
+            &release,
+        );
+        out.push_str(
+            "# HELP sidecar_outbox_send_failures_total Failed mail sends of the outbox, by kind.\n\
+             # TYPE sidecar_outbox_send_failures_total counter\n",
+        );
+        for kind in Failure::ALL {
+            let _ = writeln!(
+                out,
+                "sidecar_outbox_send_failures_total{{kind=\"{}\"}} {}",
+                kind.label(),
+                self.send_failures.get(kind)
+            );
+        }
+        if let Some(outbox) = scrape.outbox {
+            let age = outbox
+                .oldest_pending_at
+                .map_or(0, |at| (scrape.now_ms - at).max(0));
+            metric(
+                out,
+                "sidecar_outbox_pending",
+                "gauge",
+                "Enquiries whose mail is not sent yet (every replica's).",
+                &outbox.pending.to_string(),
+            );
+            metric(
+                out,
+                "sidecar_outbox_parked",
+                "gauge",
+                "Enquiries whose mail failed for good and waits for a person.",
+                &outbox.parked.to_string(),
+            );
+            metric(
+                out,
+                "sidecar_outbox_oldest_pending_age_seconds",
+                "gauge",
+                "Age of the oldest enquiry not sent yet (0 when none waits).",
+                &seconds(age as u64 * 1000),
+            );
+        }
+        if let Some(errors) = scrape.database_errors {
+            metric(
+                out,
+                "sidecar_database_errors_total",
+                "counter",
+                "Database operations that failed.",
+                &errors.to_string(),
+            );
+        }
+    }
+}
+
+/// One metric without labels (or with `value` starting with its labels).
+fn metric(out: &mut String, name: &str, kind: &str, help: &str, value: &str) {
+    let sep = if value.starts_with('{') { "" } else { " " };
+    let _ = write!(
+        out,
+        "# HELP {name} {help}\n# TYPE {name} {kind}\n{name}{sep}{value}\n"
+    );
 }
 
 /// Microseconds as decimal seconds, exactly (no float rounding).
@@ -268,7 +354,39 @@ mod tests {
         m.record(Route::Static, 200, Duration::from_micros(3000));
         m.record(Route::Static, 418, Duration::from_secs(10));
         m.connection_opened();
-        let text = m.render(3, 1234);
+        m.send_failures.count(Failure::Connect);
+        m.send_failures.count(Failure::Connect);
+        let scrape = Scrape {
+            release: "abc123",
+            site_files: 3,
+            site_bytes: 1234,
+            outbox: Some(OutboxStats {
+                pending: 4,
+                parked: 1,
+                oldest_pending_at: Some(10_000),
+            }),
+            database_errors: Some(7),
+            now_ms: 100_000,
+        };
+        let text = m.render(&scrape);
+        for line in [
+            "sidecar_release_info{release=\"abc123\"} 1\n",
+            "sidecar_outbox_send_failures_total{kind=\"connect\"} 2\n",
+            "sidecar_outbox_send_failures_total{kind=\"timeout\"} 0\n",
+            "sidecar_outbox_pending 4\n",
+            "sidecar_outbox_parked 1\n",
+            "sidecar_outbox_oldest_pending_age_seconds 90\n",
+            "sidecar_database_errors_total 7\n",
+        ] {
+            assert!(text.contains(line), "{line} in\n{text}");
+        }
+        let without = m.render(&Scrape {
+            outbox: None,
+            database_errors: None,
+            ..scrape
+        });
+        assert!(!without.contains("sidecar_outbox_pending"));
+        assert!(!without.contains("sidecar_database_errors_total"));
         assert!(text.contains("sidecar_http_requests_total{route=\"static\",status=\"200\"} 2\n"));
         assert!(
             text.contains("sidecar_http_requests_total{route=\"static\",status=\"other\"} 1\n")

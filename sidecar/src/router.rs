@@ -31,6 +31,7 @@ use hyper::body::Body as HttpBody;
 
 use crate::Body;
 use crate::health::Health;
+use crate::http::access_log::{Seen, X_REQUEST_ID};
 use crate::http::body::{close, discard};
 use crate::http::cors::{self, Cors};
 use crate::http::handler::{Answer, Call, Handler, RELEASE, name_release, serve};
@@ -52,6 +53,13 @@ where
 {
     let started = Instant::now();
     let (parts, body) = request.into_parts();
+    let seen = seen(
+        state,
+        &parts.method,
+        &parts.uri,
+        &parts.headers,
+        &parts.extensions,
+    );
     // A file asked for without a body needs nothing awaited: it is answered
     // here, without the boxed future the other routes are polled through.
     if body.is_end_stream()
@@ -59,14 +67,36 @@ where
     {
         let (route, cors, response) =
             answer.unwrap_or_else(|_| panicked(state, &parts.method, &parts.uri));
-        return finish(state, &parts.method, route, &cors, response, started);
+        return finish(state, &parts.method, route, &cors, response, started, &seen);
     }
     let (method, uri) = (parts.method.clone(), parts.uri.clone());
     let (route, cors, response) =
         CatchPanic(Box::pin(dispatch(state, Request::from_parts(parts, body))))
             .await
             .unwrap_or_else(|_| panicked(state, &method, &uri));
-    finish(state, &method, route, &cors, response, started)
+    finish(state, &method, route, &cors, response, started, &seen)
+}
+
+/// The request's id, and what its log line needs.
+fn seen(
+    state: &AppState,
+    method: &Method,
+    uri: &Uri,
+    headers: &http::HeaderMap,
+    extensions: &http::Extensions,
+) -> Seen {
+    let config = &state.config;
+    // A filter that silences `access` (`--log warn`) spares the work too.
+    let log = config.access_log && tracing::enabled!(target: "access", tracing::Level::INFO);
+    Seen::new(
+        &state.request_ids,
+        log,
+        &config.trusted_proxies,
+        method,
+        uri,
+        headers,
+        extensions,
+    )
 }
 
 /// The answer for a path outside the live routes, or `None` for those
@@ -105,6 +135,13 @@ fn panicked(state: &AppState, method: &Method, uri: &Uri) -> (Route, Cors, Respo
 /// The answer on a connection past the connection limit.
 pub fn overloaded<B>(state: &AppState, request: &Request<B>) -> Response<Body> {
     let started = Instant::now();
+    let seen = seen(
+        state,
+        request.method(),
+        request.uri(),
+        request.headers(),
+        request.extensions(),
+    );
     let problem = Problem::new(
         Code::ServiceUnavailable,
         "The server is at its connection limit.",
@@ -119,6 +156,7 @@ pub fn overloaded<B>(state: &AppState, request: &Request<B>) -> Response<Body> {
         &Cors::Public,
         response,
         started,
+        &seen,
     )
 }
 
@@ -265,7 +303,8 @@ where
 
 /// The CORS of a request to `endpoint`, with the answer when the request
 /// goes no further (a foreign origin, OPTIONS, a method the route does not
-/// take): the same for every route, from its row of the table.
+/// take, a submission with neither `Origin` nor `Sec-Fetch-Site:
+/// same-origin`): the same for every route, from its row of the table.
 fn admit(state: &AppState, endpoint: Endpoint, parts: &Parts) -> (Cors, Option<Response<Body>>) {
     let spec = endpoint.route();
     let allow = HeaderValue::from_static(spec.method.allow());
@@ -278,12 +317,8 @@ fn admit(state: &AppState, endpoint: Endpoint, parts: &Parts) -> (Cors, Option<R
                 }
             }
             Some(_) => {
-                let problem = Problem::new(
-                    Code::ForbiddenOrigin,
-                    "This route accepts requests only from the site's own origin.",
-                );
                 let cors = Cors::SiteOrigins { echo: None };
-                return (cors, Some(state.problem(problem, path)));
+                return (cors, Some(state.problem(forbidden_origin(), path)));
             }
             None => Cors::SiteOrigins { echo: None },
         },
@@ -296,16 +331,37 @@ fn admit(state: &AppState, endpoint: Endpoint, parts: &Parts) -> (Cors, Option<R
     if !takes(spec.method, &parts.method) {
         return (cors, Some(state.problem(method_not_allowed(&allow), path)));
     }
+    // Without `Origin`, only a browser's own word that the request comes
+    // from the same origin lets a submission through: a script or tool
+    // that sends neither is refused as a foreign origin would be.
+    if let Cors::SiteOrigins { echo: None } = cors
+        && !same_origin_fetch(&parts.headers)
+    {
+        return (cors, Some(state.problem(forbidden_origin(), path)));
+    }
     (cors, None)
+}
+
+/// The 403 of a request not from one of the site's own origins.
+fn forbidden_origin() -> Problem {
+    Problem::new(
+        Code::ForbiddenOrigin,
+        "This route accepts requests only from the site's own origin.",
+    )
+}
+
+/// `Sec-Fetch-Site: same-origin`, which browsers send and pages cannot forge.
+fn same_origin_fetch(headers: &http::HeaderMap) -> bool {
+    headers
+        .get("sec-fetch-site")
+        .is_some_and(|v| v == "same-origin")
 }
 
 /// The handler of the feature that answers `call`'s route; a feature this
 /// process runs without (no database) answers through [`serve`].
 async fn feature(state: &AppState, call: Call<'_>) -> Answer {
     match call.endpoint {
-        Endpoint::Healthz | Endpoint::Readyz | Endpoint::Metrics => {
-            Health(state).handle(call).await
-        }
+        Endpoint::Healthz | Endpoint::Readyz => Health(state).handle(call).await,
         Endpoint::PlatformStats | Endpoint::ObservationsData | Endpoint::GlobeData => {
             serve(state.live.as_deref(), call).await
         }
@@ -326,8 +382,8 @@ fn takes(method: routes::Method, request: &Method) -> bool {
     }
 }
 
-/// Rules that hold for every response: CORS, `nosniff`, no body on HEAD,
-/// one metrics sample, one debug log line.
+/// Rules that hold for every response: CORS, `nosniff`, the request id,
+/// no body on HEAD, one metrics sample, one access log line.
 fn finish(
     state: &AppState,
     method: &Method,
@@ -335,7 +391,9 @@ fn finish(
     cors: &Cors,
     mut response: Response<Body>,
     started: Instant,
+    seen: &Seen,
 ) -> Response<Body> {
+    response.headers_mut().insert(X_REQUEST_ID, seen.id.clone());
     if !matches!(cors, Cors::Prepared) {
         let headers = response.headers_mut();
         cors::apply(cors, headers);
@@ -358,12 +416,25 @@ fn finish(
     let status = response.status().as_u16();
     let elapsed = started.elapsed();
     state.metrics.record(route, status, elapsed);
-    tracing::debug!(
-        method = method.as_str(),
-        route = route.label(),
-        status,
-        micros = elapsed.as_micros() as u64,
-        "request"
-    );
+    if state.config.access_log {
+        let bytes = response.body().size_hint().exact().unwrap_or(0);
+        // What a visitor typed into the form or the chat never reaches the
+        // log, not even through a query string: neither the routes' nor
+        // the form page's, which the chat's hand-off prefills by query.
+        let private = match route {
+            Route::Endpoint(e) => {
+                matches!(
+                    e,
+                    Endpoint::Contact | Endpoint::ContactChallenge | Endpoint::Chat
+                )
+            }
+            _ => {
+                let form = state.published.get();
+                let form = form.content.form_path().trim_end_matches('/');
+                seen.path().trim_end_matches('/') == form
+            }
+        };
+        seen.log(route.label(), private, status, bytes, elapsed);
+    }
     response
 }

@@ -34,8 +34,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use crate::chat::Chat;
-use crate::config::Config;
-use crate::config::Setting;
+use crate::config::{AdminListen, Config, Setting};
 use crate::contact::PeerAddr;
 use crate::http::ratelimit::RateLimiter;
 use crate::live::mcp_tools::McpLiveTools;
@@ -98,6 +97,7 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         .with_context(|| format!("binding {}", config.listen))
         .context(Setting::LISTEN)?;
     let local = listener.local_addr().context("reading the bound address")?;
+    let admin = runtime.block_on(bind_admin(config.admin_listen))?;
     let fallback_base = state::problem_base(&config, local);
     let published = Published::load_within(&config.dist, &fallback_base, config.files_memory)
         .with_context(|| format!("loading {}", config.dist.display()))
@@ -150,6 +150,12 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         threads.push(handle);
     }
     tracing::info!(workers = count, "listening on http://{local}");
+    if let Some(admin) = admin {
+        let addr = admin.local_addr().context("reading the admin address")?;
+        runtime.spawn(crate::admin::serve(admin, state.clone()));
+        // Not "listening on": scripts find the public address by that.
+        tracing::info!("admin listener on http://{addr}");
+    }
     runtime.block_on(accept(listener, &state, &workers, shutdown));
 
     state.begin_shutdown();
@@ -172,6 +178,30 @@ pub fn run(config: Config) -> anyhow::Result<()> {
     let _ = watcher.join();
     tracing::info!("shutdown complete");
     Ok(())
+}
+
+/// The admin listener's socket: none when off, or when the default
+/// address is taken (another sidecar on the machine has it); a given
+/// address that does not bind is an error.
+async fn bind_admin(admin: AdminListen) -> anyhow::Result<Option<TcpListener>> {
+    match admin {
+        AdminListen::Off => Ok(None),
+        AdminListen::Given(addr) => TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("binding {addr}"))
+            .context(Setting::ADMIN_LISTEN)
+            .map(Some),
+        AdminListen::Default(addr) => match TcpListener::bind(addr).await {
+            Ok(listener) => Ok(Some(listener)),
+            Err(e) => {
+                tracing::warn!(
+                    error = %e,
+                    "the default admin address {addr} is not free: running without /metrics; set --admin-listen"
+                );
+                Ok(None)
+            }
+        },
+    }
 }
 
 /// Raises the soft limit on open files, as far as the hard limit allows,
@@ -239,9 +269,13 @@ pub async fn open_state(
     if let Some(service) = service {
         live_config = live_config.with_service_information(service);
     }
-    let (contact, outbox_stop) =
-        crate::contact::setup::start(&state.config, store.clone(), service)
-            .context("setting up the contact form")?;
+    let (contact, outbox_stop) = crate::contact::setup::start(
+        &state.config,
+        store.clone(),
+        service,
+        state.metrics.send_failures.clone(),
+    )
+    .context("setting up the contact form")?;
     state.contact = Some(Arc::new(contact));
     let live = Arc::new(Live::new(store.clone(), live_config));
     state
@@ -366,12 +400,15 @@ fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc
             };
             let io = TokioIo::new(stream);
             let (state, load, permit) = (state.clone(), load.clone(), job.permit);
+            let peer = PeerAddr(job.peer.ip());
             if job.refuse {
                 let service_state = state.clone();
-                let service = service_fn(move |request| {
-                    let response = router::overloaded(&service_state, &request);
-                    async move { Ok::<_, Infallible>(response) }
-                });
+                let service =
+                    service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+                        request.extensions_mut().insert(peer);
+                        let response = router::overloaded(&service_state, &request);
+                        async move { Ok::<_, Infallible>(response) }
+                    });
                 let connection = graceful.watch(refusing.serve_connection(io, service));
                 tokio::spawn(async move {
                     let _ = connection.await;
@@ -381,16 +418,17 @@ fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc
                 continue;
             }
             let service_state = state.clone();
-            let peer = PeerAddr(job.peer.ip());
             let service = service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
                 let state = service_state.clone();
-                // Only the API space's routes rate-limit by client; a file
-                // request skips the extension map's allocation. An escaped
-                // path may decode into the API space: it gets the peer too.
+                // Only the API space's routes rate-limit by client; without
+                // the access log, a file request skips the extension map's
+                // allocation. An escaped path may decode into the API
+                // space: it gets the peer too.
                 let path = request.uri().path();
-                if contract::routes::API_SPACES
-                    .iter()
-                    .any(|root| path.starts_with(root))
+                if state.config.access_log
+                    || contract::routes::API_SPACES
+                        .iter()
+                        .any(|root| path.starts_with(root))
                     || path.contains('%')
                 {
                     request.extensions_mut().insert(peer);

@@ -10,6 +10,7 @@ use crate::Body;
 use crate::chat::Chat;
 use crate::config::Config;
 use crate::contact::Contact;
+use crate::http::access_log::RequestIds;
 use crate::http::problem::Problem;
 use crate::live::Live;
 use crate::mcp::Mcp;
@@ -22,6 +23,8 @@ pub struct AppState {
     /// The release being served: files, documents, service information.
     pub published: Current,
     pub metrics: Metrics,
+    /// Makes the ids of requests that come without one.
+    pub request_ids: RequestIds,
     /// The MCP endpoint's own state; the live-data tools are added with
     /// [`Mcp::set_live_tools`] before the state is shared.
     pub mcp: Mcp,
@@ -55,6 +58,7 @@ impl AppState {
             config,
             published: Current::new(published),
             metrics: Metrics::default(),
+            request_ids: RequestIds::default(),
             mcp: Mcp::default(),
             live: None,
             contact: None,

@@ -67,7 +67,9 @@ async fn bodies_are_limited_and_typed() {
         Some("application/jsonx"),
         Some("multipart/form-data"),
     ] {
-        let headers: Vec<_> = ct.map(|c| ("content-type", c)).into_iter().collect();
+        let mut headers: Vec<_> = ct.map(|c| ("content-type", c)).into_iter().collect();
+        // From the site's own page, or it is refused before its body is seen.
+        headers.push(("sec-fetch-site", "same-origin"));
         let a = send_body(
             &s,
             "POST",
@@ -341,17 +343,26 @@ async fn health_readiness_and_metrics() {
     assert_eq!(get(&s, "/").await.header("x-release"), release);
     assert_eq!(get(&s, "/nope").await.header("x-release"), release);
     get(&s, "/api/nope").await;
-    let m = get(&s, "/metrics").await;
+    // Metrics are the admin listener's: the public one answers 404.
+    let public = get(&s, "/metrics").await;
+    assert_eq!(public.status, 404);
+    assert_eq!(public.header("content-type"), "text/html; charset=utf-8");
+    let request = |path: &str| http::Request::get(path).body(()).unwrap();
+    let m = sidecar::admin::handle(&s, &request("/metrics")).await;
     assert_eq!(
-        m.header("content-type"),
+        m.headers()["content-type"],
         "text/plain; version=0.0.4; charset=utf-8"
     );
-    let text = String::from_utf8(m.body.to_vec()).unwrap();
+    let body = http_body_util::BodyExt::collect(m.into_body()).await;
+    let text = String::from_utf8(body.unwrap().to_bytes().to_vec()).unwrap();
     assert!(
         text.contains("sidecar_http_requests_total{route=\"static\",status=\"200\"} 1\n"),
         "{text}"
     );
-    assert!(text.contains("sidecar_http_requests_total{route=\"unmatched\",status=\"404\"} 2\n"));
+    assert!(text.contains(&format!(
+        "sidecar_release_info{{release=\"{release}\"}} 1\n"
+    )));
+    assert!(text.contains("sidecar_http_requests_total{route=\"unmatched\",status=\"404\"} 3\n"));
     assert!(text.contains("sidecar_http_requests_total{route=\"/readyz\",status=\"200\"} 1\n"));
     assert!(text.contains(
         "sidecar_http_request_duration_seconds_bucket{route=\"static\",le=\"+Inf\"} 1\n"
@@ -359,6 +370,17 @@ async fn health_readiness_and_metrics() {
     assert!(text.contains("sidecar_open_connections 0\n"));
     assert!(text.contains("sidecar_static_files 9\n"));
     assert!(!text.contains("/no/such"), "no raw paths as labels");
+    for (path, status) in [
+        ("/healthz", 200),
+        ("/readyz", 200),
+        ("/nope", 404),
+        ("/", 404),
+    ] {
+        let a = sidecar::admin::handle(&s, &request(path)).await;
+        assert_eq!(a.status(), status, "{path}");
+    }
+    let post = http::Request::post("/metrics").body(()).unwrap();
+    assert_eq!(sidecar::admin::handle(&s, &post).await.status(), 405);
     s.begin_shutdown();
     let draining = get(&s, "/readyz").await;
     assert_eq!(draining.status, 503);

@@ -126,7 +126,7 @@ async fn answers_and_refusals(backend: Backend) {
     // Refusals: each a problem object the contract declares.
     let json_type = [("content-type", "application/json"), ("origin", SITE)];
     type Case<'a> = (&'a [(&'a str, &'a str)], Bytes, u16, &'a str);
-    let cases: [Case<'_>; 5] = [
+    let cases: [Case<'_>; 7] = [
         (
             &json_type,
             Bytes::from_static(b"{not json"),
@@ -160,6 +160,23 @@ async fn answers_and_refusals(backend: Backend) {
             403,
             "forbidden_origin",
         ),
+        // Neither `Origin` nor a browser's same-origin fetch metadata: a
+        // script or tool, refused as a foreign origin is.
+        (
+            &[("content-type", "application/json")],
+            Bytes::from_static(b"{\"message\":\"hi\"}"),
+            403,
+            "forbidden_origin",
+        ),
+        (
+            &[
+                ("content-type", "application/json"),
+                ("sec-fetch-site", "cross-site"),
+            ],
+            Bytes::from_static(b"{\"message\":\"hi\"}"),
+            403,
+            "forbidden_origin",
+        ),
     ];
     for (headers, body, status, code) in cases {
         let a = send(s, "POST", PATH, PEER, headers, body).await;
@@ -180,6 +197,21 @@ async fn answers_and_refusals(backend: Backend) {
     .json();
     assert_eq!(bad["errors"][0]["name"], "message");
     assert_eq!(bad["errors"][0]["code"], "required");
+    // Without `Origin`, the browser's `Sec-Fetch-Site: same-origin` is enough.
+    let same = send(
+        s,
+        "POST",
+        PATH,
+        PEER,
+        &[
+            ("content-type", "application/json"),
+            ("sec-fetch-site", "same-origin"),
+        ],
+        Bytes::from_static(b"{\"message\":\"How do I measure nitrate?\"}"),
+    )
+    .await;
+    assert_eq!(same.status, 200);
+    assert!(!same.has("access-control-allow-origin"));
 
     // The preflight names the method and headers, for the site only.
     let pre = send(
@@ -288,8 +320,10 @@ async fn questions_leave_no_trace_and_are_counted() {
             );
         }
     }
-    let metrics = send(s, "GET", "/metrics", PEER, &[], Bytes::new()).await;
-    let text = String::from_utf8(metrics.body.to_vec()).unwrap();
+    let scrape = http::Request::get("/metrics").body(()).unwrap();
+    let metrics = sidecar::admin::handle(s, &scrape).await;
+    let body = http_body_util::BodyExt::collect(metrics.into_body()).await;
+    let text = String::from_utf8(body.unwrap().to_bytes().to_vec()).unwrap();
     for line in [
         "sidecar_chat_questions_total 2",
         "sidecar_chat_answered_total 1",

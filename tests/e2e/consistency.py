@@ -408,16 +408,6 @@ def check_static(site):
         r = request("GET", site.url(target)) if target else None
         rep.check("static", r is not None and r.status == 200 and described(target, r.type),
                   f"{path} redirects to {location!r}, which is not a described page")
-    # The sidecar's metrics label requests by route: every path label is a
-    # contract path (the probes above have hit every route there is).
-    metrics = next((p for p, item in site.paths.items() if "get" in item
-                    and "text/plain" in {essence(t) for t in item["get"].get("responses", {}).get("200", {}).get("content", {})}
-                    and "operations" in item["get"].get("tags", [])), None)
-    if metrics:
-        labels = set(re.findall(r'route="(/[^"]*)"', request("GET", site.url(metrics)).text()))
-        rep.check("routes", labels, f"{metrics}: no route label after every route was probed")
-        for label in sorted(labels):
-            rep.check("routes", label in site.paths, f"{metrics} counts requests of route {label}, which the contract does not list")
     # Files take GET, HEAD and OPTIONS only.
     files = ["/" + f for f in site.files if "/" + f not in site.paths]
 

@@ -230,7 +230,12 @@ def main():
     c.check("live-error", "GET", "/api/observations-data.php?nope=1", compare_body="problem")
     for path in ["/healthz", "/readyz"]:
         c.check("ops", "GET", path, etag=None)
-    c.check("ops", "GET", "/metrics", compare_body=None, etag=None)
+    # Metrics live on the sidecar's admin listener: neither the sidecar's
+    # public listener nor any front answers them.
+    want, answers = c.check("ops-hidden", "GET", "/metrics", compare_body=None, etag=None)
+    for name, got in [("sidecar", want), *answers.items()]:
+        if got[0] != 404:
+            c.fail(f"GET /metrics through {name}: {got[0]}, not 404", "metrics-public")
     c.check("challenge", "GET", "/api/contact-challenge", compare_body=None, etag=None)
     init = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},

@@ -15,7 +15,7 @@ form's interface, as the page sends it (a challenge, its proof of work, the
 form POST with the site's Origin), and is looked up in the database. Then
 every public route is fetched: every file of DIST_DIR as the sidecar serves
 it, the 404 page, the globe points, every page of the observations (JSON and
-CSV), the statistics, health, readiness and metrics, the MCP endpoint
+CSV), the statistics, health and readiness, the MCP endpoint
 (initialize, every tool, every resource, every prompt; a documentation
 search for the enquirer's name), the chat, and the contact challenge. Each
 answer, headers and body, fails the check when it holds:
@@ -302,7 +302,7 @@ def main():
             raw = gzip.decompress(raw)
         scanner.scan("globe", f"GET /api/globe-data.php ({encoding})", h, raw)
     get("statistics", "/api/platform-stats.php")
-    for path in ("/healthz", "/readyz", "/metrics"):
+    for path in ("/healthz", "/readyz"):
         get("ops", path)
     get("contact-challenge", "/api/contact-challenge", c=own)
 

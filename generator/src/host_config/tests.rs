@@ -58,6 +58,18 @@ fn every_host_sends_the_csp_of_a_separate_api_origin() {
     }
 }
 
+/// Metrics belong to the sidecar's admin listener: no front routes them.
+#[test]
+fn no_host_routes_metrics() {
+    let plan = fixture::plan();
+    assert!(!plan.sidecar_paths().contains(&"/metrics"));
+    for host in [Host::Nginx, Host::Caddy, Host::Netlify, Host::Cloudflare] {
+        for (name, text) in render(host, &plan).unwrap() {
+            assert!(!text.contains("/metrics"), "{host:?} {name}");
+        }
+    }
+}
+
 /// Several replicas: nginx and Caddy balance them; Netlify and Cloudflare
 /// proxy to one origin and say so; a replica of another scheme is refused.
 #[test]

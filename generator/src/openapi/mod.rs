@@ -277,7 +277,7 @@ pub fn document(origins: &Origins, site: &Site, service: &ServiceInformation) ->
                 "chat",
                 "Questions answered from the published documents, for visitors of the site.",
             ),
-            tag("operations", "Health, readiness and metrics of a replica."),
+            tag("operations", "Health and readiness of a replica."),
         ],
         paths: paths::all(origins.separate_api.as_deref()),
         components: Components {

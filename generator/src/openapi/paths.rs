@@ -210,7 +210,6 @@ fn operation(route: &Route, op: Operation) -> Operation {
         Endpoint::Healthz => probe(op, "The process is up.", media, sr("Health")),
         Endpoint::Readyz => probe(op, "Ready to serve live data.", media, sr("Readiness"))
             .respond("503", readiness_failure()),
-        Endpoint::Metrics => probe(op, "Metrics in the Prometheus text format.", media, text()),
     }
 }
 
@@ -431,7 +430,10 @@ fn chat(op: Operation) -> Operation {
             for archive material; live figures from the platform statistics with their time; or \
             a plain `no_match` with the closest pages. Every answer carries a hand-off: the \
             contact form prefilled with the question, which only the visitor sends. A question \
-            asking the service to act is `declined`. Accepts the site's own origins only, is \
+            asking the service to act is `declined`. Accepts the site's own origins only: a \
+            request with another `Origin`, or with neither `Origin` nor `Sec-Fetch-Site: \
+            same-origin` (a script or an agent calling directly), is refused with 403 \
+            `forbidden_origin`; agents ask through the MCP endpoint instead. It is \
             rate-limited per client, and stores and logs nothing of the question.",
         )
         .respond(

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::fixture::{self, BASE_URL};
 use super::*;
 
-const REQUIRED_IDS: [&str; 18] = [
+const REQUIRED_IDS: [&str; 17] = [
     "getServiceInformation",
     "getPlatformStats",
     "getObservations",
@@ -25,7 +25,6 @@ const REQUIRED_IDS: [&str; 18] = [
     "postContact",
     "getHealth",
     "getReadiness",
-    "getMetrics",
 ];
 
 pub(super) fn doc() -> Value {

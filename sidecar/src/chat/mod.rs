@@ -8,9 +8,11 @@
 //! and send themselves. It never acts for anyone.
 //!
 //! Stateless: earlier turns come with the request (`history`), nothing is
-//! stored, and questions are never logged; `/metrics` counts questions,
-//! answers with a match and hand-offs. The route takes only the site's own
-//! origins (the router checks that, as for every such route) and is
+//! stored, and questions are never logged; the admin listener's `/metrics`
+//! counts questions, answers with a match and hand-offs. The route takes
+//! only the site's own origins: an `Origin` of the site, or without one a
+//! browser's `Sec-Fetch-Site: same-origin` (the router checks that, as for
+//! every such route); a script sending neither is refused. It is
 //! rate-limited per client in the database ([`Chat`], through
 //! [`crate::http::ratelimit`]) before its body is read.
 

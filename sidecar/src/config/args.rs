@@ -16,6 +16,20 @@ pub struct ServeArgs {
     #[arg(long, env = "SIDECAR_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
 
+    /// Address of the admin listener, which alone answers `/metrics` (and
+    /// `/healthz`, `/readyz` too); `off` for none. Default: 127.0.0.1:9090.
+    /// Keep it off the public network. Port 0 picks a free one, logged as
+    /// `admin listener on http://…`. When the default address is taken,
+    /// the sidecar runs without it and says so; an address given here must
+    /// bind.
+    #[arg(long, env = "SIDECAR_ADMIN_LISTEN", value_name = "ADDR|off")]
+    pub admin_listen: Option<String>,
+
+    /// One `access` line per request at `info` (method, path, status,
+    /// bytes, duration, client, request id); `false` turns it off.
+    #[arg(long, env = "SIDECAR_ACCESS_LOG", default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub access_log: bool,
+
     /// The directory `generate build` wrote (with its manifest.json);
     /// usually a symlink to the current release's directory. A new release
     /// there is loaded beside the old one and swapped in (on SIGHUP, and
@@ -83,8 +97,8 @@ pub struct ServeArgs {
     #[arg(long, env = "SIDECAR_LOG_OUTPUT", value_enum, default_value = "stderr")]
     pub log_output: LogOutput,
 
-    /// Log filter (tracing `EnvFilter` syntax). One line per request is
-    /// logged at `debug`; start, stop and faults at `info` and above.
+    /// Log filter (tracing `EnvFilter` syntax). Request lines (target
+    /// `access`), start, stop and faults at `info` and above.
     #[arg(long, env = "SIDECAR_LOG", default_value = "info")]
     pub log: String,
 

@@ -34,7 +34,7 @@ pub struct Cli {
 pub enum Command {
     /// Run the HTTP server until SIGTERM or SIGINT, then finish in-flight
     /// requests and exit 0.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Import an observation CSV export into the database, all or nothing:
     /// a bad row aborts the import with its line number and reason.
     Import(ImportArgs),
@@ -239,6 +239,10 @@ impl Setting {
         env: "SIDECAR_LISTEN",
         flag: "--listen",
     };
+    pub const ADMIN_LISTEN: Setting = Setting {
+        env: "SIDECAR_ADMIN_LISTEN",
+        flag: "--admin-listen",
+    };
     pub const DIST: Setting = Setting {
         env: "SIDECAR_DIST",
         flag: "--dist",
@@ -259,10 +263,43 @@ impl fmt::Display for Setting {
     }
 }
 
+/// The admin listener's address as configured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdminListen {
+    /// None (`off`).
+    Off,
+    /// The default: used when free, skipped with a warning when taken (a
+    /// second sidecar on the same machine still starts).
+    Default(SocketAddr),
+    /// Given by the operator: must bind.
+    Given(SocketAddr),
+}
+
+/// The admin listener's address when none is given.
+pub const ADMIN_LISTEN: &str = "127.0.0.1:9090";
+
+impl AdminListen {
+    fn parse(raw: Option<&str>) -> Result<AdminListen, String> {
+        match raw.map(str::trim) {
+            None => Ok(AdminListen::Default(
+                ADMIN_LISTEN.parse().expect("a valid address"),
+            )),
+            Some("off") => Ok(AdminListen::Off),
+            Some(addr) => addr
+                .parse()
+                .map(AdminListen::Given)
+                .map_err(|_| format!("--admin-listen must be IP:PORT or off, not {addr:?}")),
+        }
+    }
+}
+
 /// Everything the server needs, validated.
 #[derive(Debug, Clone)]
 pub struct Config {
     pub listen: SocketAddr,
+    pub admin_listen: AdminListen,
+    /// One `access` log line per request.
+    pub access_log: bool,
     pub dist: PathBuf,
     /// How often to look for a new release; `None`: only on SIGHUP.
     pub dist_poll: Option<Duration>,
@@ -353,8 +390,17 @@ impl Config {
                 site_origins.push(origin);
             }
         }
+        let admin_listen = AdminListen::parse(args.admin_listen.as_deref()).map_err(ConfigError)?;
+        if let AdminListen::Given(addr) = admin_listen
+            && addr == args.listen
+            && addr.port() != 0
+        {
+            return err(format!("--admin-listen must differ from --listen ({addr})"));
+        }
         Ok(Config {
             listen: args.listen,
+            admin_listen,
+            access_log: args.access_log,
             dist: args.dist,
             dist_poll: (args.dist_poll_ms > 0).then(|| Duration::from_millis(args.dist_poll_ms)),
             keep_releases: args.keep_releases,
@@ -391,7 +437,7 @@ impl Config {
             unreachable!("parsed `serve`")
         };
         args.dist = dist.into();
-        Config::from_args(args).expect("the defaults are valid")
+        Config::from_args(*args).expect("the defaults are valid")
     }
 }
 
@@ -406,7 +452,7 @@ mod tests {
         let Command::Serve(args) = cli.command else {
             panic!("parsed `serve`")
         };
-        Config::from_args(args).map_err(|e| e.to_string())
+        Config::from_args(*args).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -419,6 +465,31 @@ mod tests {
         assert_eq!(c.log_format, LogFormat::Text);
         assert_eq!(c.max_body_bytes, 65536);
         assert_eq!(c.live_cache_bytes, 32 << 20);
+        assert_eq!(
+            c.admin_listen,
+            AdminListen::Default("127.0.0.1:9090".parse().unwrap())
+        );
+        assert!(c.access_log);
+    }
+
+    #[test]
+    fn admin_listener_and_access_log() {
+        assert_eq!(
+            parse(&["--admin-listen", "off"]).unwrap().admin_listen,
+            AdminListen::Off
+        );
+        assert_eq!(
+            parse(&["--admin-listen", "0.0.0.0:9100"])
+                .unwrap()
+                .admin_listen,
+            AdminListen::Given("0.0.0.0:9100".parse().unwrap())
+        );
+        assert!(parse(&["--admin-listen", "nine"]).is_err());
+        assert!(parse(&["--admin-listen", "127.0.0.1:8080"]).is_err());
+        let both_free = ["--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0"];
+        assert!(parse(&both_free).is_ok());
+        assert!(!parse(&["--access-log", "false"]).unwrap().access_log);
+        assert!(parse(&["--access-log", "maybe"]).is_err());
     }
 
     #[test]

@@ -13,13 +13,15 @@
 //! for a form post. Mail goes out later from the outbox ([`outbox`]). Logs
 //! carry the reference only, never the contents or the address.
 //!
-//! Before all of that, as for every route that takes a body, the body's
-//! size and media type are checked ([`crate::http::body::read_body`]); the
-//! origin header itself is checked by the router, as for every route of
-//! the site's origins. The rate limits are [`crate::http::ratelimit`]'s.
+//! The origin is checked by the router, first, as for every route of the
+//! site's origins (without `Origin`, it wants `Sec-Fetch-Site:
+//! same-origin`); then, as for every route that takes a body, the body's
+//! size and media type ([`crate::http::body::read_body`]). The rate limits
+//! are [`crate::http::ratelimit`]'s.
 
 pub mod admin;
 pub mod altcha;
+pub mod failures;
 pub mod outbox;
 pub mod retention;
 pub mod setup;
@@ -196,7 +198,6 @@ impl Contact {
 
     /// `POST /api/contact.php` with a body already size- and type-checked.
     pub async fn submit(&self, parts: &Parts, body: Bytes) -> Result<Response<Body>, Problem> {
-        same_origin(parts)?;
         self.limiter
             .check("submit", self.cfg.submit_limit, parts)
             .await?;
@@ -302,22 +303,6 @@ impl Handler for Contact {
             call.body().await?;
         }
         Err(not_enabled())
-    }
-}
-
-/// The origin rule of the submission: a configured site origin (checked by
-/// the router, which refuses others) or, without `Origin`, a browser's
-/// `Sec-Fetch-Site: same-origin`. Anything else is refused.
-fn same_origin(parts: &Parts) -> Result<(), Problem> {
-    if parts.headers.contains_key(header::ORIGIN) {
-        return Ok(());
-    }
-    match parts.headers.get("sec-fetch-site") {
-        Some(v) if v == "same-origin" => Ok(()),
-        _ => Err(Problem::new(
-            Code::ForbiddenOrigin,
-            "This route accepts enquiries only from the site's own contact page (no Origin or Sec-Fetch-Site: same-origin header was sent).",
-        )),
     }
 }
 

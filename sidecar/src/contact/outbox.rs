@@ -29,6 +29,7 @@ use lettre::transport::smtp::extension::ClientId;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
 use super::altcha::{random_between, random_bytes};
+use super::failures::{Failure, SendFailures};
 use super::now_ms;
 use super::retention::{self, Retention};
 use crate::store::Store;
@@ -131,12 +132,14 @@ fn httpdate(t: SystemTime) -> String {
 
 /// Runs the worker until `stop` is set: claims due rows, sends them,
 /// settles; and, with or without mail, deletes expired challenges,
-/// rate-limit windows and enquiries past their retention period.
+/// rate-limit windows and enquiries past their retention period. Failed
+/// sends are counted in `failures`.
 pub async fn run(
     store: Store,
     mail: Option<MailConfig>,
     retention: Retention,
     stop: Arc<AtomicBool>,
+    failures: Arc<SendFailures>,
 ) {
     let transport = mail.as_ref().and_then(|cfg| {
         match AsyncSmtpTransport::<Tokio1Executor>::from_url(&cfg.smtp_url) {
@@ -204,7 +207,7 @@ pub async fn run(
                 }
                 continue;
             }
-            let outcome = send(transport, cfg, &item).await;
+            let outcome = send(transport, cfg, &item, &failures).await;
             match &outcome {
                 Settle::Sent { .. } => tracing::info!(reference, "enquiry mailed"),
                 Settle::Retry { error, .. } => {
@@ -227,10 +230,12 @@ async fn send(
     transport: &AsyncSmtpTransport<Tokio1Executor>,
     cfg: &MailConfig,
     item: &OutboxItem,
+    failures: &SendFailures,
 ) -> Settle {
     let message = match build_message(&item.enquiry, cfg) {
         Ok(m) => m,
         Err(e) => {
+            failures.count(Failure::Message);
             return Settle::Parked {
                 error: format!("building the mail: {e}"),
             };
@@ -240,14 +245,22 @@ async fn send(
         after: now_ms() + backoff(item.attempts, cfg.retry_base, cfg.retry_max).as_millis() as i64,
         error,
     };
-    match tokio::time::timeout(cfg.timeout, transport.send(message)).await {
-        Ok(Ok(_)) => Settle::Sent { at: now_ms() },
-        Ok(Err(e)) if e.is_permanent() => Settle::Parked {
-            error: e.to_string(),
-        },
-        Ok(Err(e)) => retry(e.to_string()),
-        Err(_) => retry("the SMTP exchange timed out".into()),
-    }
+    let (failure, settle) = match tokio::time::timeout(cfg.timeout, transport.send(message)).await {
+        Ok(Ok(_)) => return Settle::Sent { at: now_ms() },
+        Ok(Err(e)) if e.is_permanent() => (
+            Failure::Permanent,
+            Settle::Parked {
+                error: e.to_string(),
+            },
+        ),
+        Ok(Err(e)) => (Failure::of(&e), retry(e.to_string())),
+        Err(_) => (
+            Failure::Timeout,
+            retry("the SMTP exchange timed out".into()),
+        ),
+    };
+    failures.count(failure);
+    settle
 }
 
 #[cfg(test)]

@@ -138,6 +138,7 @@ pub fn start(
     config: &Config,
     store: Store,
     service: Option<&ServiceInformation>,
+    failures: Arc<super::failures::SendFailures>,
 ) -> anyhow::Result<(Contact, Arc<AtomicBool>)> {
     let key = challenge_key(config)?;
     let contact = Contact::new(store.clone(), key, contact_config(config, service));
@@ -169,7 +170,7 @@ pub fn start(
                 .enable_all()
                 .build()
             {
-                Ok(rt) => rt.block_on(outbox::run(store, mail, retention, flag)),
+                Ok(rt) => rt.block_on(outbox::run(store, mail, retention, flag, failures)),
                 Err(e) => tracing::error!(error = %e, "the outbox runtime failed to start"),
             }
         })

@@ -1,5 +1,5 @@
 //! The per-request HTTP concerns every answer goes through, whatever
-//! serves it: path normalisation, content negotiation, conditional and
+//! serves it: the request log and id, path normalisation, content negotiation, conditional and
 //! range requests, CORS, security headers, problem objects, request bodies,
 //! JSON answers, the client address behind trusted proxies and the rate
 //! limits counted per client, the panic guard, the answers for files of
@@ -7,6 +7,7 @@
 //! ([`handler`]). Nothing here knows a feature (live data, MCP, chat,
 //! contact); the features and the router use these.
 
+pub mod access_log;
 pub mod body;
 pub mod conditional;
 pub mod cors;

@@ -24,6 +24,7 @@
 pub mod contact;
 pub mod import;
 pub mod migrate;
+pub mod outbox_stats;
 pub mod postgres;
 pub mod published;
 pub mod rfc3339;

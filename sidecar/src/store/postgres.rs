@@ -20,6 +20,7 @@ use super::{Arg, Counts, NewObservation, ObservationFilter, ObservationRow, Site
 
 mod contact;
 mod import;
+mod ops;
 /// Versioned migrations, applied in order (named in [`super::migrate`]).
 const MIGRATIONS: [(i64, &str); 3] = [
     (1, include_str!("migrations/postgres/0001_init.sql")),
@@ -72,6 +73,8 @@ pub struct PgStore {
     pool: Pool,
     /// Writes rate-limit counters only.
     counters: Pool,
+    /// Connections that could not be had, for the metrics.
+    errors: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 type Param = Box<dyn ToSql + Sync + Send>;
@@ -130,24 +133,34 @@ impl PgStore {
         let store = PgStore {
             pool: pool(config, POOL_SIZE)?,
             counters: pool(counter_config, COUNTER_POOL_SIZE)?,
+            errors: Default::default(),
         };
         store.migrate().await?;
         Ok(store)
     }
 
     async fn client(&self) -> anyhow::Result<deadpool_postgres::Object> {
-        self.pool
-            .get()
-            .await
-            .context("getting a PostgreSQL connection")
+        let client = self.pool.get().await;
+        self.counted(client.context("getting a PostgreSQL connection"))
+    }
+
+    /// `result`, counted among the errors when it is one.
+    fn counted<T>(&self, result: anyhow::Result<T>) -> anyhow::Result<T> {
+        if result.is_err() {
+            self.errors
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        result
+    }
+
+    pub(crate) fn errors(&self) -> u64 {
+        self.errors.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// A connection of the rate-limit counters' pool.
     async fn counter_client(&self) -> anyhow::Result<deadpool_postgres::Object> {
-        self.counters
-            .get()
-            .await
-            .context("getting a PostgreSQL connection for rate limits")
+        let client = self.counters.get().await;
+        self.counted(client.context("getting a PostgreSQL connection for rate limits"))
     }
 
     async fn migrate(&self) -> anyhow::Result<()> {

@@ -9,6 +9,7 @@
 //! setting is per connection: enquiries stay durable once acknowledged.)
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
@@ -20,6 +21,7 @@ use super::{Arg, Counts, NewObservation, ObservationFilter, ObservationRow, Site
 pub mod backup;
 mod contact;
 mod import;
+mod ops;
 /// Versioned migrations, applied in order (named in [`super::migrate`]).
 const MIGRATIONS: [(i64, &str); 3] = [
     (1, include_str!("migrations/sqlite/0001_init.sql")),
@@ -69,6 +71,8 @@ pub struct SqliteStore {
     writer: Arc<Mutex<Connection>>,
     /// Writes rate-limit counters only.
     counter: Arc<Mutex<Connection>>,
+    /// Operations that failed, for the metrics.
+    errors: Arc<AtomicU64>,
 }
 
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
@@ -113,6 +117,7 @@ impl SqliteStore {
             readers: Arc::new(tokio::sync::Semaphore::new(MAX_READERS)),
             writer: Arc::new(Mutex::new(writer)),
             counter: Arc::new(Mutex::new(counter)),
+            errors: Arc::new(AtomicU64::new(0)),
         })
     }
 
@@ -122,7 +127,7 @@ impl SqliteStore {
     ) -> anyhow::Result<T> {
         let this = self.clone();
         let permit = self.readers.clone().acquire_owned().await?;
-        tokio::task::spawn_blocking(move || {
+        let out = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let conn = this.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
             let conn = match conn {
@@ -146,7 +151,20 @@ impl SqliteStore {
             }
             Ok(out?)
         })
-        .await?
+        .await?;
+        self.counted(out)
+    }
+
+    /// `result`, counted among the errors when it is one.
+    fn counted<T>(&self, result: anyhow::Result<T>) -> anyhow::Result<T> {
+        if result.is_err() {
+            self.errors.fetch_add(1, Relaxed);
+        }
+        result
+    }
+
+    pub(crate) fn errors(&self) -> u64 {
+        self.errors.load(Relaxed)
     }
 
     async fn write<T: Send + 'static>(
@@ -154,11 +172,12 @@ impl SqliteStore {
         f: impl FnOnce(&mut Connection) -> anyhow::Result<T> + Send + 'static,
     ) -> anyhow::Result<T> {
         let writer = self.writer.clone();
-        tokio::task::spawn_blocking(move || {
+        let out = tokio::task::spawn_blocking(move || {
             let mut conn = writer.lock().unwrap_or_else(|e| e.into_inner());
             f(&mut conn)
         })
-        .await?
+        .await?;
+        self.counted(out)
     }
 
     /// Like [`SqliteStore::write`], on the rate-limit counters' connection.
@@ -167,11 +186,12 @@ impl SqliteStore {
         f: impl FnOnce(&mut Connection) -> anyhow::Result<T> + Send + 'static,
     ) -> anyhow::Result<T> {
         let counter = self.counter.clone();
-        tokio::task::spawn_blocking(move || {
+        let out = tokio::task::spawn_blocking(move || {
             let mut conn = counter.lock().unwrap_or_else(|e| e.into_inner());
             f(&mut conn)
         })
-        .await?
+        .await?;
+        self.counted(out)
     }
 
     pub async fn ping(&self) -> anyhow::Result<()> {

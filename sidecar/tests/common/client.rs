@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -33,6 +33,20 @@ pub fn sidecar_bin() -> PathBuf {
 pub struct Server {
     pub child: Child,
     pub addr: SocketAddr,
+    /// The admin listener's address (port 0 unless `extra` sets one).
+    pub admin: Option<SocketAddr>,
+    /// Every line the server has logged so far.
+    pub log: Arc<Mutex<Vec<String>>>,
+}
+
+/// The address a log line announces after `marker`.
+fn announced(line: &str, marker: &str) -> Option<String> {
+    let i = line.find(marker)?;
+    let rest = &line[i + marker.len()..];
+    let end = rest
+        .find(|c: char| c == '"' || c.is_whitespace())
+        .unwrap_or(rest.len());
+    Some(rest[..end].to_owned())
 }
 
 impl Server {
@@ -51,6 +65,10 @@ impl Server {
         if !extra.contains(&"--sample") {
             command.args(["--sample", "none"]);
         }
+        let admin_wanted = !extra.contains(&"off");
+        if !extra.contains(&"--admin-listen") {
+            command.args(["--admin-listen", "127.0.0.1:0"]);
+        }
         let mut child = command
             .env_remove("SIDECAR_DATABASE")
             .stdin(Stdio::null())
@@ -60,25 +78,49 @@ impl Server {
             .expect("the sidecar binary starts");
         let stderr = child.stderr.take().unwrap();
         let (tx, rx) = mpsc::channel();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let lines = log.clone();
         std::thread::spawn(move || {
             // Keep draining so the server never blocks on a full pipe.
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(i) = line.find("listening on http://") {
-                    let rest = &line[i + "listening on http://".len()..];
-                    let end = rest
-                        .find(|c: char| c == '"' || c.is_whitespace())
-                        .unwrap_or(rest.len());
-                    let _ = tx.send((rest[..end].to_owned(), line.clone()));
+                if let Some(addr) = announced(&line, "admin listener on http://") {
+                    let _ = tx.send((true, addr));
+                } else if let Some(addr) = announced(&line, "listening on http://") {
+                    let _ = tx.send((false, addr));
                 }
+                lines.lock().unwrap().push(line);
             }
         });
-        let (addr, _line) = rx
-            .recv_timeout(TIMEOUT)
-            .expect("the server logs its address");
+        let (mut addr, mut admin) = (None, None);
+        while addr.is_none() || (admin_wanted && admin.is_none()) {
+            let (is_admin, a) = rx
+                .recv_timeout(TIMEOUT)
+                .expect("the server logs its addresses");
+            let a = Some(a.parse().unwrap());
+            if is_admin { admin = a } else { addr = a }
+        }
         Server {
             child,
-            addr: addr.parse().unwrap(),
+            addr: addr.unwrap(),
+            admin,
+            log,
         }
+    }
+
+    /// `GET target` on the admin listener.
+    pub fn admin_get(&self, target: &str) -> Reply {
+        let admin = self.admin.expect("the admin listener is on");
+        let mut s = TcpStream::connect(admin).unwrap();
+        s.set_read_timeout(Some(TIMEOUT)).unwrap();
+        let raw = format!("GET {target} HTTP/1.1\r\nHost: {admin}\r\nConnection: close\r\n\r\n");
+        s.write_all(raw.as_bytes()).unwrap();
+        read_reply(&mut s, false)
+    }
+
+    /// The lines logged so far that contain `needle`.
+    pub fn logged(&self, needle: &str) -> Vec<String> {
+        let log = self.log.lock().unwrap();
+        log.iter().filter(|l| l.contains(needle)).cloned().collect()
     }
 
     pub fn signal(&self, name: &str) {
@@ -123,6 +165,21 @@ impl Server {
 
     pub fn get(&self, target: &str, headers: &[(&str, &str)]) -> Reply {
         self.request("GET", target, headers)
+    }
+
+    /// One request with a body (`headers` name its length).
+    pub fn send(&self, method: &str, target: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+        let mut raw = format!(
+            "{method} {target} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
+            self.addr
+        );
+        for (k, v) in headers {
+            raw.push_str(&format!("{k}: {v}\r\n"));
+        }
+        raw.push_str("\r\n");
+        let mut bytes = raw.into_bytes();
+        bytes.extend_from_slice(body);
+        self.raw(&bytes, false)
     }
 
     pub fn raw(&self, bytes: &[u8], head: bool) -> Reply {

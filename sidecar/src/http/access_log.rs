@@ -1,0 +1,156 @@
+//! The request log: one line per request at `info`, target `access` —
+//! method, path, status, bytes, duration, client and request id — and the
+//! request id itself, kept from the front's `X-Request-Id` when it is a
+//! sane token, made here otherwise, and echoed on every answer so a
+//! visitor's report, the front's log and ours can be matched.
+//!
+//! The query strings of the contact and chat routes, and of the contact
+//! form's page (which the chat's hand-off prefills), are never logged (the
+//! architecture's personal-data rule); bodies never are, anywhere.
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+use http::header::{HeaderMap, HeaderName, HeaderValue};
+use http::{Extensions, Method, Uri};
+
+use crate::http::proxy::{Cidr, PeerAddr, client_ip};
+
+/// The request id header, read from the front and echoed.
+pub const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+/// Longest request id kept from a request.
+const ID_MAX: usize = 128;
+
+/// Makes the ids of requests that come without one: a random prefix per
+/// process (replicas differ) and a counter.
+#[derive(Debug)]
+pub struct RequestIds {
+    prefix: String,
+    next: AtomicU64,
+}
+
+impl Default for RequestIds {
+    fn default() -> Self {
+        let mut bytes = [0u8; 4];
+        // Without the OS random source the ids are still unique per process.
+        let _ = getrandom::fill(&mut bytes);
+        RequestIds {
+            prefix: bytes.iter().map(|b| format!("{b:02x}")).collect(),
+            next: AtomicU64::new(1),
+        }
+    }
+}
+
+impl RequestIds {
+    /// The request's own id when sane (1 to 128 visible ASCII characters),
+    /// a new one otherwise.
+    pub fn of(&self, headers: &HeaderMap) -> HeaderValue {
+        if let Some(id) = headers.get(X_REQUEST_ID)
+            && sane(id.as_bytes())
+        {
+            return id.clone();
+        }
+        let n = self.next.fetch_add(1, Relaxed);
+        let id = format!("{}-{n:x}", self.prefix);
+        HeaderValue::from_str(&id).expect("hex digits and a dash")
+    }
+}
+
+fn sane(id: &[u8]) -> bool {
+    (1..=ID_MAX).contains(&id.len()) && id.iter().all(|b| (0x21..=0x7e).contains(b))
+}
+
+/// What the log line needs of a request, taken before the request is
+/// handed on.
+#[derive(Debug)]
+pub struct Seen {
+    pub id: HeaderValue,
+    method: Method,
+    uri: Uri,
+    client: IpAddr,
+}
+
+impl Seen {
+    /// The request's id, and when `log` the rest of its line's fields; the
+    /// client through `trusted` proxies.
+    pub fn new(
+        ids: &RequestIds,
+        log: bool,
+        trusted: &[Cidr],
+        method: &Method,
+        uri: &Uri,
+        headers: &HeaderMap,
+        extensions: &Extensions,
+    ) -> Seen {
+        let id = ids.of(headers);
+        if !log {
+            return Seen {
+                id,
+                method: Method::GET,
+                uri: Uri::default(),
+                client: IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+            };
+        }
+        let peer = extensions
+            .get::<PeerAddr>()
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.0);
+        let forwarded = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok());
+        Seen {
+            id,
+            method: method.clone(),
+            uri: uri.clone(),
+            client: client_ip(peer, forwarded, trusted),
+        }
+    }
+
+    /// The request's path (empty when the line is not logged).
+    pub fn path(&self) -> &str {
+        self.uri.path()
+    }
+
+    /// Logs the request's line; `private` drops the query string.
+    pub fn log(&self, route: &str, private: bool, status: u16, bytes: u64, elapsed: Duration) {
+        let duration_ms = elapsed.as_micros() as f64 / 1000.0;
+        let path = match (private, self.uri.path_and_query()) {
+            (false, Some(pq)) => pq.as_str(),
+            _ => self.uri.path(),
+        };
+        tracing::info!(
+            target: "access",
+            method = self.method.as_str(),
+            path,
+            route,
+            status,
+            bytes,
+            duration_ms,
+            client = %self.client,
+            request_id = self.id.to_str().unwrap_or_default(),
+            "request"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_kept_when_sane_and_made_otherwise() {
+        let ids = RequestIds::default();
+        let mut h = HeaderMap::new();
+        let made = ids.of(&h);
+        let again = ids.of(&h);
+        assert_ne!(made, again);
+        assert!(sane(made.as_bytes()));
+        h.insert(X_REQUEST_ID, HeaderValue::from_static("front-42.abc"));
+        assert_eq!(ids.of(&h), "front-42.abc");
+        for bad in [&b"with space"[..], b"", &[b'a'; 129][..], b"caf\xc3\xa9"] {
+            h.insert(X_REQUEST_ID, HeaderValue::from_bytes(bad).unwrap());
+            assert_ne!(ids.of(&h).as_bytes(), bad);
+        }
+    }
+}
