@@ -29,7 +29,24 @@ const QUESTIONS: &str = include_str!("chat_questions.toml");
 const HALVES: [&str; 2] = ["tuning", "held-out"];
 const KINDS: [&str; 4] = ["answer", "figures", "no_match", "declined"];
 
-#[derive(Debug, Default)]
+/// One `[[question]]` table of the file, as written.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    question: String,
+    half: String,
+    page: Option<String>,
+    answer: Option<String>,
+    answerable: Option<bool>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    question: Vec<Raw>,
+}
+
+#[derive(Debug)]
 struct Entry {
     question: String,
     half: String,
@@ -38,72 +55,28 @@ struct Entry {
     expected: Option<(String, String)>,
 }
 
-/// Reads the file's subset of TOML: `[[question]]` tables whose keys are
-/// strings (`"…"`, with `\"` and `\\`) or booleans, and comments.
+/// Reads the set: every entry has `page` and `answer`, or
+/// `answerable = false`.
 fn parse(text: &str) -> Vec<Entry> {
-    let mut raw: Vec<Vec<(String, Value)>> = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if line == "[[question]]" {
-            raw.push(Vec::new());
-            continue;
-        }
-        let (key, value) = line
-            .split_once(" = ")
-            .unwrap_or_else(|| panic!("line {}: not `key = value`: {line}", n + 1));
-        let value = match value {
-            "true" => Value::Bool(true),
-            "false" => Value::Bool(false),
-            v => Value::String(unquote(v).unwrap_or_else(|| panic!("line {}: {v}", n + 1))),
-        };
-        raw.last_mut()
-            .unwrap_or_else(|| panic!("line {}: a key before the first table", n + 1))
-            .push((key.to_owned(), value));
-    }
-    raw.into_iter()
-        .map(|keys| {
-            let get = |k: &str| keys.iter().find(|(key, _)| key == k).map(|(_, v)| v);
-            let text = |k: &str| get(k).and_then(Value::as_str).map(str::to_owned);
-            for (k, _) in &keys {
-                assert!(
-                    ["question", "half", "page", "answer", "answerable"].contains(&k.as_str()),
-                    "unknown key {k} in {keys:?}"
-                );
-            }
-            let expected = match (text("page"), text("answer"), get("answerable")) {
+    let file: File = toml::from_str(text).expect("chat_questions.toml is valid");
+    file.question
+        .into_iter()
+        .map(|r| {
+            let expected = match (r.page, r.answer, r.answerable) {
                 (Some(page), Some(answer), None) => Some((page, answer)),
-                (None, None, Some(Value::Bool(false))) => None,
-                _ => {
-                    panic!("an entry needs `page` and `answer`, or `answerable = false`: {keys:?}")
-                }
+                (None, None, Some(false)) => None,
+                other => panic!(
+                    "{:?} needs `page` and `answer`, or `answerable = false`: {other:?}",
+                    r.question
+                ),
             };
             Entry {
-                question: text("question").expect("every entry has a question"),
-                half: text("half").expect("every entry has a half"),
+                question: r.question,
+                half: r.half,
                 expected,
             }
         })
         .collect()
-}
-
-fn unquote(v: &str) -> Option<String> {
-    let inner = v.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::new();
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next()? {
-                c @ ('"' | '\\') => out.push(c),
-                _ => return None,
-            },
-            '"' => return None,
-            c => out.push(c),
-        }
-    }
-    Some(out)
 }
 
 /// Lower case, whitespace collapsed, Markdown emphasis and code marks
