@@ -23,7 +23,6 @@ use std::path::Path;
 
 use common::chat::{ask, built_dist, env};
 use common::live::Backend;
-use serde_json::Value;
 
 const QUESTIONS: &str = include_str!("chat_questions.toml");
 const HALVES: [&str; 2] = ["tuning", "held-out"];
