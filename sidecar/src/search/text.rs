@@ -173,34 +173,16 @@ impl Hasher for Fnv {
     }
 }
 
-/// The stem of a lower-case word: plural and verb endings stripped, so
-/// "measures", "measured" and "measuring" meet at "measur". Short words
-/// and words with digits stay as they are.
+/// The stem of a lower-case word by the Snowball English stemmer, so
+/// "measures", "measured" and "measuring" meet at "measur". Words with
+/// digits stay as they are.
 pub fn stem(word: &str) -> String {
-    let n = word.chars().count();
-    if n <= 3 || word.chars().any(|c| c.is_ascii_digit()) || !word.is_ascii() {
+    static SNOWBALL: LazyLock<rust_stemmers::Stemmer> =
+        LazyLock::new(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English));
+    if word.chars().any(|c| c.is_ascii_digit()) {
         return word.to_owned();
     }
-    let mut w = word.to_owned();
-    if let Some(base) = w.strip_suffix("ies") {
-        w = format!("{base}y");
-    } else if w.ends_with("sses") {
-        w.truncate(w.len() - 2);
-    } else if w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
-        w.pop();
-    }
-    for suffix in ["ing", "ed", "ly"] {
-        if let Some(base) = w.strip_suffix(suffix)
-            && base.len() >= 4
-        {
-            w.truncate(base.len());
-            break;
-        }
-    }
-    if w.len() >= 5 && w.ends_with('e') {
-        w.pop();
-    }
-    w
+    SNOWBALL.stem(word).into_owned()
 }
 
 /// The lower-case words of `text`, stop words included.
