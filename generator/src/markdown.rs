@@ -138,6 +138,21 @@ pub fn render(markdown: &str) -> Rendered {
                 in_heading = true;
             }
             Event::End(TagEnd::Heading(_)) => in_heading = false,
+            // A block ends a line of the section's text, so a reader of the
+            // passages can tell a paragraph, a list item or a table row
+            // from the next even where no full stop ends it.
+            Event::End(
+                TagEnd::Paragraph
+                | TagEnd::Item
+                | TagEnd::TableHead
+                | TagEnd::TableRow
+                | TagEnd::CodeBlock,
+            ) if !in_heading => {
+                let section = &mut sections.last_mut().expect("one section").text;
+                if !section.is_empty() && !section.ends_with('\n') {
+                    section.push('\n');
+                }
+            }
             Event::Text(t) | Event::Code(t) => {
                 join(&mut text, t);
                 // A heading's own words are its section's heading, not text.
@@ -152,6 +167,10 @@ pub fn render(markdown: &str) -> Rendered {
 
     let mut html_out = String::with_capacity(markdown.len() * 3 / 2);
     html::push_html(&mut html_out, events.into_iter());
+    for s in &mut sections {
+        let end = s.text.trim_end().len();
+        s.text.truncate(end);
+    }
     sections.retain(|s| !s.text.is_empty());
     Rendered {
         html: html_out,
@@ -163,7 +182,7 @@ pub fn render(markdown: &str) -> Rendered {
 
 /// Appends a text run, one space from what is there.
 fn join(out: &mut String, run: &str) {
-    if !out.is_empty() && !out.ends_with(' ') {
+    if !out.is_empty() && !out.ends_with(' ') && !out.ends_with('\n') {
         out.push(' ');
     }
     out.push_str(run.trim());

@@ -46,13 +46,22 @@ pub fn excerpt(text: &str, stems: &[String], max: usize) -> String {
 }
 
 /// Byte ranges of the sentences of `text` (a sentence ends at `.`, `?` or
-/// `!` followed by a space).
-fn split_sentences(text: &str) -> Vec<(usize, usize)> {
+/// `!` followed by a space, and at the end of a line).
+pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
     let bytes = text.as_bytes();
     for i in 0..bytes.len() {
-        if matches!(bytes[i], b'.' | b'?' | b'!') && bytes.get(i + 1) == Some(&b' ') {
+        if bytes[i] == b'\n' {
+            // A line ends a paragraph, a list item or a table row.
+            if i > start {
+                out.push((start, i));
+            }
+            start = i + 1;
+        } else if matches!(bytes[i], b'.' | b'?' | b'!')
+            && matches!(bytes.get(i + 1), Some(b' ' | b'\n'))
+            && i >= start
+        {
             out.push((start, i + 1));
             start = i + 2;
         }

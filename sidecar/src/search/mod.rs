@@ -29,12 +29,14 @@ mod build;
 mod excerpt;
 mod pages;
 mod scratch;
+mod sentences;
 mod store;
 pub mod text;
 
 pub use build::Builder;
 pub use excerpt::excerpt;
 pub use pages::{PAGE_DECAY, PAGE_PASSAGES, Page};
+pub use sentences::{Asked, Cue, Quote};
 pub use store::{PassageRef, Passages, TextSource};
 
 use std::collections::HashMap;
@@ -54,7 +56,12 @@ pub const SYNONYM_WEIGHT: f32 = 0.7;
 pub const PREFIX_WEIGHT: f32 = 0.5;
 /// A question word stands for the longer words it begins from this many
 /// characters on ("measur" → "measurement"; "appl" would match too much).
-const PREFIX_MIN: usize = 5;
+pub(crate) const PREFIX_MIN: usize = 5;
+/// A word the site never uses stands for the words one edit away (a
+/// letter added, dropped, changed or two swapped) from this many
+/// characters on, with this weight.
+const TYPO_MIN: usize = 5;
+pub const TYPO_WEIGHT: f32 = 0.7;
 /// At most this many longer words a prefix stands for.
 const PREFIX_FANOUT: usize = 16;
 /// At most this many words of a question are told apart (a bit each in a
@@ -153,6 +160,11 @@ impl Index {
 
     /// The terms a question word stands for, each with its weight.
     fn expand(&self, stem: &str) -> Vec<(usize, f32)> {
+        let known = self
+            .vocab
+            .binary_search_by(|t| t.as_str().cmp(stem))
+            .is_ok()
+            || self.synonyms.contains_key(stem);
         let mut out: Vec<(usize, f32)> = Vec::new();
         let mut add = |id: usize, w: f32| match out.iter_mut().find(|(i, _)| *i == id) {
             Some(e) => e.1 = e.1.max(w),
@@ -164,6 +176,15 @@ impl Index {
         for other in self.synonyms.get(stem).into_iter().flatten() {
             if let Ok(id) = self.vocab.binary_search(other) {
                 add(id, SYNONYM_WEIGHT);
+            }
+        }
+        if !known && stem.chars().count() >= TYPO_MIN {
+            // A word the site never uses, but one edit away from one it
+            // does: a misspelling ("mesage").
+            for (id, t) in self.vocab.iter().enumerate() {
+                if one_edit(stem, t) {
+                    add(id, TYPO_WEIGHT);
+                }
             }
         }
         if stem.chars().count() >= PREFIX_MIN {
@@ -417,6 +438,25 @@ fn top<T>(items: &mut Vec<T>, limit: usize, order: impl Fn(&T, &T) -> std::cmp::
     items.sort_unstable_by(order);
 }
 
+/// Whether `a` and `b` differ by one edit: a character added, dropped or
+/// changed, or two neighbours swapped.
+fn one_edit(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len().abs_diff(b.len()) > 1 || a == b {
+        return false;
+    }
+    let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (ra, rb) = (&a[common..], &b[common..]);
+    match a.len().cmp(&b.len()) {
+        std::cmp::Ordering::Equal => {
+            ra[1..] == rb[1..]
+                || (ra.len() >= 2 && ra[0] == rb[1] && ra[1] == rb[0] && ra[2..] == rb[2..])
+        }
+        std::cmp::Ordering::Less => ra == &rb[1..],
+        std::cmp::Ordering::Greater => &ra[1..] == rb,
+    }
+}
+
 /// A question whose terms' postings number at least 1/DENSE_SHARE of the
 /// passages is scored densely (see [`scratch::Scratch::dense`]).
 const DENSE_SHARE: usize = 16;
@@ -482,5 +522,19 @@ mod tests {
         assert!(partial.coverage <= 0.5, "{}", partial.coverage);
         assert!(i.rank("zeppelin", 3).is_empty());
         assert!(i.rank("the of", 3).is_empty());
+        // One edit away: a misspelling.
+        assert_eq!(i.rank("nitrte", 3)[0].passage.url, "/b/");
+        assert_eq!(i.rank("licnese", 3)[0].passage.url, "/c/");
+    }
+
+    #[test]
+    fn one_edit_is_one_edit() {
+        assert!(one_edit("mesag", "messag"));
+        assert!(one_edit("messag", "mesag"));
+        assert!(one_edit("nitrat", "nitrit"));
+        assert!(one_edit("licnes", "licens"));
+        assert!(!one_edit("nitrat", "nitrat"));
+        assert!(!one_edit("nitrat", "natrit"));
+        assert!(!one_edit("abc", "abcde"));
     }
 }

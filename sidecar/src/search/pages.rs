@@ -14,6 +14,11 @@ pub const PAGE_DECAY: f32 = 0.5;
 const PAGE_BOUND: f32 = 1.75 * 1.001;
 
 impl Index {
+    /// The numbers of page `g`'s passages.
+    pub(super) fn page_passages(&self, g: usize) -> std::ops::Range<u32> {
+        self.page_start[g]..self.page_end(g)
+    }
+
     /// The passages after page `g`'s.
     fn page_end(&self, g: usize) -> u32 {
         self.page_start
@@ -140,6 +145,7 @@ impl Index {
                 .map(|&(score, at)| {
                     let (g, page) = &s.pages[at as usize];
                     Page {
+                        number: *g,
                         url: self.passages.get(self.page_start[*g as usize] as usize).url,
                         score,
                         coverage: coverage(page.mask),
@@ -161,6 +167,8 @@ impl Index {
 /// A ranked page and its matching passages, best first.
 #[derive(Debug, Clone)]
 pub struct Page<'a> {
+    /// The page's number in the index (URL order).
+    pub number: u32,
     pub url: &'a str,
     pub score: f32,
     /// The share of the question's weight its passages match together.
