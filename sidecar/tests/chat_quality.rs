@@ -5,6 +5,10 @@
 //! first for at least 90 % and among the first three for all; every
 //! unanswerable question declined as no match. The figures are printed.
 
+/// The question set of issue 32, tuning and held-out halves.
+#[path = "chat_quality/question_set.rs"]
+mod question_set;
+
 use common::chat::{ask, env};
 use common::live::Backend;
 

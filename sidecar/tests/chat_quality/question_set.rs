@@ -1,6 +1,6 @@
 //! The chat's question set (issue 32): questions written from the sample
 //! pages the way visitors, volunteers, journalists, developers and
-//! researchers ask them, in `chat_questions.toml`, each with the page that
+//! researchers ask them, in `questions.toml`, each with the page that
 //! answers it and an excerpt of the answering sentence, or marked as
 //! answered by nothing published. The set is split once into a tuning half
 //! and a held-out half (the file's header says how); ranking is tuned on
@@ -16,7 +16,8 @@
 //! a line per miss. It does not assert the issue's targets, which ranking
 //! work is to reach on the held-out half: page first ≥ 90 %, sentence first
 //! ≥ 80 %, precision and recall of declining ≥ 90 %. The old questions of
-//! `chat_quality.rs` stay there as the regression set.
+//! `chat_quality.rs` (the test that includes this module) stay there as
+//! the regression set.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -24,7 +25,7 @@ use std::path::Path;
 use common::chat::{ask, built_dist, env};
 use common::live::Backend;
 
-const QUESTIONS: &str = include_str!("chat_questions.toml");
+const QUESTIONS: &str = include_str!("questions.toml");
 const HALVES: [&str; 2] = ["tuning", "held-out"];
 const KINDS: [&str; 4] = ["answer", "figures", "no_match", "declined"];
 
@@ -57,7 +58,7 @@ struct Entry {
 /// Reads the set: every entry has `page` and `answer`, or
 /// `answerable = false`.
 fn parse(text: &str) -> Vec<Entry> {
-    let file: File = toml::from_str(text).expect("chat_questions.toml is valid");
+    let file: File = toml::from_str(text).expect("questions.toml is valid");
     file.question
         .into_iter()
         .map(|r| {
