@@ -192,6 +192,8 @@ pub struct Asked {
     order: Vec<usize>,
     total: f32,
     cue: Cue,
+    /// The first two bytes of every term the question's words match.
+    heads: Vec<Vec<u8>>,
 }
 
 impl Index {
@@ -201,9 +203,21 @@ impl Index {
         let words: Vec<(f32, Vec<(String, f32)>)> = weights
             .iter()
             .map(|(stem, w)| {
+                // The word itself, its synonyms and the words one edit
+                // away as ranking found them (longer words it begins are
+                // matched by prefix below).
                 let mut terms = vec![(stem.clone(), 1.0)];
                 for other in self.synonyms.get(stem).into_iter().flatten() {
                     terms.push((other.clone(), SYNONYM_WEIGHT));
+                }
+                for (id, weight) in self.expand(stem) {
+                    let term = &self.vocab[id];
+                    if weight < 1.0
+                        && !term.starts_with(stem.as_str())
+                        && !terms.iter().any(|(t, _)| t == term)
+                    {
+                        terms.push((term.clone(), weight));
+                    }
                 }
                 (*w, terms)
             })
@@ -211,7 +225,15 @@ impl Index {
         let order = text::terms(query)
             .filter_map(|t| weights.iter().position(|(s, _)| *s == t))
             .collect();
+        let mut heads: Vec<Vec<u8>> = words
+            .iter()
+            .flat_map(|(_, terms)| terms.iter())
+            .map(|(t, _)| t.as_bytes()[..2.min(t.len())].to_vec())
+            .collect();
+        heads.sort();
+        heads.dedup();
         Asked {
+            heads,
             total: weights.iter().map(|(_, w)| w).sum(),
             words,
             order,
@@ -225,7 +247,7 @@ impl Index {
             return None;
         }
         let best_score = page.hits.first().map_or(0.0, |h| h.score);
-        let mut best: Option<(f32, f32, u32, usize, usize, String)> = None;
+        let mut best: Option<Best> = None;
         for id in self.page_passages(page.number as usize) {
             let p = self.passages.get(id as usize);
             let passage_rank = page
@@ -239,11 +261,29 @@ impl Index {
                         0.0
                     }
                 });
-            let heading: Vec<String> = text::terms(p.heading).chain(text::terms(p.title)).collect();
+            let heading: Vec<String> = [p.heading, p.title]
+                .iter()
+                .flat_map(|t| q.terms(t))
+                .collect();
             let body = p.text();
             let pieces = pieces(&body);
+            // "How do I …": the steps from their start, when the page has
+            // a section of steps and the question is about the page.
+            if q.cue == Cue::Procedure && q.cue.met("", p.heading) {
+                let words = q.terms(&body);
+                let (coverage, _) = q.matches(&words, &heading);
+                let end = pieces
+                    .iter()
+                    .take_while(|&&(_, b)| b <= QUOTE_MAX)
+                    .count()
+                    .max(1);
+                let score = coverage + 2.0 * CUE_BONUS + PASSAGE_SHARE * passage_rank;
+                if coverage > 0.0 && best.as_ref().is_none_or(|b| score > b.0) {
+                    best = Some((score, coverage, id, 0, Some(end), body.to_string()));
+                }
+            }
             for (i, &(a, b)) in pieces.iter().enumerate() {
-                let words: Vec<String> = text::terms(&body[a..b]).collect();
+                let words = q.terms(&body[a..b]);
                 let (coverage, phrases) = q.matches(&words, &heading);
                 if coverage <= 0.0 {
                     continue;
@@ -256,19 +296,21 @@ impl Index {
                 let score =
                     coverage + cue + PHRASE_BONUS * phrases as f32 + PASSAGE_SHARE * passage_rank;
                 if best.as_ref().is_none_or(|b| score > b.0) {
-                    best = Some((score, coverage, id, i, pieces.len(), body.to_string()));
+                    best = Some((score, coverage, id, i, None, body.to_string()));
                 }
             }
         }
-        let (score, coverage, id, i, _, body) = best?;
+        let (score, coverage, id, i, end, body) = best?;
         let pieces = pieces(&body);
         let (a, mut b) = pieces[i];
-        // The next sentence too, when it is about the question as well
-        // and the two stay short.
-        if let Some(&(_, nb)) = pieces.get(i + 1)
+        if let Some(end) = end {
+            b = pieces[end - 1].1;
+        } else if let Some(&(_, nb)) = pieces.get(i + 1)
+            // The next sentence too, when it is about the question as
+            // well and the two stay short.
             && nb - a <= QUOTE_MAX
         {
-            let words: Vec<String> = text::terms(&body[b..nb]).collect();
+            let words = q.terms(&body[b..nb]);
             if q.matches(&words, &[]).0 > 0.0 || b - a < SHORT {
                 b = nb;
             }
@@ -282,12 +324,36 @@ impl Index {
     }
 }
 
+/// The best quote so far: its score and coverage, its passage, its first
+/// piece, where it ends when it runs over several (the steps of a
+/// procedure), and the passage's text.
+type Best = (f32, f32, u32, usize, Option<usize>, String);
+
 /// A quote of two sentences stays under this many bytes.
 const QUOTE_MAX: usize = 420;
 /// A sentence shorter than this is quoted with the next one.
 const SHORT: usize = 60;
 
 impl Asked {
+    /// The stems of `text`'s meaningful words, in order, as
+    /// [`text::terms`] gives them, except that a word that cannot match
+    /// one of the question's terms (it does not begin with the same two
+    /// letters as any) is left empty instead of stemmed: stemming every
+    /// word of three pages cost more than ranking.
+    fn terms(&self, text: &str) -> Vec<String> {
+        text::words(text)
+            .filter(|w| w.chars().count() >= 2 && !text::is_stop(w))
+            .map(|w| {
+                let head = &w.as_bytes()[..2.min(w.len())];
+                if self.heads.iter().any(|h| h.as_slice() == head) {
+                    text::stem(&w)
+                } else {
+                    String::new()
+                }
+            })
+            .collect()
+    }
+
     /// The share of the question's weight `words` match (a heading's
     /// words counting [`HEADING_SHARE`]), and how many pairs of the
     /// question's words stand together in them as in the question.
