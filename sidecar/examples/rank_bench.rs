@@ -1,7 +1,8 @@
 //! Times the ranking on a built site, without the server around it:
 //! `cargo run --release -p sidecar --example rank_bench -- dist [rounds]`.
 //! Prints how long loading and indexing took and the cost of one chat-like
-//! ranking (the benchmark's questions, best pages), so that a change to the
+//! ranking (the benchmark's questions, best pages, then with the best
+//! sentence of the first three pages quoted, as the chat does), so that a change to the
 //! ranking can be measured on its own, or under `valgrind --tool=callgrind`
 //! for instruction counts that do not depend on the machine's load.
 //! With `RANK_DUMP=questions.txt` it prints, instead, the ranking of each
@@ -39,8 +40,15 @@ fn main() {
     if let Ok(questions) = std::env::var("RANK_DUMP") {
         for q in std::fs::read_to_string(questions).unwrap().lines() {
             println!("? {q}");
+            let asked = idx.question(q);
             for p in idx.rank_pages(q, 12) {
                 println!("  {} {:?} {:?}", p.url, p.score, p.coverage);
+                if let Some(quote) = idx.quote(&asked, &p) {
+                    println!(
+                        "    > {:?} {:?} #{} {:?}",
+                        quote.score, quote.coverage, quote.passage.anchor, quote.text
+                    );
+                }
                 for h in &p.hits {
                     let anchor = &h.passage.anchor;
                     println!(
@@ -64,4 +72,18 @@ fn main() {
     }
     let per = start.elapsed() / (rounds * QUESTIONS.len()) as u32;
     println!("rank_pages: {per:.2?} per question (checksum {checksum:.3})");
+    // As the chat does: the pages, then the best sentence of the first three.
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for q in QUESTIONS {
+            let asked = idx.question(q);
+            for p in idx.rank_pages(q, 12).iter().take(3) {
+                checksum += idx.quote(&asked, p).map_or(0.0, |quote| quote.score);
+            }
+        }
+    }
+    let per = start.elapsed() / (rounds * QUESTIONS.len()) as u32;
+    println!(
+        "rank_pages and quotes of three pages: {per:.2?} per question (checksum {checksum:.3})"
+    );
 }

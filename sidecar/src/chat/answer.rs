@@ -9,8 +9,10 @@ use super::request::Question;
 use crate::live::PlatformStats;
 use crate::search::{self, Index, Page, Quote};
 
-/// Below this share of a question's weight, a passage does not answer it.
-pub const MIN_COVERAGE: f32 = 0.5;
+/// Below this share of a question's weight, a passage does not answer it:
+/// more than half, so that a page matching one of two words (the site
+/// mentions leptospirosis, not its symptoms) does not answer.
+pub const MIN_COVERAGE: f32 = 0.51;
 /// At most this many passages are quoted, and this many pages listed.
 const CITATIONS: usize = 3;
 const RELATED: usize = 4;

@@ -139,6 +139,10 @@ impl Builder {
             postings,
             synonyms,
             scratch: Mutex::default(),
+            serial: {
+                static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+                SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
         }
     }
 }

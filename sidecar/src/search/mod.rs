@@ -56,7 +56,7 @@ pub const SYNONYM_WEIGHT: f32 = 0.7;
 pub const PREFIX_WEIGHT: f32 = 0.5;
 /// A question word stands for the longer words it begins from this many
 /// characters on ("measur" → "measurement"; "appl" would match too much).
-pub(crate) const PREFIX_MIN: usize = 5;
+const PREFIX_MIN: usize = 5;
 /// A word the site never uses stands for the words one edit away (a
 /// letter added, dropped, changed or two swapped) from this many
 /// characters on, with this weight.
@@ -66,7 +66,7 @@ pub const TYPO_WEIGHT: f32 = 0.7;
 const PREFIX_FANOUT: usize = 16;
 /// At most this many words of a question are told apart (a bit each in a
 /// passage's mask); further words are ignored.
-const MAX_WORDS: usize = 64;
+pub(crate) const MAX_WORDS: usize = 64;
 
 /// The ranked passages.
 #[derive(Debug, Default)]
@@ -87,6 +87,9 @@ pub struct Index {
     synonyms: HashMap<String, Vec<String>>,
     /// Accumulators for one question at a time each, reused.
     scratch: Mutex<Vec<Scratch>>,
+    /// This index among those the process built (a thread's memory of
+    /// words' terms belongs to one index).
+    serial: u64,
 }
 
 /// A term in one passage: its BM25F weight there before rarity (body
@@ -100,6 +103,8 @@ struct Posting {
 /// A ranked passage.
 #[derive(Debug, Clone)]
 pub struct Hit<'a> {
+    /// The passage's number in the index.
+    pub id: u32,
     pub passage: PassageRef<'a>,
     pub score: f32,
     /// The share of the question's weight (its words' rarity) that the
@@ -356,6 +361,7 @@ impl Index {
     fn hit(&self, passage: u32, s: &Scratch, weights: &[(String, f32)], total: f32) -> Hit<'_> {
         let i = passage as usize;
         Hit {
+            id: passage,
             passage: self.passages.get(i),
             score: s.score[i],
             coverage: if total > 0.0 {

@@ -14,7 +14,9 @@
 //! sentence: a page whose single sentence answers the whole question beats
 //! one that mentions its words in different places.
 
-use super::{Index, PREFIX_MIN, Page, PassageRef, SYNONYM_WEIGHT, text};
+use std::collections::HashMap;
+
+use super::{Index, Page, PassageRef, text};
 
 /// A sentence longer than this many bytes (a flattened table or list) is
 /// cut into pieces of about [`PIECE`] bytes at word boundaries.
@@ -184,61 +186,100 @@ pub struct Quote<'a> {
 }
 
 /// A question read once for quoting: its words with their weights and the
-/// terms each stands for.
+/// terms each stands for, by term number.
 pub struct Asked {
-    /// Per word: its rarity, and the stems it matches with their weight.
-    words: Vec<(f32, Vec<(String, f32)>)>,
+    /// Per word: its rarity.
+    idf: Vec<f32>,
+    /// (term, word, weight): each term a question word stands for
+    /// (itself, a synonym, a longer word it begins, a word one edit away)
+    /// as ranking expands it, sorted by term.
+    terms: Vec<(u32, usize, f32)>,
     /// The words' indexes in question order (for phrases).
     order: Vec<usize>,
     total: f32,
     cue: Cue,
-    /// The first two bytes of every term the question's words match.
-    heads: Vec<Vec<u8>>,
 }
+
+/// A word of a text, as its term's number; [`NONE`] for a stop word or
+/// a word the index does not know.
+type Word = u32;
+const NONE: Word = u32::MAX;
+/// A stop word or a single letter, which does not count.
+const SKIP: Word = u32::MAX - 1;
 
 impl Index {
     /// `query` read for quoting.
     pub fn question(&self, query: &str) -> Asked {
         let weights = self.weights(query);
-        let words: Vec<(f32, Vec<(String, f32)>)> = weights
+        let mut terms: Vec<(u32, usize, f32)> = weights
             .iter()
-            .map(|(stem, w)| {
-                // The word itself, its synonyms and the words one edit
-                // away as ranking found them (longer words it begins are
-                // matched by prefix below).
-                let mut terms = vec![(stem.clone(), 1.0)];
-                for other in self.synonyms.get(stem).into_iter().flatten() {
-                    terms.push((other.clone(), SYNONYM_WEIGHT));
-                }
-                for (id, weight) in self.expand(stem) {
-                    let term = &self.vocab[id];
-                    if weight < 1.0
-                        && !term.starts_with(stem.as_str())
-                        && !terms.iter().any(|(t, _)| t == term)
-                    {
-                        terms.push((term.clone(), weight));
-                    }
-                }
-                (*w, terms)
+            .take(super::MAX_WORDS)
+            .enumerate()
+            .flat_map(|(q, (stem, _))| {
+                self.expand(stem)
+                    .into_iter()
+                    .map(move |(id, w)| (id as u32, q, w))
             })
             .collect();
+        terms.sort_by_key(|t| (t.0, t.1));
         let order = text::terms(query)
             .filter_map(|t| weights.iter().position(|(s, _)| *s == t))
             .collect();
-        let mut heads: Vec<Vec<u8>> = words
-            .iter()
-            .flat_map(|(_, terms)| terms.iter())
-            .map(|(t, _)| t.as_bytes()[..2.min(t.len())].to_vec())
-            .collect();
-        heads.sort();
-        heads.dedup();
         Asked {
-            heads,
+            idf: weights.iter().map(|(_, w)| *w).collect(),
             total: weights.iter().map(|(_, w)| w).sum(),
-            words,
+            terms,
             order,
             cue: Cue::of(query),
         }
+    }
+
+    /// The words of `text` that count, in order, as term numbers: a word
+    /// is stemmed once per thread and index, then looked up.
+    fn words_of(&self, text: &str) -> Vec<Word> {
+        thread_local! {
+            static SEEN: std::cell::RefCell<(u64, HashMap<String, Word, text::FnvBuild>)> =
+                std::cell::RefCell::new((0, HashMap::default()));
+        }
+        SEEN.with(|seen| {
+            let mut seen = seen.borrow_mut();
+            if seen.0 != self.serial || seen.1.len() > SEEN_MAX {
+                seen.0 = self.serial;
+                seen.1.clear();
+            }
+            let mut lower = String::new();
+            let mut out = Vec::new();
+            for w in word_spans(text) {
+                lower.clear();
+                if w.is_ascii() {
+                    lower.push_str(w);
+                    lower.make_ascii_lowercase();
+                } else {
+                    lower.extend(w.chars().flat_map(char::to_lowercase));
+                }
+                let id = match seen.1.get(lower.as_str()) {
+                    Some(&id) => id,
+                    None => {
+                        let id = if lower.chars().count() < 2 || text::is_stop(&lower) {
+                            SKIP
+                        } else {
+                            let stem = text::stem(&lower);
+                            self.vocab
+                                .binary_search(&stem)
+                                .map_or(NONE, |id| id as Word)
+                        };
+                        seen.1.insert(lower.clone(), id);
+                        id
+                    }
+                };
+                // Stop words and single letters are left out, as ranking
+                // leaves them out.
+                if id != SKIP {
+                    out.push(id);
+                }
+            }
+            out
+        })
     }
 
     /// The best sentence of `page` for `q`.
@@ -248,7 +289,15 @@ impl Index {
         }
         let best_score = page.hits.first().map_or(0.0, |h| h.score);
         let mut best: Option<Best> = None;
-        for id in self.page_passages(page.number as usize) {
+        // The passages ranking found on the page (its best few), and for
+        // "how do I …" its steps: reading every passage of the page cost
+        // more than ranking.
+        let candidates = self.page_passages(page.number as usize).filter(|&id| {
+            page.hits.iter().any(|h| h.id == id)
+                || (q.cue == Cue::Procedure
+                    && q.cue.met("", self.passages.get(id as usize).heading))
+        });
+        for id in candidates {
             let p = self.passages.get(id as usize);
             let passage_rank = page
                 .hits
@@ -261,16 +310,16 @@ impl Index {
                         0.0
                     }
                 });
-            let heading: Vec<String> = [p.heading, p.title]
+            let heading: Vec<Word> = [p.heading, p.title]
                 .iter()
-                .flat_map(|t| q.terms(t))
+                .flat_map(|t| self.words_of(t))
                 .collect();
             let body = p.text();
             let pieces = pieces(&body);
             // "How do I …": the steps from their start, when the page has
             // a section of steps and the question is about the page.
             if q.cue == Cue::Procedure && q.cue.met("", p.heading) {
-                let words = q.terms(&body);
+                let words = self.words_of(&body);
                 let (coverage, _) = q.matches(&words, &heading);
                 let end = pieces
                     .iter()
@@ -279,16 +328,15 @@ impl Index {
                     .max(1);
                 let score = coverage + 2.0 * CUE_BONUS + PASSAGE_SHARE * passage_rank;
                 if coverage > 0.0 && best.as_ref().is_none_or(|b| score > b.0) {
-                    best = Some((score, coverage, id, 0, Some(end), body.to_string()));
+                    best = Some((score, coverage, id, 0, Some(end)));
                 }
             }
             for (i, &(a, b)) in pieces.iter().enumerate() {
-                let words = q.terms(&body[a..b]);
-                let (coverage, phrases) = q.matches(&words, &heading);
+                let (coverage, phrases) = q.matches(&self.words_of(&body[a..b]), &heading);
                 if coverage <= 0.0 {
                     continue;
                 }
-                let cue = if q.cue.met(&body[a..b], p.heading) {
+                let cue = if q.cue != Cue::None && q.cue.met(&body[a..b], p.heading) {
                     CUE_BONUS
                 } else {
                     0.0
@@ -296,11 +344,13 @@ impl Index {
                 let score =
                     coverage + cue + PHRASE_BONUS * phrases as f32 + PASSAGE_SHARE * passage_rank;
                 if best.as_ref().is_none_or(|b| score > b.0) {
-                    best = Some((score, coverage, id, i, None, body.to_string()));
+                    best = Some((score, coverage, id, i, None));
                 }
             }
         }
-        let (score, coverage, id, i, end, body) = best?;
+        let (score, coverage, id, i, end) = best?;
+        let passage = self.passages.get(id as usize);
+        let body = passage.text();
         let pieces = pieces(&body);
         let (a, mut b) = pieces[i];
         if let Some(end) = end {
@@ -310,13 +360,13 @@ impl Index {
             // well and the two stay short.
             && nb - a <= QUOTE_MAX
         {
-            let words = q.terms(&body[b..nb]);
+            let words = self.words_of(&body[b..nb]);
             if q.matches(&words, &[]).0 > 0.0 || b - a < SHORT {
                 b = nb;
             }
         }
         Some(Quote {
-            passage: self.passages.get(id as usize),
+            passage,
             text: body[a..b].trim().to_owned(),
             score,
             coverage,
@@ -325,9 +375,9 @@ impl Index {
 }
 
 /// The best quote so far: its score and coverage, its passage, its first
-/// piece, where it ends when it runs over several (the steps of a
-/// procedure), and the passage's text.
-type Best = (f32, f32, u32, usize, Option<usize>, String);
+/// piece, and where it ends when it runs over several (the steps of a
+/// procedure).
+type Best = (f32, f32, u32, usize, Option<usize>);
 
 /// A quote of two sentences stays under this many bytes.
 const QUOTE_MAX: usize = 420;
@@ -335,65 +385,85 @@ const QUOTE_MAX: usize = 420;
 const SHORT: usize = 60;
 
 impl Asked {
-    /// The stems of `text`'s meaningful words, in order, as
-    /// [`text::terms`] gives them, except that a word that cannot match
-    /// one of the question's terms (it does not begin with the same two
-    /// letters as any) is left empty instead of stemmed: stemming every
-    /// word of three pages cost more than ranking.
-    fn terms(&self, text: &str) -> Vec<String> {
-        text::words(text)
-            .filter(|w| w.chars().count() >= 2 && !text::is_stop(w))
-            .map(|w| {
-                let head = &w.as_bytes()[..2.min(w.len())];
-                if self.heads.iter().any(|h| h.as_slice() == head) {
-                    text::stem(&w)
-                } else {
-                    String::new()
-                }
-            })
-            .collect()
+    /// The (word, weight) pairs term `id` stands for.
+    fn of(&self, id: Word) -> &[(u32, usize, f32)] {
+        let start = self.terms.partition_point(|t| t.0 < id);
+        let end = start + self.terms[start..].iter().take_while(|t| t.0 == id).count();
+        &self.terms[start..end]
     }
 
     /// The share of the question's weight `words` match (a heading's
     /// words counting [`HEADING_SHARE`]), and how many pairs of the
     /// question's words stand together in them as in the question.
-    fn matches(&self, words: &[String], heading: &[String]) -> (f32, usize) {
-        let weight_in = |terms: &[(String, f32)], ws: &[String]| -> f32 {
-            let mut best = 0.0f32;
-            for w in ws {
-                for (t, tw) in terms {
-                    let m = if w == t {
-                        *tw
-                    } else if t.len() >= PREFIX_MIN && w.starts_with(t.as_str()) {
-                        super::PREFIX_WEIGHT * tw
-                    } else {
-                        0.0
-                    };
-                    best = best.max(m);
+    fn matches(&self, words: &[Word], heading: &[Word]) -> (f32, usize) {
+        let mut best = [0.0f32; super::MAX_WORDS];
+        for (ws, share) in [(words, 1.0), (heading, HEADING_SHARE)] {
+            for &w in ws {
+                if w == NONE {
+                    continue;
+                }
+                for &(_, q, weight) in self.of(w) {
+                    best[q] = best[q].max(weight * share);
                 }
             }
-            best
-        };
-        let mut covered = 0.0;
-        for (idf, terms) in &self.words {
-            let own = weight_in(terms, words);
-            let head = weight_in(terms, heading) * HEADING_SHARE;
-            covered += idf * own.max(head);
         }
+        let covered: f32 = best.iter().zip(&self.idf).map(|(b, idf)| b * idf).sum();
+        let stands_for = |w: Word, q: usize| w != NONE && self.of(w).iter().any(|t| t.1 == q);
         let phrases = self
             .order
             .windows(2)
             .filter(|pair| {
                 pair[0] != pair[1]
-                    && words.windows(2).any(|ws| {
-                        self.words[pair[0]].1.iter().any(|(t, _)| *t == ws[0])
-                            && self.words[pair[1]].1.iter().any(|(t, _)| *t == ws[1])
-                    })
+                    && words
+                        .windows(2)
+                        .any(|ws| stands_for(ws[0], pair[0]) && stands_for(ws[1], pair[1]))
             })
             .count();
         ((covered / self.total).min(1.0), phrases)
     }
 }
+
+/// The words of `text`: its runs of letters and digits, as
+/// `text.split(|c| !c.is_alphanumeric())` gives them without the empty
+/// ones, read byte by byte where the text is ASCII.
+fn word_spans(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        // The character at `at` and its length, when it is part of a word.
+        let word_char = |at: usize| -> (bool, usize) {
+            let b = bytes[at];
+            if b < 0x80 {
+                (b.is_ascii_alphanumeric(), 1)
+            } else {
+                let c = text[at..].chars().next().unwrap_or(' ');
+                (c.is_alphanumeric(), c.len_utf8())
+            }
+        };
+        while i < bytes.len() {
+            let (is_word, len) = word_char(i);
+            if is_word {
+                break;
+            }
+            i += len;
+        }
+        if i >= bytes.len() {
+            return None;
+        }
+        let start = i;
+        while i < bytes.len() {
+            let (is_word, len) = word_char(i);
+            if !is_word {
+                break;
+            }
+            i += len;
+        }
+        Some(&text[start..i])
+    })
+}
+
+/// A thread remembers the terms of this many words at most.
+const SEEN_MAX: usize = 50_000;
 
 /// Byte ranges of `text`'s sentences, long ones cut into pieces at word
 /// boundaries.
@@ -446,6 +516,22 @@ mod tests {
         assert!(Cue::Duration.met("Wait 60 seconds before reading.", ""));
         assert!(Cue::Unit.met("Phosphate was published in mg/L as PO4.", ""));
         assert!(Cue::Procedure.met("Fill the cup.", "Steps"));
+    }
+
+    #[test]
+    fn words_are_split_as_the_index_splits_them() {
+        for t in [
+            "Dip the strip; wait 60 s. Ça va? Ölçüm—test mg/L (NH4-N) …end",
+            "",
+            "  ",
+            "é",
+        ] {
+            let want: Vec<&str> = t
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect();
+            assert_eq!(word_spans(t).collect::<Vec<_>>(), want, "{t}");
+        }
     }
 
     #[test]

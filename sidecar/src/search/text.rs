@@ -145,6 +145,9 @@ const STOP: &[&str] = &[
     "your",
 ];
 
+/// A hasher for short keys (words), faster than the default for them.
+pub type FnvBuild = BuildHasherDefault<Fnv>;
+
 /// Whether `word` (lower case) is a stop word.
 pub fn is_stop(word: &str) -> bool {
     static SET: LazyLock<HashSet<&str, BuildHasherDefault<Fnv>>> =
@@ -154,7 +157,7 @@ pub fn is_stop(word: &str) -> bool {
 
 /// FNV-1a, for the stop words: they are a few bytes long, where the
 /// standard hasher costs more than the comparisons it saves.
-struct Fnv(u64);
+pub struct Fnv(u64);
 
 impl Default for Fnv {
     fn default() -> Fnv {
