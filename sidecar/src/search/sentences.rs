@@ -293,7 +293,7 @@ impl Index {
         // "how do I …" its steps: reading every passage of the page cost
         // more than ranking.
         let candidates = self.page_passages(page.number as usize).filter(|&id| {
-            page.hits.iter().any(|h| h.id == id)
+            page.hits.iter().take(QUOTED_PASSAGES).any(|h| h.id == id)
                 || (q.cue == Cue::Procedure
                     && q.cue.met("", self.passages.get(id as usize).heading))
         });
@@ -378,6 +378,9 @@ impl Index {
 /// piece, and where it ends when it runs over several (the steps of a
 /// procedure).
 type Best = (f32, f32, u32, usize, Option<usize>);
+
+/// The sentences of a page's best this many passages are read.
+const QUOTED_PASSAGES: usize = 2;
 
 /// A quote of two sentences stays under this many bytes.
 const QUOTE_MAX: usize = 420;
