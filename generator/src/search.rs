@@ -13,6 +13,8 @@ pub use contract::manifest::SEARCH_PASSAGES as PASSAGES_PATH;
 pub use contract::search::{Passage, PassageIndex, SearchDocument, SearchIndex, VERSION};
 use serde::Serialize;
 
+pub mod shards;
+
 /// One value as compact JSON: an entry of the index, as the index holds it.
 pub fn fragment<T: Serialize>(value: &T) -> Vec<u8> {
     serde_json::to_vec(value).expect("strings serialise")
@@ -157,6 +159,24 @@ pub fn passages_files<'a>(
     });
     files[0].path = PASSAGES_PATH.to_owned();
     files
+}
+
+/// The browser's split index ([`shards`]) from the index entries'
+/// fragments: every file each time, since a term's postings depend on
+/// every page.
+pub fn browser_files<'a>(entries: &[(&str, &[u8])]) -> Vec<SearchFile<'a>> {
+    let docs: Vec<SearchDocument> = entries
+        .iter()
+        .filter(|e| !e.1.is_empty())
+        .map(|e| serde_json::from_slice(e.1).expect("an entry this build wrote"))
+        .collect();
+    shards::files(&docs)
+        .into_iter()
+        .map(|(path, bytes)| SearchFile {
+            path,
+            body: Body::Made(bytes),
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -284,8 +284,16 @@ fn large_search_files_are_rejoined_from_kept_chunks_byte_for_byte() {
         })]);
         assert!(r.incremental);
         assert_eq!(r.summary.pages, 1);
-        // Only the edited page's chunk of each large file was compressed.
-        assert!(r.summary.stats.compressed <= 2 * 2 + 2 * 2, "{}", r.line());
+        // Only the edited page's chunk of each large file was compressed,
+        // and the browser index's head and the few term and near shards
+        // whose postings the edit changed (16 to 18 files measured here,
+        // where shards are large enough to be compressed in chunks).
+        assert!(
+            r.summary.stats.compressed <= 2 * 2 + 2 * 2 + 16,
+            "{} ({} compressed)",
+            r.line(),
+            r.summary.stats.compressed
+        );
         f.assert_whole_build(&format!("edit {i} of a large site"));
     }
 }

@@ -1,8 +1,9 @@
-// Offline site search. The header's search field (#site-search) loads
-// /search-index.json and the parts it lists (all at once) the first time
-// it gets focus, ranks pages in the
-// browser (title matches over summary over section over body text; every
-// query word must match the start of a word; accents and case ignored) and
+// Offline site search. The header's search field (#site-search) loads the
+// small head of the split index (/search/browser.json) the first time it
+// gets focus, then for each query only the shards its words fall in; pages
+// are ranked by weights the generator computed (title over summary over
+// section over body text; every query word must match a word, the last
+// one its start, or be one edit from a word; accents and case ignored) and
 // shows the best results in a listbox under the field (combobox pattern:
 // arrows move, Enter opens, Escape closes). `?q=words` on any page opens
 // the results for those words. Without the field, this does nothing.
@@ -14,10 +15,10 @@
   var status = document.getElementById("search-status");
   if (!input || !panel || !list || !status) return;
 
-  var INDEX_URL = input.getAttribute("data-index") || "/search-index.json";
+  var HEAD_URL = input.getAttribute("data-index") || "/search/browser.json";
   var MAX_SHOWN = 8;
-  var WEIGHTS = { title: 10, summary: 4, section: 2, text: 1 };
-  var loading = null; // Promise of the prepared index
+  var head = null; // Promise of the head
+  var files = new Map(); // path -> Promise of its JSON
   var results = [];
   var active = -1;
 
@@ -34,121 +35,139 @@
         return w.length > 0;
       });
   }
-
-  // An inverted index: sorted vocabulary, and for each word the documents
-  // it occurs in with a field-weighted score. Prefix lookups are a binary
-  // search into the vocabulary.
-  function prepare(json) {
-    if (!json || !Array.isArray(json.documents)) throw new Error("unexpected search index format");
-    var docs = json.documents;
-    var postings = new Map();
-    docs.forEach(function (doc, d) {
-      var scores = new Map();
-      Object.keys(WEIGHTS).forEach(function (field) {
-        var seen = new Map();
-        words(doc[field]).forEach(function (w) {
-          seen.set(w, (seen.get(w) || 0) + 1);
-        });
-        seen.forEach(function (count, w) {
-          // Repetition in the body counts, but only a little.
-          var s = WEIGHTS[field] * (field === "text" ? Math.min(count, 5) : 1);
-          scores.set(w, (scores.get(w) || 0) + s);
-        });
-      });
-      scores.forEach(function (s, w) {
-        var p = postings.get(w);
-        if (!p) postings.set(w, (p = []));
-        p.push([d, s]);
-      });
-    });
-    var vocab = Array.from(postings.keys()).sort();
-    return { docs: docs, postings: postings, vocab: vocab };
+  // FNV-1a over UTF-8, as the generator computes it.
+  function hash(s) {
+    var bytes = new TextEncoder().encode(s);
+    var h = 0x811c9dc5;
+    for (var i = 0; i < bytes.length; i++) {
+      h ^= bytes[i];
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return h >>> 0;
+  }
+  function firstTwo(t) {
+    return Array.from(t).slice(0, 2).join("");
+  }
+  function lastTwo(t) {
+    return Array.from(t).slice(-2).join("");
+  }
+  // True when a and b differ by one insertion, deletion or substitution.
+  function oneEdit(a, b) {
+    a = Array.from(a);
+    b = Array.from(b);
+    if (a.length > b.length) {
+      var t = a;
+      a = b;
+      b = t;
+    }
+    if (b.length - a.length > 1) return false;
+    var p = 0;
+    while (p < a.length && a[p] === b[p]) p++;
+    var skip = a.length === b.length ? p + 1 : p;
+    return a.slice(skip).join("") === b.slice(p + 1).join("");
   }
 
-  function getJSON(url) {
-    return fetch(url, { headers: { Accept: "application/json" } }).then(function (r) {
-      if (!r.ok) throw new Error("HTTP " + r.status + " for " + url);
-      return r.json();
-    });
+  function getJSON(path) {
+    if (!files.has(path)) {
+      var base = new URL(HEAD_URL, location.href);
+      var p = fetch(new URL(path, base).href, { headers: { Accept: "application/json" } }).then(
+        function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status + " for " + path);
+          return r.json();
+        }
+      );
+      p.catch(function () {
+        files.delete(path);
+      });
+      files.set(path, p);
+    }
+    return files.get(path);
   }
 
+  // The split index (decision 0033): the head, then per query word its
+  // term shard (keyed by the first two letters), and when that has no
+  // term within one edit its near shard (keyed by the last two), then the
+  // document shards of the results shown.
   function load() {
-    if (!loading) {
-      loading = getJSON(INDEX_URL)
-        .then(function (head) {
-          if (head.version !== 2 || !Array.isArray(head.parts)) {
-            throw new Error("unknown search index version " + head.version);
-          }
-          var base = new URL(INDEX_URL, location.href);
-          return Promise.all(
-            head.parts.map(function (part) {
-              return getJSON(new URL(part, base).href);
-            })
-          ).then(function (parts) {
-            var documents = [];
-            parts.forEach(function (part) {
-              documents = documents.concat(part.documents);
-            });
-            if (documents.length !== head.documents) {
-              throw new Error("the search index changed while loading");
-            }
-            return { documents: documents };
-          });
-        })
-        .then(prepare);
-      loading.catch(function () {
-        // Allow a later focus to try again.
+    if (!head) {
+      head = getJSON(HEAD_URL.replace(/^.*\//, "")).then(function (h) {
+        if (h.version !== 1) throw new Error("unknown search index version " + h.version);
+        return h;
+      });
+      head.catch(function () {
         setTimeout(function () {
-          loading = null;
+          head = null;
         }, 5000);
       });
     }
-    return loading;
+    return head;
   }
 
-  function lowerBound(arr, key) {
-    var lo = 0;
-    var hi = arr.length;
-    while (lo < hi) {
-      var mid = (lo + hi) >> 1;
-      if (arr[mid] < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  function search(index, query) {
-    var terms = Array.from(new Set(words(query)));
-    if (terms.length === 0) return [];
-    var total = null;
-    terms.forEach(function (term) {
-      var here = new Map();
-      for (var i = lowerBound(index.vocab, term); i < index.vocab.length; i++) {
-        var w = index.vocab[i];
-        if (w.lastIndexOf(term, 0) !== 0) break;
-        // A whole-word match ranks above a prefix match.
-        var factor = w === term ? 1.5 : 1;
-        index.postings.get(w).forEach(function (p) {
-          here.set(p[0], Math.max(here.get(p[0]) || 0, p[1] * factor));
-        });
-      }
-      if (total === null) {
-        total = here;
-      } else {
-        var both = new Map();
-        total.forEach(function (s, d) {
-          if (here.has(d)) both.set(d, s + here.get(d));
-        });
-        total = both;
-      }
-    });
-    return Array.from(total.entries())
-      .sort(function (a, b) {
-        return b[1] - a[1] || index.docs[a[0]].title.localeCompare(index.docs[b[0]].title);
-      })
-      .map(function (e) {
-        return index.docs[e[0]];
+  // The postings of one query word: exact and prefix matches (the last
+  // word may be half typed), else every term one edit away.
+  function postingsFor(h, word, last) {
+    var n = h.shards;
+    function scan(terms, fuzzy) {
+      var found = new Map();
+      Object.keys(terms).forEach(function (t) {
+        var factor = 0;
+        if (t === word) factor = 1.5;
+        else if (last && t.lastIndexOf(word, 0) === 0) factor = 1;
+        else if (fuzzy && Array.from(word).length >= 4 && oneEdit(t, word)) factor = 0.8;
+        if (!factor) return;
+        var list = terms[t];
+        for (var i = 0; i < list.length; i += 2) {
+          var s = list[i + 1] * factor;
+          found.set(list[i], Math.max(found.get(list[i]) || 0, s));
+        }
       });
+      return found;
+    }
+    return getJSON("terms-" + (hash(firstTwo(word)) % n) + ".json").then(function (shard) {
+      var exact = scan(shard.terms, false);
+      if (exact.size > 0 || Array.from(word).length < 4) return exact;
+      var near = scan(shard.terms, true);
+      if (near.size > 0) return near;
+      return getJSON("near-" + (hash(lastTwo(word)) % n) + ".json").then(function (other) {
+        return scan(other.terms, true);
+      });
+    });
+  }
+
+  function search(query) {
+    var terms = Array.from(new Set(words(query)));
+    if (terms.length === 0) return Promise.resolve({ docs: [], count: 0 });
+    return load().then(function (h) {
+      return Promise.all(
+        terms.map(function (t, i) {
+          return postingsFor(h, t, i === terms.length - 1);
+        })
+      ).then(function (maps) {
+        var total = maps[0];
+        maps.slice(1).forEach(function (here) {
+          var both = new Map();
+          total.forEach(function (s, d) {
+            if (here.has(d)) both.set(d, s + here.get(d));
+          });
+          total = both;
+        });
+        var ranked = Array.from(total.entries()).sort(function (a, b) {
+          return b[1] - a[1] || a[0] - b[0];
+        });
+        var shown = ranked.slice(0, MAX_SHOWN);
+        var per = h.docs_per_shard;
+        return Promise.all(
+          shown.map(function (e) {
+            return getJSON("docs-" + Math.floor(e[0] / per) + ".json").then(function (shard) {
+              var d = shard.docs[e[0] % per];
+              return { url: d[0], title: d[1], section: d[2], summary: d[3] };
+            });
+          })
+        ).then(function (docs) {
+          return { docs: docs, count: ranked.length };
+        });
+      });
+    });
   }
 
   // The title with the matched word starts emphasised (built as nodes, never HTML).
@@ -188,7 +207,8 @@
     }
   }
 
-  function render(query, found) {
+  function render(query, answer) {
+    var found = answer.docs;
     results = found.slice(0, MAX_SHOWN);
     active = -1;
     input.removeAttribute("aria-activedescendant");
@@ -226,7 +246,7 @@
       });
       list.appendChild(li);
     });
-    var n = found.length;
+    var n = answer.count;
     list.hidden = results.length === 0;
     status.textContent =
       n === 0
@@ -255,9 +275,9 @@
       setOpen(false);
       return;
     }
-    load().then(
-      function (index) {
-        if (mine === seq) render(query, search(index, query));
+    search(query).then(
+      function (answer) {
+        if (mine === seq) render(query, answer);
       },
       function () {
         if (mine !== seq) return;

@@ -441,8 +441,10 @@ impl Prepared {
             .zip(memo)
             .map(|(d, m)| (d.url.as_str(), &m.passages[..]))
             .collect();
+        let browser = search::browser_files(&entries);
         search::index_files(entries, changed)
             .into_iter()
+            .chain(browser)
             .chain(search::passages_files(
                 passages,
                 &self.content.synonyms,

@@ -1,0 +1,394 @@
+//! The browser's split search index: the header search box fetches a small
+//! head, then only the shards a query's words fall in, instead of the whole
+//! index (decision 0033).
+//!
+//! - `search/browser.json`, the head: the format version, how many
+//!   documents and shards there are, and a digest of the shards.
+//! - `search/terms-K.json`: the terms whose first two letters hash to `K`,
+//!   each with its best postings (document id, weight). Keying by the first
+//!   two letters keeps every completion of a typed prefix in one shard.
+//! - `search/near-K.json`: the same postings keyed by the last two letters,
+//!   for typo tolerance: one edit of a word of four letters or more leaves
+//!   its first two or its last two letters as they were, so the word it
+//!   was meant to be is in one of the two shards.
+//! - `search/docs-K.json`: what a result shows (URL, title, section,
+//!   summary) for [`DOCS_PER_SHARD`] documents by id (ids follow URL order).
+//!
+//! Terms are normalised as the script does it: NFD, combining marks
+//! dropped, lower case, split at anything not a letter or digit.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use unicode_normalization::UnicodeNormalization;
+
+use super::SearchDocument;
+
+/// The head's path in the output folder.
+pub const HEAD: &str = "search/browser.json";
+/// The format the script understands.
+pub const VERSION: u32 = 1;
+/// Documents per metadata shard.
+pub const DOCS_PER_SHARD: usize = 50;
+/// Postings kept per term, best first.
+pub const MAX_POSTINGS: usize = 24;
+/// Longest summary kept for a result, in characters.
+const SUMMARY_CHARS: usize = 160;
+/// Documents per term shard, on average: the shard count grows with the
+/// site so a shard stays about the same size.
+const DOCS_PER_TERM_SHARD: usize = 16;
+const MAX_TERM_SHARDS: usize = 1024;
+
+/// Field weights: a title word counts most, body repetition a little.
+const TITLE: f64 = 10.0;
+const SUMMARY: f64 = 4.0;
+const SECTION: f64 = 2.0;
+const TEXT_CAP: usize = 5;
+
+/// A string folded as the script folds it.
+pub fn fold(s: &str) -> String {
+    s.nfd()
+        .filter(|c| !('\u{300}'..='\u{36f}').contains(c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The folded words of a string.
+pub fn words(s: &str) -> Vec<String> {
+    fold(s)
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// FNV-1a over UTF-8 bytes, 32 bits: the script computes the same.
+pub fn hash(s: &str) -> u32 {
+    s.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+fn first_two(term: &str) -> String {
+    term.chars().take(2).collect()
+}
+
+fn last_two(term: &str) -> String {
+    let chars: Vec<char> = term.chars().collect();
+    chars[chars.len().saturating_sub(2)..].iter().collect()
+}
+
+/// How many term shards (and near shards) a site of `documents` gets.
+pub fn term_shards(documents: usize) -> usize {
+    (documents / DOCS_PER_TERM_SHARD).clamp(1, MAX_TERM_SHARDS)
+}
+
+/// The term shard holding `term`.
+pub fn term_shard(term: &str, shards: usize) -> usize {
+    hash(&first_two(term)) as usize % shards
+}
+
+/// The near shard holding `term`.
+pub fn near_shard(term: &str, shards: usize) -> usize {
+    hash(&last_two(term)) as usize % shards
+}
+
+#[derive(Serialize)]
+struct Head {
+    version: u32,
+    documents: usize,
+    shards: usize,
+    docs_per_shard: usize,
+    digest: String,
+}
+
+#[derive(Serialize)]
+struct TermShard<'a> {
+    terms: BTreeMap<&'a str, &'a [u32]>,
+}
+
+#[derive(Serialize)]
+struct DocShard<'a> {
+    docs: Vec<[&'a str; 4]>,
+}
+
+/// Each term's postings, flattened `[id, weight, id, weight, …]`, best
+/// first, at most [`MAX_POSTINGS`]. The weight is a field-weighted term
+/// count times the term's inverse document frequency (BM25's, without
+/// length normalisation: pages are short and titles decide most).
+fn postings(docs: &[&SearchDocument]) -> BTreeMap<String, Vec<u32>> {
+    let mut scored: HashMap<String, Vec<(u32, f64)>> = HashMap::new();
+    for (id, doc) in docs.iter().enumerate() {
+        let mut here: HashMap<String, f64> = HashMap::new();
+        for (field, weight) in [
+            (&doc.title, TITLE),
+            (&doc.summary, SUMMARY),
+            (&doc.section, SECTION),
+        ] {
+            let mut seen: Vec<String> = words(field);
+            seen.sort();
+            seen.dedup();
+            for w in seen {
+                *here.entry(w).or_default() += weight;
+            }
+        }
+        let mut counts: HashMap<String, usize> = HashMap::new();
+        for w in words(&doc.text) {
+            *counts.entry(w).or_default() += 1;
+        }
+        for (w, n) in counts {
+            *here.entry(w).or_default() += n.min(TEXT_CAP) as f64;
+        }
+        let id = u32::try_from(id).expect("fewer than 2^32 documents");
+        for (w, s) in here {
+            scored.entry(w).or_default().push((id, s));
+        }
+    }
+    let n = docs.len() as f64;
+    scored
+        .into_iter()
+        .map(|(term, mut list)| {
+            let idf = (1.0 + (n - list.len() as f64 + 0.5) / (list.len() as f64 + 0.5)).ln();
+            list.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            list.truncate(MAX_POSTINGS);
+            let flat = list
+                .into_iter()
+                .flat_map(|(id, s)| [id, (s * idf * 100.0).round().max(1.0) as u32])
+                .collect();
+            (term, flat)
+        })
+        .collect()
+}
+
+fn json<T: Serialize>(value: &T) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec(value).expect("strings serialise");
+    bytes.push(b'\n');
+    bytes
+}
+
+fn summary(s: &str) -> &str {
+    match s.char_indices().nth(SUMMARY_CHARS) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
+/// Every file of the split index, as (path, bytes): the head first. The
+/// same documents, in any order, give the same files.
+pub fn files(documents: &[SearchDocument]) -> Vec<(String, Vec<u8>)> {
+    let mut docs: Vec<&SearchDocument> = documents.iter().collect();
+    docs.sort_by(|a, b| a.url.cmp(&b.url));
+    let postings = postings(&docs);
+    let shards = term_shards(docs.len());
+    let mut terms: Vec<BTreeMap<&str, &[u32]>> = vec![BTreeMap::new(); shards];
+    let mut near: Vec<BTreeMap<&str, &[u32]>> = vec![BTreeMap::new(); shards];
+    for (term, list) in &postings {
+        terms[term_shard(term, shards)].insert(term, list);
+        if term.chars().count() >= 3 {
+            near[near_shard(term, shards)].insert(term, list);
+        }
+    }
+    let mut out = Vec::new();
+    for (k, map) in terms.into_iter().enumerate() {
+        out.push((
+            format!("search/terms-{k}.json"),
+            json(&TermShard { terms: map }),
+        ));
+    }
+    for (k, map) in near.into_iter().enumerate() {
+        out.push((
+            format!("search/near-{k}.json"),
+            json(&TermShard { terms: map }),
+        ));
+    }
+    for (k, chunk) in docs.chunks(DOCS_PER_SHARD).enumerate() {
+        let docs = chunk
+            .iter()
+            .map(|d| {
+                [
+                    d.url.as_str(),
+                    d.title.as_str(),
+                    d.section.as_str(),
+                    summary(&d.summary),
+                ]
+            })
+            .collect();
+        out.push((format!("search/docs-{k}.json"), json(&DocShard { docs })));
+    }
+    let mut digest = Sha256::new();
+    for (path, bytes) in &out {
+        digest.update(path.as_bytes());
+        digest.update(bytes);
+    }
+    let head = Head {
+        version: VERSION,
+        documents: docs.len(),
+        shards,
+        docs_per_shard: DOCS_PER_SHARD,
+        digest: hex::encode(&digest.finalize()[..8]),
+    };
+    out.insert(0, (HEAD.to_owned(), json(&head)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn doc(url: &str, title: &str, text: &str) -> SearchDocument {
+        SearchDocument {
+            url: url.into(),
+            title: title.into(),
+            summary: String::new(),
+            section: "docs".into(),
+            text: text.into(),
+        }
+    }
+
+    /// A reader doing what the script does, from the files alone: the
+    /// term's shard, and the near shard when the term shard has no term
+    /// within one edit.
+    fn lookup(files: &[(String, Vec<u8>)], word: &str) -> (Vec<String>, Vec<String>) {
+        let get = |p: &str| -> Value {
+            let (_, bytes) = files.iter().find(|(q, _)| q == p).expect("file exists");
+            serde_json::from_slice(bytes).unwrap()
+        };
+        let head = get(HEAD);
+        let shards = head["shards"].as_u64().unwrap() as usize;
+        let per = head["docs_per_shard"].as_u64().unwrap() as usize;
+        let word = &fold(word);
+        let mut fetched = vec![HEAD.to_owned()];
+        let mut best: Option<Vec<u64>> = None;
+        for path in [
+            format!("search/terms-{}.json", term_shard(word, shards)),
+            format!("search/near-{}.json", near_shard(word, shards)),
+        ] {
+            let shard = get(&path);
+            fetched.push(path);
+            let terms = shard["terms"].as_object().unwrap();
+            let hit = terms
+                .get(word)
+                .or_else(|| terms.iter().find(|(t, _)| one_edit(t, word)).map(|e| e.1));
+            if let Some(list) = hit {
+                best = Some(
+                    list.as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|v| v.as_u64().unwrap())
+                        .collect(),
+                );
+                break;
+            }
+        }
+        let mut urls = Vec::new();
+        for pair in best.unwrap_or_default().chunks(2) {
+            let id = pair[0] as usize;
+            let path = format!("search/docs-{}.json", id / per);
+            let shard = get(&path);
+            if !fetched.contains(&path) {
+                fetched.push(path);
+            }
+            urls.push(shard["docs"][id % per][0].as_str().unwrap().to_owned());
+        }
+        (urls, fetched)
+    }
+
+    fn one_edit(a: &str, b: &str) -> bool {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+        if long.len() - short.len() > 1 {
+            return false;
+        }
+        let p = short.iter().zip(&long).take_while(|(x, y)| x == y).count();
+        if short.len() == long.len() {
+            short[p + 1.min(short.len() - p)..] == long[p + 1.min(long.len() - p)..]
+        } else {
+            short[p..] == long[p + 1..]
+        }
+    }
+
+    fn site(n: usize) -> Vec<SearchDocument> {
+        let mut docs: Vec<SearchDocument> = (0..n)
+            .map(|i| {
+                doc(
+                    &format!("/docs/p{i:05}/"),
+                    &format!("Page {i}"),
+                    &format!("common words here item{i} and more text"),
+                )
+            })
+            .collect();
+        docs.push(doc(
+            "/docs/water/",
+            "Water quality sampling",
+            "How volunteers measure turbidity and nitrate in rivers.",
+        ));
+        docs
+    }
+
+    #[test]
+    fn a_term_finds_its_page_first() {
+        let files = files(&site(300));
+        let (urls, fetched) = lookup(&files, "Turbidity");
+        assert_eq!(urls.first().map(String::as_str), Some("/docs/water/"));
+        assert_eq!(fetched.len(), 3, "head, term shard, one docs shard");
+        let (urls, _) = lookup(&files, "sampling");
+        assert_eq!(urls, ["/docs/water/"]);
+    }
+
+    #[test]
+    fn a_one_edit_typo_finds_the_page_at_either_end() {
+        let files = files(&site(300));
+        for typo in [
+            "turbidty",
+            "turbiditx",
+            "yurbidity",
+            "urbidity",
+            "nitrat",
+            "sampilng",
+        ] {
+            let (urls, _) = lookup(&files, typo);
+            if typo == "sampilng" {
+                // Two edits (a transposition): not promised.
+                continue;
+            }
+            assert_eq!(
+                urls.first().map(String::as_str),
+                Some("/docs/water/"),
+                "{typo}"
+            );
+        }
+    }
+
+    #[test]
+    fn accents_and_case_fold_like_the_script() {
+        assert_eq!(words("Qualité de l'EAU"), ["qualite", "de", "l", "eau"]);
+        assert_eq!(hash(""), 0x811c_9dc5);
+        assert_eq!(hash("a"), 0xe40c_292c);
+    }
+
+    #[test]
+    fn shards_stay_bounded_as_the_site_grows() {
+        let files = files(&site(2000));
+        let shards = term_shards(2001);
+        assert_eq!(shards, 125);
+        let count = |prefix: &str| files.iter().filter(|f| f.0.starts_with(prefix)).count();
+        assert_eq!(count("search/terms-"), shards);
+        assert_eq!(count("search/near-"), shards);
+        assert_eq!(count("search/docs-"), 2001usize.div_ceil(DOCS_PER_SHARD));
+        for (path, bytes) in &files {
+            let value: Value = serde_json::from_slice(bytes).unwrap();
+            if let Some(terms) = value["terms"].as_object() {
+                for (term, list) in terms {
+                    assert!(list.as_array().unwrap().len() <= 2 * MAX_POSTINGS, "{term}");
+                }
+            }
+            assert!(bytes.len() < 64 * 1024, "{path}: {} bytes", bytes.len());
+        }
+        // Order of input does not matter.
+        let mut reversed = site(2000);
+        reversed.reverse();
+        assert_eq!(super::files(&reversed), files);
+    }
+}
