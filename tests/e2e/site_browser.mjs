@@ -392,6 +392,36 @@ await phase("search: type a word, see the page, open it with Enter and with a cl
   await answers(word).waitFor({ state: "attached", timeout: 30000 });
   const clickable = page.getByRole("option").filter({ hasText: target.title }).first();
   await Promise.all([page.waitForURL(base + target.url), clickable.click()]);
+  // Misspelled (one letter changed inside the word): still found. The
+  // requests and bytes (as transferred) of a first query and of the
+  // misspelled one are counted from a fresh page, so nothing is cached.
+  const fresh = await browser.newContext();
+  const { page: counted, log: countedLog } = await newPage(fresh);
+  const traffic = { requests: 0, bytes: 0 };
+  counted.on("requestfinished", async (request) => {
+    if (!new URL(request.url()).pathname.startsWith("/search")) return;
+    traffic.requests += 1;
+    const sizes = await request.sizes().catch(() => null);
+    traffic.bytes += sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0;
+  });
+  await counted.goto(base + "/docs/");
+  const measure = async (query) => {
+    traffic.requests = 0;
+    traffic.bytes = 0;
+    await counted.locator("#site-search").fill(query);
+    await counted.locator(`#search-results[data-query="${query}"]`).waitFor({ state: "attached", timeout: 30000 });
+    await counted.getByRole("option").filter({ hasText: target.title }).first().waitFor({ timeout: 30000 });
+    await counted.waitForLoadState("networkidle");
+    return { ...traffic };
+  };
+  const first = await measure(word);
+  const i = Math.floor(word.length / 2);
+  const misspelled = word.slice(0, i) + (word[i] === "x" ? "y" : "x") + word.slice(i + 1);
+  const typo = await measure(misspelled);
+  console.log(`  search: first query “${word}”: ${first.requests} requests, ${first.bytes} bytes; misspelled “${misspelled}”: ${typo.requests} requests, ${typo.bytes} bytes`);
+  check(first.requests >= 1 && first.bytes <= 150_000, "search", `first query fetched ${first.requests} files, ${first.bytes} bytes`);
+  check(countedLog.errors.length === 0, "search", `console errors: ${countedLog.errors.join(" | ")}`);
+  await fresh.close();
   // A word that is nowhere says so.
   await page.locator("#site-search").fill("zzqxjv");
   await page.locator("#search-status", { hasText: "No pages match" }).waitFor();
