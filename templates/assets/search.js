@@ -143,16 +143,19 @@
           return postingsFor(h, t, i === terms.length - 1);
         })
       ).then(function (maps) {
-        var total = maps[0];
-        maps.slice(1).forEach(function (here) {
-          var both = new Map();
-          total.forEach(function (s, d) {
-            if (here.has(d)) both.set(d, s + here.get(d));
+        // Pages with more of the words first, then by weight. Each word
+        // keeps only its best pages, so at a large site the pages that
+        // have all of them may be none of those: the pages with most of
+        // the words still answer.
+        var total = new Map();
+        maps.forEach(function (here) {
+          here.forEach(function (s, d) {
+            var seen = total.get(d) || [0, 0];
+            total.set(d, [seen[0] + 1, seen[1] + s]);
           });
-          total = both;
         });
         var ranked = Array.from(total.entries()).sort(function (a, b) {
-          return b[1] - a[1] || a[0] - b[0];
+          return b[1][0] - a[1][0] || b[1][1] - a[1][1] || a[0] - b[0];
         });
         var shown = ranked.slice(0, MAX_SHOWN);
         var per = h.docs_per_shard;
