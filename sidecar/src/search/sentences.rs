@@ -299,17 +299,13 @@ impl Index {
         });
         for id in candidates {
             let p = self.passages.get(id as usize);
-            let passage_rank = page
-                .hits
-                .iter()
-                .find(|h| h.passage.anchor == p.anchor)
-                .map_or(0.0, |h| {
-                    if best_score > 0.0 {
-                        h.score / best_score
-                    } else {
-                        0.0
-                    }
-                });
+            let passage_rank = page.hits.iter().find(|h| h.id == id).map_or(0.0, |h| {
+                if best_score > 0.0 {
+                    h.score / best_score
+                } else {
+                    0.0
+                }
+            });
             let heading: Vec<Word> = [p.heading, p.title]
                 .iter()
                 .flat_map(|t| self.words_of(t))
