@@ -159,16 +159,37 @@ pub fn compose(
     // the question's words in different places.
     let asked = index.question(&query);
     let top = pages.first().map_or(0.0, |p| p.score);
+    // When none of the first pages covers the question, the first page
+    // further down that does is read too.
+    let further = pages
+        .iter()
+        .take(RERANK)
+        .all(|p| p.coverage < MIN_COVERAGE)
+        .then(|| {
+            pages
+                .iter()
+                .skip(RERANK)
+                .find(|p| p.coverage >= MIN_COVERAGE)
+        })
+        .flatten();
     let mut quoted: Vec<(f32, &Page<'_>, Quote<'_>)> = pages
         .iter()
         .take(RERANK)
+        .chain(further)
         .filter_map(|p| {
             let quote = index.quote(&asked, p)?;
             let score = PAGE_SHARE * p.score / top + quote.score;
             Some((score, p, quote))
         })
         .collect();
-    quoted.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // A page that covers the question comes before one that covers only
+    // part of it, whatever their words' weights.
+    let covers = |p: &Page<'_>| p.coverage >= MIN_COVERAGE;
+    quoted.sort_by(|a, b| {
+        covers(b.1)
+            .cmp(&covers(a.1))
+            .then_with(|| b.0.total_cmp(&a.0))
+    });
     let answered = quoted
         .first()
         .is_some_and(|(_, p, _)| p.coverage >= MIN_COVERAGE);

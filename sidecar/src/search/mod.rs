@@ -185,9 +185,10 @@ impl Index {
         }
         if !known && stem.chars().count() >= TYPO_MIN {
             // A word the site never uses, but one edit away from one it
-            // does: a misspelling ("mesage").
+            // does: a misspelling ("mesage"). Not a shorter word that the
+            // edit makes of it ("reset" is not "rest").
             for (id, t) in self.vocab.iter().enumerate() {
-                if one_edit(stem, t) {
+                if t.len() >= TYPO_MIN && one_edit(stem, t) {
                     add(id, TYPO_WEIGHT);
                 }
             }
