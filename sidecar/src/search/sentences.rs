@@ -222,6 +222,11 @@ pub struct Asked {
     terms: Vec<(u32, usize, f32)>,
     /// The words' indexes in question order (for phrases).
     order: Vec<usize>,
+    /// The first two letters of every term in `terms`, sorted: a word
+    /// whose stem is one of them starts with the same two letters (the
+    /// English stemmer only changes a word's end), so a word that starts
+    /// otherwise need not be stemmed and looked up.
+    heads: Vec<[char; 2]>,
     total: f32,
     cue: Cue,
 }
@@ -248,6 +253,12 @@ impl Index {
             })
             .collect();
         terms.sort_by_key(|t| (t.0, t.1));
+        let mut heads: Vec<[char; 2]> = terms
+            .iter()
+            .filter_map(|t| head(&self.vocab[t.0 as usize]))
+            .collect();
+        heads.sort_unstable();
+        heads.dedup();
         let order = text::terms(query)
             .filter_map(|t| weights.iter().position(|(s, _)| *s == t))
             .collect();
@@ -256,13 +267,15 @@ impl Index {
             total: weights.iter().map(|(_, w)| w).sum(),
             terms,
             order,
+            heads,
             cue: Cue::of(query),
         }
     }
 
     /// The words of `text` that count, in order, as term numbers: a word
-    /// is stemmed once per thread and index, then looked up.
-    fn words_of(&self, text: &str) -> Vec<Word> {
+    /// is stemmed once per thread and index, then looked up; a word that
+    /// cannot be one of `q`'s terms is [`NONE`] without either.
+    fn words_of(&self, q: &Asked, text: &str) -> Vec<Word> {
         thread_local! {
             static SEEN: std::cell::RefCell<(u64, HashMap<String, Word, text::FnvBuild>)> =
                 std::cell::RefCell::new((0, HashMap::default()));
@@ -282,6 +295,15 @@ impl Index {
                     lower.make_ascii_lowercase();
                 } else {
                     lower.extend(w.chars().flat_map(char::to_lowercase));
+                }
+                let Some(first) = head(&lower) else {
+                    continue;
+                };
+                if q.heads.binary_search(&first).is_err() {
+                    if !text::is_stop(&lower) {
+                        out.push(NONE);
+                    }
+                    continue;
                 }
                 let id = match seen.1.get(lower.as_str()) {
                     Some(&id) => id,
@@ -334,14 +356,14 @@ impl Index {
             });
             let heading: Vec<Word> = [p.heading, p.title]
                 .iter()
-                .flat_map(|t| self.words_of(t))
+                .flat_map(|t| self.words_of(q, t))
                 .collect();
             let body = p.text();
             let pieces = pieces(&body);
             // "How do I …": the steps from their start, when the page has
             // a section of steps and the question is about the page.
             if q.cue == Cue::Procedure && q.cue.met("", p.heading) {
-                let words = self.words_of(&body);
+                let words = self.words_of(q, &body);
                 let (coverage, _) = q.matches(&words, &heading);
                 let end = pieces
                     .iter()
@@ -354,7 +376,7 @@ impl Index {
                 }
             }
             for (i, &(a, b)) in pieces.iter().enumerate() {
-                let (coverage, phrases) = q.matches(&self.words_of(&body[a..b]), &heading);
+                let (coverage, phrases) = q.matches(&self.words_of(q, &body[a..b]), &heading);
                 if coverage <= 0.0 {
                     continue;
                 }
@@ -382,7 +404,7 @@ impl Index {
             // well and the two stay short.
             && nb - a <= QUOTE_MAX
         {
-            let words = self.words_of(&body[b..nb]);
+            let words = self.words_of(q, &body[b..nb]);
             if q.matches(&words, &[]).0 > 0.0 || b - a < SHORT {
                 b = nb;
             }
@@ -485,6 +507,12 @@ fn word_spans(text: &str) -> impl Iterator<Item = &str> {
         }
         Some(&text[start..i])
     })
+}
+
+/// The first two letters of `word`; `None` for a single letter.
+fn head(word: &str) -> Option<[char; 2]> {
+    let mut chars = word.chars();
+    Some([chars.next()?, chars.next()?])
 }
 
 /// A thread remembers the terms of this many words at most.
