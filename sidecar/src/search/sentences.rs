@@ -47,8 +47,6 @@ pub enum Cue {
     Number,
     /// "how do I", "how should I", "how to".
     Procedure,
-    /// "why", "how come", "what caused".
-    Reason,
 }
 
 impl Cue {
@@ -93,8 +91,6 @@ impl Cue {
             " what steps ",
         ]) {
             Cue::Procedure
-        } else if has(&[" why ", " how come ", " what caused ", " reason "]) {
-            Cue::Reason
         } else {
             Cue::None
         }
@@ -128,10 +124,6 @@ impl Cue {
                 }
             }
             Cue::Number => words.iter().any(|w| number(w)),
-            Cue::Reason => {
-                let padded = format!(" {} ", words.join(" "));
-                REASONS.iter().any(|r| padded.contains(r))
-            }
             Cue::Procedure => {
                 let h = heading.to_lowercase();
                 ["step", "procedure", "method", "how to", "what to do"]
@@ -141,24 +133,6 @@ impl Cue {
         }
     }
 }
-
-/// Words that give a reason or a consequence.
-const REASONS: &[&str] = &[
-    " because ",
-    " so that ",
-    " so ",
-    " since ",
-    " due to ",
-    " caused ",
-    " causes ",
-    " means ",
-    " mean that ",
-    " in order to ",
-    " to avoid ",
-    " otherwise ",
-    " as a result ",
-    " therefore ",
-];
 
 const MONTHS: &[&str] = &[
     "january",
@@ -569,9 +543,6 @@ mod tests {
         assert!(Cue::Duration.met("Wait 60 seconds before reading.", ""));
         assert!(Cue::Unit.met("Phosphate was published in mg/L as PO4.", ""));
         assert!(Cue::Procedure.met("Fill the cup.", "Steps"));
-        assert_eq!(Cue::of("Why can't the pages be corrected?"), Cue::Reason);
-        assert!(Cue::Reason.met("Gaps mean that no one lived there.", ""));
-        assert!(!Cue::Reason.met("Gaps are shown in grey.", ""));
     }
 
     #[test]
