@@ -1,4 +1,5 @@
-// Live statistics into #stats (data-src: the statistics route). Numbers are
+// Live statistics into #stats (data-src: the statistics route; data-figures:
+// which figures, all by default). Numbers are
 // formatted for the page's language; the figures refresh every 60 s, never
 // sooner than the response's Cache-Control max-age allows, without a reload.
 // Figures older than their stated freshness, or marked `stale` by the
@@ -26,6 +27,14 @@
     ["classification_projects", "Classification projects"],
     ["projects", "Projects"],
   ];
+
+  // data-figures: the figures to show (names, comma-separated), all by default.
+  var only = (box.getAttribute("data-figures") || "").split(",").filter(Boolean);
+  if (only.length) {
+    FIGURES = FIGURES.filter(function (f) {
+      return only.indexOf(f[0]) >= 0;
+    });
+  }
 
   // The numbers change every minute: announcing them all each time would
   // drown a screen reader, so only the status line below is live.

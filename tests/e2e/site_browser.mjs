@@ -352,6 +352,68 @@ await phase("statistics: the API's figures, formatted, with the update time", as
   await context.close();
 });
 
+await phase("home: the API's figures, the map's points, the newest reports and the three ways in on the first screen", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const { page, log } = await newPage(context);
+  await page.goto(base + "/");
+  await page.locator("#stats dd[data-stat]").first().waitFor();
+  let api = await getJSON(base + "/api/platform-stats.php");
+  let generated = await page.locator("#stats time.stats-updated").getAttribute("datetime");
+  if (generated !== api.generated_at) {
+    // The figures were recomputed between the two requests: reload once.
+    await page.reload();
+    await page.locator("#stats dd[data-stat]").first().waitFor();
+    api = await getJSON(base + "/api/platform-stats.php");
+    generated = await page.locator("#stats time.stats-updated").getAttribute("datetime");
+  }
+  check(generated === api.generated_at, "home", `shows generated_at ${generated}, API ${api.generated_at}`);
+  const fmt = new Intl.NumberFormat("en");
+  const shown = await page.locator("#stats dd[data-stat]").evaluateAll((dds) => dds.map((d) => [d.dataset.stat, d.textContent]));
+  check(shown.length >= 4, "home", `only ${shown.length} figures shown`);
+  for (const [f, text] of shown) {
+    check(text === fmt.format(api[f]), "home", `${f} shows “${text}”, the API says ${fmt.format(api[f])}`);
+  }
+  const geo = await getJSON(base + "/api/globe-data.php");
+  const map = page.locator("#site-map[data-points-drawn]");
+  await map.waitFor({ state: "attached" });
+  const drawn = Number(await map.getAttribute("data-points-drawn"));
+  check(drawn === geo.features.length, "home", `the map drew ${drawn} points, the API has ${geo.features.length}`);
+  // The newest reports, as the feed lists them: every report link on the
+  // home page is an entry of the feed.
+  const feed = await (await fetch(base + "/feed.xml", { signal: AbortSignal.timeout(15000) })).text();
+  const reports = await page.locator(".latest a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  check(reports.length > 0, "home", "no latest report listed");
+  for (const href of reports) {
+    check(feed.includes(`${href}</id>`) || feed.includes(`${href}"`), "home", `report ${href} is not in the feed`);
+  }
+  // On the first screen at 1280×900: the three ways in, the figures, the
+  // map and the first report.
+  const firstScreen = [
+    [".ways a", 3],
+    ["#stats dd[data-stat]", 1],
+    ["#site-map", 1],
+    [".latest a", 1],
+  ];
+  for (const [sel, n] of firstScreen) {
+    const boxes = await page.locator(sel).evaluateAll((els) => els.map((e) => e.getBoundingClientRect().bottom));
+    check(boxes.length >= n, "home", `${sel}: ${boxes.length} found, want ${n}`);
+    check(boxes.slice(0, n).every((b) => b > 0 && b <= 900), "home", `${sel} is not on the first screen at 1280×900 (bottoms ${boxes.join(", ")})`);
+  }
+  await page.locator(".map-teaser").click();
+  await page.waitForURL(/\/docs\/data\/globe\/$/);
+  check(log.errors.length === 0, "home", `console errors: ${log.errors.join(" | ")}`);
+  await context.close();
+  // Without JavaScript the figures and the map are links to their pages.
+  const noJs = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await noJs.newPage();
+  await plain.goto(base + "/");
+  const links = await plain.locator("main a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  for (const want of ["/docs/data/statistics/", "/docs/data/globe/", "/chat/"]) {
+    check(links.includes(want), "home without JavaScript", `no link to ${want}`);
+  }
+  await noJs.close();
+});
+
 await phase("search: type a word, see the page, open it with Enter and with a click", async () => {
   const head = JSON.parse(readFileSync(join(distDir, "search-index.json"), "utf8"));
   const index = {

@@ -46,6 +46,73 @@ fn simple<'a>(site: &Site<'_>, title: &'a str, summary: &'a str, url: &'a str) -
     }
 }
 
+/// The section of follow-up reports; the home page shows its newest.
+const REPORTS_URL: &str = "/docs/platform/reports/";
+/// How many reports the home page shows.
+const LATEST_REPORTS: usize = 3;
+
+/// What the home page shows beside the service information.
+#[derive(Serialize)]
+struct HomeCtx<'a> {
+    /// The first sentence of the organisation's description.
+    lead: &'a str,
+    /// The documentation's sections (the pages one level under /docs/).
+    sections: &'a [Crumb],
+    /// The newest reports, newest first.
+    latest: Vec<Latest>,
+    reports_url: &'static str,
+    feed_url: &'static str,
+}
+
+#[derive(Serialize)]
+struct Latest {
+    title: String,
+    url: String,
+    summary: String,
+    /// `YYYY-MM-DD`, for `<time datetime>`.
+    date: String,
+    /// The date as a reader writes it ("15 October 2026").
+    date_text: String,
+}
+
+/// `text` up to the end of its first sentence (a full stop followed by a
+/// space), or all of it.
+fn first_sentence(text: &str) -> &str {
+    text.find(". ").map_or(text, |i| &text[..=i])
+}
+
+/// The newest [`LATEST_REPORTS`] reports by their `updated` date (then by
+/// URL), the section's own page left out.
+fn latest_reports(site: &Site<'_>) -> Vec<Latest> {
+    let mut reports: Vec<(&crate::content::Document, &Date)> = children_of(site, REPORTS_URL)
+        .into_iter()
+        .map(|d| {
+            (
+                d,
+                d.front
+                    .updated
+                    .as_ref()
+                    .unwrap_or(&site.content.site.updated),
+            )
+        })
+        .collect();
+    reports.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.url.cmp(&b.0.url)));
+    reports
+        .into_iter()
+        .take(LATEST_REPORTS)
+        .map(|(d, date)| {
+            let day = date.calendar();
+            Latest {
+                title: d.front.title.clone(),
+                url: d.url.clone(),
+                summary: d.front.summary.clone(),
+                date: date.to_string(),
+                date_text: format!("{} {} {}", day.day(), day.month(), day.year()),
+            }
+        })
+        .collect()
+}
+
 /// A fixed page that has a Markdown twin: it links the twin and states the
 /// twin's licence, the site's default.
 fn with_twin<'a>(site: &Site<'a>, mut page: SimplePage<'a>) -> SimplePage<'a> {
@@ -70,12 +137,19 @@ pub(super) fn render_fixed_pages(
     // The documentation's sections (the pages one level under /docs/), for
     // the home page's overview.
     let sections: Vec<Crumb> = children_of(site, "/docs/").into_iter().map(crumb).collect();
+    let front = HomeCtx {
+        lead: first_sentence(&service.description),
+        sections: &sections,
+        latest: latest_reports(site),
+        reports_url: REPORTS_URL,
+        feed_url: contract::routes::FEED.path,
+    };
     out.push(OutFile {
         path: "index.html".into(),
         bytes: renderer
             .render(
                 "home.html",
-                &site.ctx(&home, Some(("sections", Value::from(Serde(&sections))))),
+                &site.ctx(&home, Some(("home", Value::from(Serde(&front))))),
             )?
             .into_bytes(),
     });
