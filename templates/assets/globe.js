@@ -5,8 +5,11 @@
 // globe has focus. Points are sized and coloured by observation count (see
 // the legend). Once drawn, the container gets data-points-drawn = the number
 // of point features placed on the globe, and the table #globe-table is
-// filled with the same sites, so everything is also readable without the
-// picture. Without #globe, this does nothing.
+// filled with the same sites (searchable, a page at a time), so everything
+// is also readable without the picture. Selecting a site (a click or tap on
+// its point, Enter for the point nearest the middle, or its name in the
+// table) sends a "siteselect" event that readings.js answers with the
+// site's charts. Without #globe, this does nothing.
 (function () {
   "use strict";
   var box = document.getElementById("globe");
@@ -56,11 +59,18 @@
           water: p.water_body_type || "",
           count: typeof p.observations === "number" ? p.observations : 0,
           latest: p.latest_observed_at || "",
+          parameters: Array.isArray(p.parameters) ? p.parameters : [],
         };
       });
   }
 
-  // ---- the fallback table -------------------------------------------------
+  // ---- the site table: searchable, a page of rows at a time ---------------
+  // Selecting a site (its name's button in the table, or a point on the
+  // globe) sends a "siteselect" event with the site, for readings.js.
+  var PAGE = 25;
+  function select(p) {
+    if (p) document.dispatchEvent(new CustomEvent("siteselect", { detail: p }));
+  }
   function fillTable(points) {
     if (!table) return;
     var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) {
@@ -77,19 +87,57 @@
         })
       : ["name", "country", "count", "latest"];
     var body = table.tBodies[0] || table.appendChild(document.createElement("tbody"));
-    var rows = document.createDocumentFragment();
-    points
-      .slice()
-      .sort(function (a, b) {
-        return b.count - a.count || a.name.localeCompare(b.name);
-      })
-      .forEach(function (p) {
+    var all = points.slice().sort(function (a, b) {
+      return b.count - a.count || a.name.localeCompare(b.name);
+    });
+    var shown = all;
+    var page = 0;
+
+    // The search box above the table and the pager below it.
+    var tools = el("div", "table-tools");
+    var label = el("label", "", "Find a site ");
+    var input = el("input");
+    input.type = "search";
+    input.id = "site-filter";
+    input.setAttribute("autocomplete", "off");
+    input.setAttribute("aria-controls", table.id || "globe-table");
+    label.setAttribute("for", input.id);
+    tools.appendChild(label);
+    tools.appendChild(input);
+    var wrap = table.closest(".table-wrap") || table;
+    wrap.parentNode.insertBefore(tools, wrap);
+    var pager = el("nav", "table-pager");
+    pager.setAttribute("aria-label", "Pages of sites");
+    var prev = el("button", "btn", "Previous");
+    prev.type = "button";
+    var status = el("p", "table-status");
+    status.setAttribute("aria-live", "polite");
+    var next = el("button", "btn", "Next");
+    next.type = "button";
+    pager.appendChild(prev);
+    pager.appendChild(status);
+    pager.appendChild(next);
+    wrap.parentNode.insertBefore(pager, wrap.nextSibling);
+
+    function render() {
+      var pages = Math.max(1, Math.ceil(shown.length / PAGE));
+      page = Math.min(Math.max(page, 0), pages - 1);
+      var rows = document.createDocumentFragment();
+      shown.slice(page * PAGE, page * PAGE + PAGE).forEach(function (p) {
         var tr = document.createElement("tr");
+        tr.setAttribute("data-site", String(p.id));
         cols.forEach(function (c, i) {
           var td = document.createElement(i === 0 ? "th" : "td");
           if (i === 0) td.setAttribute("scope", "row");
-          if (c === "name") td.textContent = p.name;
-          else if (c === "country") td.textContent = p.country;
+          if (c === "name") {
+            var b = el("button", "link-button", p.name);
+            b.type = "button";
+            b.setAttribute("aria-label", p.name + ": show its readings");
+            b.addEventListener("click", function () {
+              select(p);
+            });
+            td.appendChild(b);
+          } else if (c === "country") td.textContent = p.country;
           else if (c === "water") td.textContent = p.water.replace(/_/g, " ");
           else if (c === "count") {
             td.textContent = num.format(p.count);
@@ -106,8 +154,44 @@
         });
         rows.appendChild(tr);
       });
-    body.textContent = "";
-    body.appendChild(rows);
+      body.textContent = "";
+      if (!shown.length) {
+        var tr = document.createElement("tr");
+        var td = el("td", "", "No site matches “" + input.value + "”.");
+        td.colSpan = cols.length;
+        tr.appendChild(td);
+        rows.appendChild(tr);
+      }
+      body.appendChild(rows);
+      var first = shown.length ? page * PAGE + 1 : 0;
+      var last = Math.min(shown.length, page * PAGE + PAGE);
+      status.textContent =
+        "Sites " + num.format(first) + "–" + num.format(last) + " of " + num.format(shown.length) +
+        (shown.length !== all.length ? " matching (" + num.format(all.length) + " in all)" : "");
+      prev.disabled = page === 0;
+      next.disabled = page >= pages - 1;
+      table.setAttribute("data-shown", String(shown.length));
+      table.setAttribute("data-page", String(page + 1));
+    }
+    prev.addEventListener("click", function () {
+      page--;
+      render();
+    });
+    next.addEventListener("click", function () {
+      page++;
+      render();
+    });
+    input.addEventListener("input", function () {
+      var q = input.value.trim().toLowerCase();
+      shown = q
+        ? all.filter(function (p) {
+            return (p.name + " " + p.country + " " + p.water + " " + p.id).toLowerCase().indexOf(q) >= 0;
+          })
+        : all;
+      page = 0;
+      render();
+    });
+    render();
     table.setAttribute("data-rows", String(points.length));
   }
   function tableMessage(text) {
@@ -188,7 +272,7 @@
     var help = el(
       "p",
       "globe-help",
-      "Drag to turn the globe, use the wheel or the buttons to zoom. With the globe focused: arrow keys turn it, + and \u2212 zoom, 0 resets."
+      "Drag to turn the globe, use the wheel or the buttons to zoom. With the globe focused: arrow keys turn it, + and \u2212 zoom, 0 resets, Enter shows the readings of the site nearest the middle."
     );
     help.id = "globe-help";
     var canvas = el("canvas", "globe-canvas");
@@ -428,12 +512,15 @@
     ctx.stroke();
   };
 
-  Globe.prototype.pick = function (x, y) {
+  // The visible site nearest (x, y) within `reach` pixels of its dot's
+  // edge (4 by default).
+  Globe.prototype.pick = function (x, y, reach) {
     var best = null;
     var bestD = Infinity;
+    var extra = reach === undefined ? 4 : reach;
     (this.visible || []).forEach(function (d) {
       var dist = Math.hypot(d[0] - x, d[1] - y);
-      if (dist <= d[2] + 4 && dist < bestD) {
+      if (dist <= d[2] + extra && dist < bestD) {
         best = d[3];
         bestD = dist;
       }
@@ -492,7 +579,11 @@
     function end(e) {
       var at = self.pointers.get(e.pointerId);
       self.pointers.delete(e.pointerId);
-      if (e.type === "pointerup" && at && moved < 5 && !pinch) self.describe(self.pick(at[0], at[1]));
+      if (e.type === "pointerup" && at && moved < 5 && !pinch) {
+        var picked = self.pick(at[0], at[1]);
+        self.describe(picked);
+        select(picked);
+      }
     }
     canvas.addEventListener("pointerup", end);
     canvas.addEventListener("pointercancel", end);
@@ -513,7 +604,12 @@
       else if (e.key === "ArrowDown") self.rotate(0, -step);
       else if (e.key === "+" || e.key === "=") self.setZoom(self.zoom * 1.3);
       else if (e.key === "-" || e.key === "_") self.setZoom(self.zoom / 1.3);
-      else if (e.key === "0") {
+      else if (e.key === "Enter" || e.key === " ") {
+        // The site nearest the middle of the view.
+        var picked = self.pick(self.cx, self.cy, Infinity);
+        self.describe(picked);
+        select(picked);
+      } else if (e.key === "0") {
         self.lon0 = self.home[0];
         self.lat0 = self.home[1];
         self.setZoom(self.home[2]);

@@ -295,8 +295,11 @@ await phase("globe: as many points as the API returns, table filled, turns with 
   await globe.waitFor({ state: "attached" });
   const drawn = Number(await globe.getAttribute("data-points-drawn"));
   check(drawn === want, "globe", `data-points-drawn=${drawn}, the API has ${want} features`);
+  const listed = Number(await page.locator("#globe-table").getAttribute("data-rows"));
+  check(listed === want, "globe", `the table lists ${listed} sites, want ${want}`);
+  // A page of rows at a time, not every site at once.
   const rows = await page.locator("#globe-table tbody tr").count();
-  check(rows === want, "globe", `the table has ${rows} rows, want ${want}`);
+  check(rows === Math.min(want, 25), "globe", `the table shows ${rows} rows, want ${Math.min(want, 25)}`);
   // The busiest site is in the table with its count and date.
   const top = geo.features.slice().sort((a, b) => b.properties.observations - a.properties.observations)[0].properties;
   const first = await page.locator("#globe-table tbody tr").first().innerText();
@@ -320,6 +323,78 @@ await phase("globe: as many points as the API returns, table filled, turns with 
   await page.getByRole("button", { name: "Zoom in" }).click();
   check((await shot()) !== afterDrag, "globe", "Zoom in changed nothing");
   await page.getByRole("button", { name: "Reset view" }).click();
+  // Enter on the globe shows the readings of the site nearest the middle.
+  await canvas.focus();
+  await page.keyboard.press("Enter");
+  await page.locator("#site-detail[data-loaded]").waitFor();
+  if (want > 25) {
+    await page.locator(".table-pager button", { hasText: "Next" }).click();
+    const second = await page.locator("#globe-table tbody tr").first().getAttribute("data-site");
+    check(second !== null && second !== String(geo.features.slice().sort((a, b) => b.properties.observations - a.properties.observations || a.properties.name.localeCompare(b.properties.name))[0].id),
+      "globe", "Next did not show the second page of sites");
+  }
+  check(log.errors.length === 0, "globe", `console errors: ${log.errors.join(" | ")}`);
+  await context.close();
+});
+
+await phase("globe: a site chosen by keyboard in the table charts its readings, and the chart's table equals the observations route", async () => {
+  const geo = await getJSON(base + "/api/globe-data.php");
+  const site = geo.features.slice().sort((a, b) => b.properties.observations - a.properties.observations)[0];
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const { page, log } = await newPage(context);
+  await page.goto(base + "/docs/data/globe/");
+  // The globe is on the first screen.
+  const top = await page.locator("#globe").evaluate((e) => e.getBoundingClientRect().top);
+  check(top < 900, "globe", `the globe starts at ${top} px, below the first screen`);
+  await page.locator("#globe-table tbody tr[data-site]").first().waitFor();
+  await page.locator("#site-filter").focus();
+  await page.keyboard.type(site.properties.name);
+  const matching = Number(await page.locator("#globe-table").getAttribute("data-shown"));
+  check(matching >= 1 && matching < geo.features.length, "globe", `filtering by “${site.properties.name}” left ${matching} sites`);
+  // Tab to the site's button (past the table's scroll box, if it has one).
+  let focused = "";
+  for (let i = 0; i < 4 && !focused.includes("link-button"); i++) {
+    await page.keyboard.press("Tab");
+    focused = await page.evaluate(() => document.activeElement.className);
+  }
+  check(focused.includes("link-button"), "globe", "Tab from the site search never reached a site's button");
+  await page.keyboard.press("Enter");
+  const detail = page.locator("#site-detail[data-loaded]");
+  await detail.waitFor();
+  const [siteId, parameter] = (await detail.getAttribute("data-loaded")).split("/");
+  check(siteId === String(site.id), "globe", `the detail shows ${siteId}, want ${site.id}`);
+  check(site.properties.parameters.includes(parameter), "globe", `charted ${parameter}, not a parameter of the site`);
+  check((await page.locator("#site-detail svg.chart").count()) === 1, "globe", "no chart drawn");
+  const label = await page.locator("#site-detail svg.chart").getAttribute("aria-label");
+  const body = await getJSON(`${base}/api/observations-data.php?site=${encodeURIComponent(site.id)}&parameter=${parameter}&limit=40`);
+  const want = body.data.slice().reverse();
+  check(label.includes(want[0].unit), "globe", `the chart's label “${label}” lacks the unit ${want[0].unit}`);
+  const got = await page.locator(".chart-table tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => ({
+      id: tr.getAttribute("data-id"),
+      at: tr.querySelector("time").getAttribute("datetime"),
+      value: Number(tr.querySelector("td[data-value]").getAttribute("data-value")),
+      flag: tr.lastElementChild.textContent,
+    }))
+  );
+  check(got.length === want.length, "globe", `the chart's table has ${got.length} readings, the route ${want.length}`);
+  want.forEach((o, i) => {
+    const g = got[i] || {};
+    check(g.id === String(o.id) && g.at === o.observed_at && g.value === o.value && g.flag === o.quality_flag,
+      "globe", `reading ${i}: table ${JSON.stringify(g)}, route ${o.id} ${o.observed_at} ${o.value} ${o.quality_flag}`);
+  });
+  // Flagged readings are drawn differently from valid ones.
+  const flagged = want.filter((o) => o.quality_flag !== "valid").length;
+  const marks = await page.locator("#site-detail .chart-flagged").count();
+  check(marks === flagged, "globe", `${marks} flagged marks drawn, ${flagged} flagged readings`);
+  // Another parameter by its button.
+  const other = site.properties.parameters.find((p) => p !== parameter);
+  if (other) {
+    await page.locator(`.chart-params button[data-parameter="${other}"]`).click();
+    await page.locator(`#site-detail[data-loaded="${site.id}/${other}"]`).waitFor();
+  }
+  await axe(page, "globe with a site's chart");
+  await page.locator("#site-detail").screenshot({ path: join(artefacts, "globe-site-chart.png") });
   check(log.errors.length === 0, "globe", `console errors: ${log.errors.join(" | ")}`);
   await context.close();
 });
