@@ -101,7 +101,8 @@
 
   function chart(rows, parameter) {
     var unit = rows[0].unit || "";
-    var W = 640, H = 260, L = 64, R = 16, T = 14, B = 44;
+    // As wide as the box, so the labels keep their size on a phone.
+    var W = Math.round(Math.min(640, Math.max(300, box.clientWidth - 32))), H = 260, L = 64, R = 16, T = 14, B = 44;
     var times = rows.map(function (o) {
       return Date.parse(o.observed_at);
     });
@@ -136,7 +137,7 @@
       var t = svg("text", { x: L - 6, y: y(v) + 4, class: "chart-tick", "text-anchor": "end" }, grid);
       t.textContent = fmt(v);
     });
-    var xt = 4;
+    var xt = W < 480 ? 2 : 4;
     for (var i = 0; i <= xt; i++) {
       var t = t0 + ((t1 - t0) * i) / xt;
       var tx = svg("text", {
