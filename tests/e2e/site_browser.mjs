@@ -600,6 +600,88 @@ await phase("theme toggle: remembered across pages, applied before first paint, 
   await context.close();
 });
 
+// Every page at a small phone's, a phone's, a tablet's and a laptop's width,
+// light and dark: nothing wider than the screen, a header search box that
+// shows at least 12 characters, and every control at least 24 × 24 CSS px
+// or spaced so that a 24 px circle on it touches no other control (WCAG 2.2
+// 2.5.8; links inside running text are exempt, those of the header and the
+// footer never are). One context per width and theme, no screenshots.
+const LAYOUT_WIDTHS = [320, 390, 768, 1280];
+function layoutFindings() {
+  const out = [];
+  const overflow = document.documentElement.scrollWidth - window.innerWidth;
+  if (overflow > 0) {
+    const wide = [...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && e.checkVisibility())
+      .slice(0, 3)
+      .map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className.trim().split(/\s+/).join(".") : ""));
+    out.push(`${overflow}px wider than the screen (${wide.join(", ")})`);
+  }
+  const search = document.getElementById("site-search");
+  if (search && search.checkVisibility()) {
+    const cs = getComputedStyle(search);
+    const ctx = document.createElement("canvas").getContext("2d");
+    ctx.font = cs.font;
+    const want = ctx.measureText("0".repeat(12)).width;
+    const have = search.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    if (have + 0.5 < want) out.push(`the search box shows ${Math.round(have)}px of text, less than 12 characters (${Math.round(want)}px)`);
+  }
+  const name = (e) => {
+    const t = (e.getAttribute("aria-label") || e.innerText || e.value || e.placeholder || e.id || "").trim().replace(/\s+/g, " ");
+    return `${e.tagName.toLowerCase()}${e.type && e.tagName !== "A" ? "[" + e.type + "]" : ""} “${t.slice(0, 30)}”`;
+  };
+  // A link in running text: displayed inline, outside the header and footer,
+  // in a block whose own words (not those of its controls) make a phrase.
+  const inText = (e) => {
+    if (e.tagName !== "A" || getComputedStyle(e).display !== "inline" || e.closest(".top, .bottom")) return false;
+    let block = e.parentElement;
+    while (block && getComputedStyle(block).display.startsWith("inline")) block = block.parentElement;
+    if (!block) return false;
+    const copy = block.cloneNode(true);
+    for (const c of copy.querySelectorAll("a, button, input, select, textarea")) c.remove();
+    return (copy.textContent.match(/\p{L}{2,}/gu) || []).length >= 3;
+  };
+  const targets = [...document.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [tabindex]:not([tabindex='-1'])")]
+    .filter((e) => e.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true }))
+    .map((e) => ({ e, r: e.getBoundingClientRect() }))
+    .filter(({ r }) => r.width > 0 && r.height > 0 && r.right > 0 && r.bottom + window.scrollY > 0);
+  const small = targets.filter(({ e, r }) => (r.width < 23.5 || r.height < 23.5) && !inText(e));
+  const centre = (r) => [r.left + r.width / 2, r.top + r.height / 2];
+  const distToRect = ([x, y], r) => Math.hypot(Math.max(r.left - x, 0, x - r.right), Math.max(r.top - y, 0, y - r.bottom));
+  for (const s of small) {
+    const c = centre(s.r);
+    const crowded = targets.find((t) => {
+      if (t === s || t.e.contains(s.e) || s.e.contains(t.e)) return false;
+      if (small.includes(t)) return Math.hypot(c[0] - centre(t.r)[0], c[1] - centre(t.r)[1]) < 23.5;
+      return distToRect(c, t.r) < 11.75;
+    });
+    if (crowded) out.push(`${name(s.e)} is ${Math.round(s.r.width)}×${Math.round(s.r.height)}px, too close to ${name(crowded.e)}`);
+  }
+  return out;
+}
+await phase(`every page at ${LAYOUT_WIDTHS.join(", ")} px, light and dark: no sideways scroll, a readable search box, targets of 24 px`, async () => {
+  let loads = 0;
+  for (const width of LAYOUT_WIDTHS) {
+    for (const scheme of ["light", "dark"]) {
+      const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
+      const { page } = await newPage(context);
+      for (const path of [...pages, missingUrl]) {
+        await page.goto(base + path, { waitUntil: "load" });
+        // A page with scripts of its own (live figures, the globe) is
+        // measured once their fetches have filled it in.
+        const own = await page.evaluate(() =>
+          [...document.querySelectorAll("script[src]")].some((s) => !/\/assets\/(theme|site|search|chat)\./.test(s.src))
+        );
+        if (own) await page.waitForLoadState("networkidle", { timeout: 5000 }).catch(() => {});
+        for (const f of await page.evaluate(layoutFindings)) fail(`${path} at ${width}px (${scheme})`, f);
+        loads++;
+      }
+      await context.close();
+    }
+  }
+  console.log(`  ${loads} page loads measured`);
+});
+
 await phase("screenshots", async () => {
   for (const scheme of ["light", "dark"]) {
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
