@@ -30,5 +30,5 @@ wait_http "http://127.0.0.1:$static_port/"
 export E2E_ARTEFACTS="${E2E_ARTEFACTS:-$PWD/target/e2e-artefacts}"
 echo "site-browser: $base with $(/usr/bin/chromium --version 2>/dev/null | head -1), screenshots in $E2E_ARTEFACTS"
 STATIC_BASE="http://127.0.0.1:$static_port" \
-  timeout "${SITE_BROWSER_TIMEOUT:-600}" "$node" tests/e2e/site_browser.mjs "$base" "$dist"
+  timeout "${SITE_BROWSER_TIMEOUT:-900}" "$node" tests/e2e/site_browser.mjs "$base" "$dist"
 timeout 600 python3 tests/e2e/privacy.py "$base" "$dist" "${3:-$(dirname "$dist")/data}"
