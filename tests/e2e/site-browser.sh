@@ -3,9 +3,10 @@
 # playwright-core; no browser is downloaded) against a running sidecar:
 # every page without console errors or third-party requests, axe-core in
 # light and dark mode, the globe, live statistics, search, the theme toggle,
-# licence and attribution on archive pages. Then the same dist/ on a plain
-# static server (no live routes, 127.0.0.1 only): the live pages must say
-# that live data is not available. Then tests/e2e/privacy.py: no answer of
+# licence and attribution on archive pages, every page at four widths (no
+# sideways scroll, a readable search box, 24 px targets). Then the same
+# dist/ on a plain static server (no live routes, 127.0.0.1 only): the live
+# pages must say that live data is not available. Then tests/e2e/privacy.py: no answer of
 # any route holds an exact coordinate or a personal name from the sidecar's
 # database (DATA_DIR, by default the data/ beside DIST_DIR).
 #
