@@ -375,6 +375,21 @@ async fn stats_from_sample_cached_and_stale(backend: Backend) {
         "{v}"
     );
 
+    // The series per month adds up to the totals (the sample lies within
+    // its ten years), ends with the current month, and shows the archive
+    // ending in June 2024 while classifications go on.
+    let monthly = v["monthly"].as_array().unwrap();
+    let sum = |k: &str| monthly.iter().map(|m| m[k].as_i64().unwrap()).sum::<i64>();
+    assert_eq!(sum("observations"), public_obs as i64);
+    assert_eq!(sum("classifications"), 8000);
+    let month = |m: &str| monthly.iter().find(|x| x["month"] == m).unwrap();
+    assert!(month("2024-06")["observations"].as_i64().unwrap() > 0);
+    assert_eq!(month("2024-07")["observations"], 0);
+    assert_eq!(
+        monthly.last().unwrap()["month"].as_str().unwrap(),
+        &v["generated_at"].as_str().unwrap()[..7]
+    );
+
     // A second open finds observations and adds no sample again.
     assert!(!db.store.fill_sample(SampleSize::Default).await.unwrap());
 

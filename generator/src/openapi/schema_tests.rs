@@ -140,12 +140,25 @@ fn sidecar_shapes_accept_good_and_refuse_bad() {
         "generated_at": "2026-11-01T10:00:00Z", "stale": false, "cache_max_age_s": 60,
         "volunteers": 10, "observations": 200, "sites": 30, "countries": 4,
         "classifications": 5, "classification_projects": 1, "projects": 3,
-        "observations_last_30_days": 12, "latest_observation_at": null
+        "observations_last_30_days": 12, "latest_observation_at": null,
+        "monthly": [
+            { "month": "2026-10", "observations": 188, "classifications": 0 },
+            { "month": "2026-11", "observations": 12, "classifications": 5 }
+        ]
     });
     assert_valid(&component(&d, "PlatformStats"), &stats);
     let mut extra = stats.clone();
     extra["surprise"] = json!(1);
     assert!(!component(&d, "PlatformStats").is_valid(&extra));
+    let mut extra_month = stats.clone();
+    extra_month["monthly"][0]["sites"] = json!(1);
+    assert!(!component(&d, "PlatformStats").is_valid(&extra_month));
+    let mut bad_month = stats.clone();
+    bad_month["monthly"][0]["month"] = json!("2026-13");
+    assert!(!component(&d, "PlatformStats").is_valid(&bad_month));
+    let mut without = stats.clone();
+    without.as_object_mut().unwrap().remove("monthly");
+    assert!(!component(&d, "PlatformStats").is_valid(&without));
 
     let observation = json!({
         "id": 1, "site_id": "s1", "site_name": "Mill pond", "country": "NL",

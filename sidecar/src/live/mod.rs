@@ -31,6 +31,7 @@ mod csv;
 pub(crate) mod encoded;
 mod globe;
 pub mod mcp_tools;
+pub mod monthly;
 mod observations;
 mod page_cache;
 pub mod query;

@@ -11,7 +11,8 @@
 //! Counted: registered volunteers; public observations; public sites;
 //! countries with a public site; classifications; projects that collect
 //! classifications; all projects; public observations of the last 30 days;
-//! time of the newest public observation.
+//! time of the newest public observation; and, per month, public
+//! observations and classifications (see [`super::monthly`]).
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +24,7 @@ use http::Response;
 use http::request::Parts;
 use serde::Serialize;
 
+use super::monthly::{self, MonthFigures};
 use super::{Live, Rendered, now};
 use crate::Body;
 use crate::store::rfc3339::format_rfc3339;
@@ -143,6 +145,7 @@ pub struct PlatformStats {
     pub projects: i64,
     pub observations_last_30_days: i64,
     pub latest_observation_at: Option<String>,
+    pub monthly: Vec<MonthFigures>,
 }
 
 /// A computed value: the document, rendered once as it is served while
@@ -177,6 +180,8 @@ async fn compute(live: &Live) -> anyhow::Result<StatsValue> {
 async fn count(live: &Live) -> anyhow::Result<PlatformStats> {
     let now = now();
     let c = live.store.counts(now - 30 * 86_400).await?;
+    let (from, to) = monthly::window(now);
+    let months = live.store.month_counts(from, to).await?;
     Ok(PlatformStats {
         generated_at: format_rfc3339(now),
         stale: false,
@@ -190,6 +195,7 @@ async fn count(live: &Live) -> anyhow::Result<PlatformStats> {
         projects: c.projects,
         observations_last_30_days: c.observations_since,
         latest_observation_at: c.latest_observation_at.map(format_rfc3339),
+        monthly: monthly::series(now, &months),
     })
 }
 

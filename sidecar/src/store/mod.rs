@@ -197,6 +197,16 @@ pub struct Counts {
     pub latest_observation_at: Option<i64>,
 }
 
+/// Per-month counts in `[from, to)`, each as `("YYYY-MM" in UTC, count)`,
+/// months without rows absent, in no particular order: public, not
+/// withdrawn observations by the time they were taken, and classifications
+/// by the time they were made.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MonthCounts {
+    pub observations: Vec<(String, i64)>,
+    pub classifications: Vec<(String, i64)>,
+}
+
 /// One public site with the aggregate of its observations.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SiteSummary {
@@ -283,6 +293,14 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.counts(since).await,
             Store::Postgres(s) => s.counts(since).await,
+        }
+    }
+
+    /// Observations and classifications per UTC month, in `[from, to)`.
+    pub async fn month_counts(&self, from: i64, to: i64) -> anyhow::Result<MonthCounts> {
+        match self {
+            Store::Sqlite(s) => s.month_counts(from, to).await,
+            Store::Postgres(s) => s.month_counts(from, to).await,
         }
     }
 

@@ -16,7 +16,9 @@ use tokio_postgres::NoTls;
 use tokio_postgres::types::ToSql;
 
 use super::sample::Sample;
-use super::{Arg, Counts, NewObservation, ObservationFilter, ObservationRow, Site, SiteSummary};
+use super::{
+    Arg, Counts, MonthCounts, NewObservation, ObservationFilter, ObservationRow, Site, SiteSummary,
+};
 
 mod contact;
 mod import;
@@ -240,6 +242,29 @@ impl PgStore {
             projects: row.get(6),
             observations_since: row.get(7),
             latest_observation_at: row.get(8),
+        })
+    }
+
+    pub async fn month_counts(&self, from: i64, to: i64) -> anyhow::Result<MonthCounts> {
+        let client = self.client().await?;
+        let per_month = async |sql: &str| -> anyhow::Result<Vec<(String, i64)>> {
+            let rows = client.query(sql, &[&from, &to]).await?;
+            Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+        };
+        Ok(MonthCounts {
+            observations: per_month(
+                "SELECT to_char(to_timestamp(o.observed_at) AT TIME ZONE 'UTC', 'YYYY-MM') AS m, \
+                 count(*) FROM observations o JOIN sites s ON s.id = o.site_id \
+                 WHERE s.public AND NOT o.withdrawn \
+                 AND o.observed_at >= $1 AND o.observed_at < $2 GROUP BY m",
+            )
+            .await?,
+            classifications: per_month(
+                "SELECT to_char(to_timestamp(created_at) AT TIME ZONE 'UTC', 'YYYY-MM') AS m, \
+                 count(*) FROM classifications WHERE created_at >= $1 AND created_at < $2 \
+                 GROUP BY m",
+            )
+            .await?,
         })
     }
 

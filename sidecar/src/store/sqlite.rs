@@ -16,7 +16,9 @@ use anyhow::Context;
 use rusqlite::{Connection, OpenFlags, params, params_from_iter};
 
 use super::sample::Sample;
-use super::{Arg, Counts, NewObservation, ObservationFilter, ObservationRow, Site, SiteSummary};
+use super::{
+    Arg, Counts, MonthCounts, NewObservation, ObservationFilter, ObservationRow, Site, SiteSummary,
+};
 
 pub mod backup;
 mod contact;
@@ -232,6 +234,30 @@ impl SqliteStore {
                      AND o.withdrawn = FALSE",
                     [],
                     |r| r.get(0),
+                )?,
+            })
+        })
+        .await
+    }
+
+    pub async fn month_counts(&self, from: i64, to: i64) -> anyhow::Result<MonthCounts> {
+        self.read(move |c| {
+            let per_month = |sql: &str| -> rusqlite::Result<Vec<(String, i64)>> {
+                let mut stmt = c.prepare_cached(sql)?;
+                let rows = stmt.query_map([from, to], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                rows.collect()
+            };
+            Ok(MonthCounts {
+                observations: per_month(
+                    "SELECT strftime('%Y-%m', o.observed_at, 'unixepoch') AS m, count(*) \
+                     FROM observations o JOIN sites s ON s.id = o.site_id \
+                     WHERE s.public = TRUE AND o.withdrawn = FALSE \
+                     AND o.observed_at >= ?1 AND o.observed_at < ?2 GROUP BY m",
+                )?,
+                classifications: per_month(
+                    "SELECT strftime('%Y-%m', created_at, 'unixepoch') AS m, count(*) \
+                     FROM classifications WHERE created_at >= ?1 AND created_at < ?2 \
+                     GROUP BY m",
                 )?,
             })
         })

@@ -36,12 +36,32 @@ pub(super) fn platform_stats() -> Value {
                 "type": ["string", "null"],
                 "format": "date-time",
                 "description": "Time of the newest observation; null when there is none."
+            },
+            "monthly": {
+                "type": "array",
+                "description": "Observations and classifications per calendar month (UTC), oldest first: from the first month with either, up to and including the current month, at most the last 120 months. Every month in that span is present, with 0 where nothing was counted; empty when there is nothing to count.",
+                "maxItems": 120,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "month": {
+                            "type": "string",
+                            "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$",
+                            "description": "The month, `YYYY-MM`, in UTC.",
+                            "examples": ["2024-06"]
+                        },
+                        "observations": count("Public observations taken in this month."),
+                        "classifications": count("Classifications made in this month.")
+                    },
+                    "required": ["month", "observations", "classifications"],
+                    "additionalProperties": false
+                }
             }
         },
         "required": [
             "generated_at", "stale", "cache_max_age_s", "volunteers", "observations", "sites",
             "countries", "classifications", "classification_projects", "projects",
-            "observations_last_30_days", "latest_observation_at"
+            "observations_last_30_days", "latest_observation_at", "monthly"
         ],
         "additionalProperties": false
     })
