@@ -1,5 +1,6 @@
 // Live statistics into #stats (data-src: the statistics route; data-figures:
-// which figures, all by default). Numbers are
+// which figures, all by default; data-chart: draw the monthly series as a
+// chart with its table, when the route gives one). Numbers are
 // formatted for the page's language; the figures refresh every 60 s, never
 // sooner than the response's Cache-Control max-age allows, without a reload.
 // Figures older than their stated freshness, or marked `stale` by the
@@ -81,6 +82,9 @@
       dl.appendChild(div);
     });
     box.appendChild(dl);
+    if (box.hasAttribute("data-chart") && Array.isArray(data.monthly) && data.monthly.length > 1) {
+      box.appendChild(monthlyChart(data.monthly));
+    }
 
     var meta = el("p", "stats-meta");
     if (data.latest_observation_at) {
@@ -106,6 +110,115 @@
       : note || "These figures may be out of date.";
     box.appendChild(state);
     box.setAttribute("aria-busy", "false");
+  }
+
+  // ---- the monthly chart (data-chart): observations and classifications
+  // per month as inline SVG bars, with the same figures in a table ----------
+  var SVG = "http://www.w3.org/2000/svg";
+  var monthName = new Intl.DateTimeFormat(undefined, { month: "short", year: "numeric", timeZone: "UTC" });
+  function svg(tag, attrs, parent) {
+    var e = document.createElementNS(SVG, tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      e.setAttribute(k, String(attrs[k]));
+    });
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function monthLabel(m) {
+    var d = new Date(m + "-01T00:00:00Z");
+    return isNaN(d) ? m : monthName.format(d);
+  }
+  function niceMax(v) {
+    if (v <= 0) return 1;
+    var p = Math.pow(10, Math.floor(Math.log10(v)));
+    return [1, 2, 5, 10].map(function (k) {
+      return k * p;
+    }).filter(function (k) {
+      return k >= v;
+    })[0];
+  }
+  var SERIES = [
+    ["observations", "Observations", "bar-obs"],
+    ["classifications", "Classifications", "bar-cls"],
+  ];
+  function monthlyChart(months) {
+    var fig = el("figure", "chart-figure monthly");
+    var W = Math.round(Math.min(720, Math.max(300, box.clientWidth))), H = 240, L = 60, R = 12, T = 12, B = 40;
+    var max = niceMax(
+      Math.max.apply(null, months.map(function (m) {
+        return Math.max(m.observations || 0, m.classifications || 0);
+      }))
+    );
+    var first = monthLabel(months[0].month), last = monthLabel(months[months.length - 1].month);
+    var label = "Observations and classifications per month, " + first + " to " + last + ". The table below lists them.";
+    var root = svg("svg", { viewBox: "0 0 " + W + " " + H, class: "chart", role: "img", "aria-label": label });
+    svg("title", {}, root).textContent = label;
+    var plotW = W - L - R, plotH = H - T - B;
+    [0, 0.5, 1].forEach(function (f) {
+      var y = T + plotH * (1 - f);
+      svg("line", { x1: L, x2: W - R, y1: y, y2: y, class: "chart-gridline" }, root);
+      var t = svg("text", { x: L - 6, y: y + 4, class: "chart-tick", "text-anchor": "end" }, root);
+      t.textContent = num.format(max * f);
+    });
+    var slot = plotW / months.length;
+    var bar = Math.max(1, (slot - 2) / 2);
+    months.forEach(function (m, i) {
+      SERIES.forEach(function (s, k) {
+        var v = m[s[0]] || 0;
+        var h = (v / max) * plotH;
+        if (h > 0) svg("rect", { x: (L + i * slot + 1 + k * bar).toFixed(1), y: (T + plotH - h).toFixed(1), width: bar.toFixed(1), height: h.toFixed(1), class: s[2] }, root);
+      });
+    });
+    var labels = W < 480 ? [0, months.length - 1] : [0, Math.floor((months.length - 1) / 2), months.length - 1];
+    labels.forEach(function (i, k) {
+      var t = svg("text", {
+        x: (L + i * slot + slot / 2).toFixed(1),
+        y: H - B + 16,
+        class: "chart-tick",
+        "text-anchor": k === 0 ? "start" : k === labels.length - 1 ? "end" : "middle",
+      }, root);
+      t.textContent = monthLabel(months[i].month);
+    });
+    svg("line", { x1: L, x2: W - R, y1: T + plotH, y2: T + plotH, class: "chart-axis" }, root);
+    var yl = svg("text", { class: "chart-label", transform: "translate(12 " + (T + plotH / 2) + ") rotate(-90)", "text-anchor": "middle" }, root);
+    yl.textContent = "Per month";
+    fig.appendChild(root);
+    var legend = el("figcaption", "chart-legend");
+    SERIES.forEach(function (s) {
+      legend.appendChild(el("span", "key-" + s[2], s[1]));
+    });
+    fig.appendChild(legend);
+    var wrap = el("div", "table-wrap chart-table");
+    wrap.setAttribute("tabindex", "0");
+    var t = el("table", "monthly-table");
+    t.appendChild(el("caption", "", "Observations and classifications per month"));
+    var hr = el("tr");
+    ["Month", "Observations", "Classifications"].forEach(function (h) {
+      var th = el("th", "", h);
+      th.setAttribute("scope", "col");
+      hr.appendChild(th);
+    });
+    var head = el("thead");
+    head.appendChild(hr);
+    t.appendChild(head);
+    var body = el("tbody");
+    months.forEach(function (m) {
+      var tr = el("tr");
+      tr.setAttribute("data-month", m.month);
+      var th = el("th", "", monthLabel(m.month));
+      th.setAttribute("scope", "row");
+      tr.appendChild(th);
+      SERIES.forEach(function (s) {
+        var td = el("td", "num", num.format(m[s[0]] || 0));
+        td.setAttribute("data-value", String(m[s[0]] || 0));
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    t.appendChild(body);
+    wrap.appendChild(t);
+    fig.appendChild(wrap);
+    return fig;
   }
 
   function unavailable(message) {

@@ -5,18 +5,23 @@
 // nothing in localStorage, sessionStorage, IndexedDB, Cache Storage or a
 // service worker but the theme choice; axe-core finds no serious or
 // critical violation in light and dark mode, the globe draws as many points
-// as the API returns, the statistics page shows the API's figures, search
+// as the API returns, the statistics page shows the API's figures and
+// monthly series, the home page the same figures, the map's points and the
+// newest reports on its first screen, a site chosen by keyboard on the
+// globe page charts its readings as the observations route gives them, search
 // finds a page and opens it, the theme toggle is remembered (and is all that
 // is stored), archive pages carry their licence and attribution.
 // At 320, 390, 768 and 1280 px, in both themes, no page scrolls sideways,
 // the header search box shows 12 characters and every control is a 24 px
-// target (WCAG 2.2 2.5.8).
+// target (WCAG 2.2 2.5.8). Four pages at 390 and 1280 px match the
+// screenshots kept in tests/e2e/screenshots (UPDATE_SCREENSHOTS=1 renews them).
 // With STATIC_BASE (the same dist/ on a plain static server), the live
 // pages must say that live data is not available.
 //
 //   node tests/e2e/site_browser.mjs BASE_URL DIST_DIR
-//   env: E2E_ARTEFACTS (screenshots), STATIC_BASE, CHROMIUM (default /usr/bin/chromium)
-import { readFileSync, readdirSync, statSync, mkdirSync } from "node:fs";
+//   env: E2E_ARTEFACTS (screenshots), STATIC_BASE, CHROMIUM (default /usr/bin/chromium),
+//        UPDATE_SCREENSHOTS
+import { readFileSync, readdirSync, statSync, mkdirSync, writeFileSync, existsSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "./browser.mjs";
@@ -424,6 +429,14 @@ await phase("statistics: the API's figures, formatted, with the update time", as
     const text = (await dd.count()) ? await dd.innerText() : "(missing)";
     check(text === fmt.format(api[f]), "statistics", `${f} shows “${text}”, the API says ${fmt.format(api[f])}`);
   }
+  // The monthly series: a chart, and its table equals the route's series.
+  check(Array.isArray(api.monthly) && api.monthly.length > 1, "statistics", "the route has no monthly series");
+  check((await page.locator("#stats svg.chart").count()) === 1, "statistics", "no monthly chart drawn");
+  const monthly = await page.locator(".monthly-table tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [tr.getAttribute("data-month"), ...[...tr.querySelectorAll("td[data-value]")].map((td) => Number(td.getAttribute("data-value")))])
+  );
+  check(JSON.stringify(monthly) === JSON.stringify(api.monthly.map((m) => [m.month, m.observations, m.classifications])),
+    "statistics", `the monthly table (${monthly.length} rows) differs from the route's series (${api.monthly.length} months)`);
   const stale = await page.locator("#stats.is-stale").count();
   check(stale === (api.stale ? 1 : 0), "statistics", `stale marking ${stale} for stale=${api.stale}`);
   await page.screenshot({ path: join(artefacts, "statistics.png"), fullPage: true });
@@ -721,6 +734,137 @@ await phase("screenshots", async () => {
   check(overflow <= 1, "mobile", `the page is ${overflow}px wider than a 390px screen`);
   await page.screenshot({ path: join(artefacts, "archive-mobile.png"), fullPage: true });
   await mobile.close();
+});
+
+// The layout of the home, globe, statistics and one report page at a
+// phone's and a laptop's width, against the screenshots kept in
+// tests/e2e/screenshots (UPDATE_SCREENSHOTS=1 writes them anew). What the
+// live data draws (figures, times, the map and the globe, the site table)
+// is masked, so only the layout is compared: a screenshot of another size,
+// or with more than 1 % of its pixels changed, fails. The new picture and
+// the difference are kept as artefacts.
+const kept = join(here, "screenshots");
+const update = process.env.UPDATE_SCREENSHOTS === "1";
+const LAYOUTS = [
+  ["home", "/"],
+  ["globe", "/docs/data/globe/"],
+  ["statistics", "/docs/data/statistics/"],
+  ["report", "/docs/platform/reports/bloom-season-2026/"],
+];
+// Pictures are compared (and kept) at half size in four levels of grey:
+// enough to see a layout change, a twentieth of the bytes. Both run in a blank page, outside
+// the site's content security policy.
+let scratchPage = null;
+async function blank() {
+  if (!scratchPage) scratchPage = await browser.newPage();
+  return scratchPage;
+}
+async function reduce(png) {
+  const page = await blank();
+  const b64 = await page.evaluate(async (src) => {
+    const img = new Image();
+    img.src = "data:image/png;base64," + src;
+    await img.decode();
+    const w = Math.ceil(img.width / 2), h = Math.ceil(img.height / 2);
+    const c = new OffscreenCanvas(w, h);
+    const g = c.getContext("2d");
+    g.filter = "grayscale(1)";
+    g.drawImage(img, 0, 0, w, h);
+    // Four levels of grey: blocks, text and lines stay, and the file shrinks.
+    const data = g.getImageData(0, 0, w, h);
+    for (let i = 0; i < data.data.length; i += 4) {
+      const v = Math.round(data.data[i] / 85) * 85;
+      data.data[i] = data.data[i + 1] = data.data[i + 2] = v;
+      data.data[i + 3] = 255;
+    }
+    g.putImageData(data, 0, 0);
+    const bytes = new Uint8Array(await (await c.convertToBlob({ type: "image/png" })).arrayBuffer());
+    let bin = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(bin);
+  }, png.toString("base64"));
+  return Buffer.from(b64, "base64");
+}
+async function compare(keptPng, newPng) {
+  const page = await blank();
+  return page.evaluate(
+    async ([a, b]) => {
+      const load = async (src) => {
+        const img = new Image();
+        img.src = "data:image/png;base64," + src;
+        await img.decode();
+        return img;
+      };
+      const [x, y] = [await load(a), await load(b)];
+      if (x.width !== y.width || x.height !== y.height) return { size: [x.width, x.height, y.width, y.height] };
+      const pixels = (img) => {
+        const c = new OffscreenCanvas(img.width, img.height);
+        const g = c.getContext("2d");
+        g.drawImage(img, 0, 0);
+        return g.getImageData(0, 0, img.width, img.height).data;
+      };
+      const [p, q] = [pixels(x), pixels(y)];
+      const diff = new OffscreenCanvas(x.width, x.height);
+      const dg = diff.getContext("2d");
+      const out = dg.createImageData(x.width, x.height);
+      let changed = 0;
+      for (let i = 0; i < p.length; i += 4) {
+        const hit = Math.abs(p[i] - q[i]) > 40;
+        if (hit) changed++;
+        out.data[i] = hit ? 255 : q[i] / 3;
+        out.data[i + 1] = hit ? 0 : q[i] / 3;
+        out.data[i + 2] = hit ? 0 : q[i] / 3;
+        out.data[i + 3] = 255;
+      }
+      dg.putImageData(out, 0, 0);
+      const bytes = new Uint8Array(await (await diff.convertToBlob({ type: "image/png" })).arrayBuffer());
+      let bin = "";
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+      return { changed, total: p.length / 4, diff: btoa(bin) };
+    },
+    [keptPng.toString("base64"), newPng.toString("base64")]
+  );
+}
+const MASKED = ["#stats dd", "#stats .stats-meta", "#stats [role=status]", "#stats svg.chart", ".monthly-table tbody", "#site-map", "#globe canvas", ".globe-info", "#globe-table tbody", ".table-status"];
+await phase(`layout at 390 and 1280 px against the kept screenshots${update ? " (writing them anew)" : ""}`, async () => {
+  mkdirSync(kept, { recursive: true });
+  for (const [width, height] of [[390, 844], [1280, 900]]) {
+    const context = await browser.newContext({ colorScheme: "light", viewport: { width, height }, reducedMotion: "reduce" });
+    const { page } = await newPage(context);
+    for (const [name, path] of LAYOUTS) {
+      if (!pages.includes(path)) continue;
+      await page.goto(base + path);
+      await settle(page);
+      if (path === "/" || path.includes("/statistics/")) await page.locator("#stats dd[data-stat]").first().waitFor();
+      if (path.includes("/globe/")) await page.locator("#globe-table tbody tr[data-site]").first().waitFor();
+      const file = `${name}-${width}.png`;
+      const shot = await page.screenshot({
+        fullPage: true,
+        animations: "disabled",
+        caret: "hide",
+        mask: MASKED.map((sel) => page.locator(sel)),
+        maskColor: "#888888",
+      });
+      writeFileSync(join(artefacts, `layout-${file}`), shot);
+      const small = await reduce(shot);
+      const keptFile = join(kept, file);
+      if (update || !existsSync(keptFile)) {
+        if (!update) fail("layout", `no kept screenshot ${file}: run the suite with UPDATE_SCREENSHOTS=1 and review the pictures`);
+        else writeFileSync(keptFile, small);
+        continue;
+      }
+      const result = await compare(readFileSync(keptFile), small);
+      if (result.size) {
+        const [w0, h0, w1, h1] = result.size;
+        fail("layout", `${file}: the page is ${w1 * 2}×${h1 * 2} px, the kept screenshot ${w0 * 2}×${h0 * 2} px`);
+        continue;
+      }
+      writeFileSync(join(artefacts, `layout-diff-${file}`), Buffer.from(result.diff, "base64"));
+      const share = result.changed / result.total;
+      check(share <= 0.01, "layout", `${file}: ${(share * 100).toFixed(2)} % of the pixels changed (see layout-diff-${file})`);
+    }
+    await context.close();
+  }
 });
 
 if (staticBase) {
