@@ -51,6 +51,12 @@ pub struct Manifest {
     pub api_origin: Option<String>,
     /// Keyed by path relative to the output directory, `/`-separated.
     pub files: BTreeMap<String, FileEntry>,
+    /// Moved pages: an earlier site path (`/old/page/`, a page's `aliases`)
+    /// and the path of the page it moved to, which every server of the
+    /// site answers with a permanent redirect. The build also writes a
+    /// small HTML page at each old path, for hosts without redirects.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub redirects: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -20,6 +20,7 @@ pub use feed::{FEED_ENTRIES, FeedHead, atom_feed};
 pub use llms_txt::llms_txt;
 pub use security_txt::{security_expires, security_txt};
 pub use text::DocLink;
+pub(crate) use text::xml_escape;
 
 #[cfg(test)]
 mod tests;

@@ -70,4 +70,8 @@ pub struct FrontMatter {
     /// Template to render with (default `page.html`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<String>,
+    /// Earlier addresses of the page (site paths such as `/old/path/`):
+    /// each answers with a permanent redirect to the page.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
 }

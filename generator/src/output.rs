@@ -52,7 +52,7 @@ pub fn write_tree(
 ) -> Result<(Manifest, WriteStats)> {
     let publisher = Publisher::open(out, twins)?;
     let staged = files.into_iter().map(Staged::Held).collect();
-    publisher.finish(staged, None, api_origin)
+    publisher.finish(staged, None, api_origin, BTreeMap::new())
 }
 
 /// Publishes the files of one build into its output folder.
@@ -127,6 +127,7 @@ impl<'a> Publisher<'a> {
         staged: Vec<Staged>,
         site_origin: Option<String>,
         api_origin: Option<String>,
+        redirects: BTreeMap<String, String>,
     ) -> Result<(Manifest, WriteStats)> {
         let mut paths: Vec<&str> = staged
             .iter()
@@ -167,6 +168,7 @@ impl<'a> Publisher<'a> {
             site_origin,
             api_origin,
             files: BTreeMap::new(),
+            redirects,
         };
         let mut stats = WriteStats::default();
         for r in results {

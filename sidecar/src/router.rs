@@ -197,6 +197,10 @@ fn static_route(state: &AppState, request: &Parts, path: &str) -> (Route, Cors, 
             Method::GET | Method::HEAD => static_files::redirect(location, request.uri.query()),
             _ => not_a_file_method(state, request),
         },
+        Some(Resource::Moved(location)) => match request.method {
+            Method::GET | Method::HEAD => static_files::moved(location, request.uri.query()),
+            _ => not_a_file_method(state, request),
+        },
         None => {
             return (
                 Route::Unmatched,

@@ -59,6 +59,7 @@ pub fn front(
         licence,
         attribution,
         template: Some(template.to_owned()),
+        aliases: Vec::new(),
     }
 }
 

@@ -120,7 +120,69 @@ pub(super) fn load_documents(dir: &Path, _site: &Site) -> Result<Vec<Document>, 
             ));
         }
     }
+    check_aliases(&docs)?;
     Ok(docs)
+}
+
+/// Every alias names a path of its own: not a document's URL, not another
+/// alias (of the same or another document).
+fn check_aliases(docs: &[Document]) -> Result<(), ContentError> {
+    let pages: std::collections::HashMap<&str, &Document> =
+        docs.iter().map(|d| (d.url.as_str(), d)).collect();
+    let mut seen: std::collections::HashMap<&str, &Document> = std::collections::HashMap::new();
+    for d in docs {
+        for alias in &d.front.aliases {
+            if let Some(page) = pages.get(alias.as_str()) {
+                return Err(ContentError::whole(
+                    &d.source,
+                    format!(
+                        "alias {alias} is the address of {}, expected an address no page has",
+                        page.source.display()
+                    ),
+                ));
+            }
+            if let Some(other) = seen.insert(alias.as_str(), d) {
+                return Err(ContentError::whole(
+                    &d.source,
+                    format!(
+                        "alias {alias} is also an alias in {}, expected each alias once",
+                        other.source.display()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An alias as the path it is served at: a site path that starts with
+/// `/`, with no empty, `.` or `..` segment, no query, fragment, backslash,
+/// space or control character; a last segment without a dot gets a
+/// trailing `/` (`/old/page` → `/old/page/`). `None` when it is not one.
+pub fn alias_path(alias: &str) -> Option<String> {
+    let rest = alias.strip_prefix('/')?;
+    if alias
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || "?#\\%\"<>".contains(c))
+    {
+        return None;
+    }
+    let trimmed = rest.strip_suffix('/').unwrap_or(rest);
+    if trimmed.is_empty() {
+        return None;
+    }
+    if trimmed
+        .split('/')
+        .any(|seg| seg.is_empty() || seg == "." || seg == "..")
+    {
+        return None;
+    }
+    let last = trimmed.rsplit('/').next().unwrap_or(trimmed);
+    Some(if rest.ends_with('/') || !last.contains('.') {
+        format!("/{trimmed}/")
+    } else {
+        format!("/{trimmed}")
+    })
 }
 
 /// One document of `dir` (the `docs/` folder), read from `path`.
@@ -143,7 +205,25 @@ pub fn load_document(dir: &Path, path: PathBuf) -> Result<Document, ContentError
         ));
     }
     let text = read(&path)?;
-    let (front, body, body_line) = split_front_matter(&path, &text)?;
+    let (mut front, body, body_line) = split_front_matter(&path, &text)?;
+    front.aliases = front
+        .aliases
+        .iter()
+        .map(|a| {
+            alias_path(a).ok_or_else(|| {
+                let at = text.find(&format!("\"{a}\"")).unwrap_or(0);
+                ContentError::at(
+                    &path,
+                    &text,
+                    at,
+                    format!(
+                        "alias `{a}` is not a site path, expected one that starts with / and has no \
+                         `..`, `//`, `?`, `#`, `\\` or spaces, such as /old/page/"
+                    ),
+                )
+            })
+        })
+        .collect::<Result<_, _>>()?;
     let url = if segments.is_empty() {
         "/docs/".to_owned()
     } else {

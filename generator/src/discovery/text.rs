@@ -35,7 +35,7 @@ pub(super) fn one_line(s: &str) -> String {
 }
 
 /// Escapes the five characters XML reserves.
-pub(super) fn xml_escape(s: &str) -> String {
+pub(crate) fn xml_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

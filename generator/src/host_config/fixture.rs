@@ -44,6 +44,7 @@ fn sized(key: &str, twins: bool, size: u64) -> (String, FileEntry) {
 
 pub fn manifest() -> Manifest {
     Manifest {
+        redirects: BTreeMap::new(),
         format: manifest::FORMAT,
         site_origin: None,
         api_origin: None,
@@ -67,6 +68,7 @@ pub fn manifest() -> Manifest {
 /// compressible or not.
 pub fn manifest_without_twins() -> Manifest {
     Manifest {
+        redirects: BTreeMap::new(),
         format: manifest::FORMAT,
         site_origin: None,
         api_origin: None,

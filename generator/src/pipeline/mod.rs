@@ -33,6 +33,8 @@ use contract::ProblemCode;
 mod fixed;
 use fixed::{data_files, render_fixed_pages};
 
+mod aliases;
+
 mod pages;
 use pages::*;
 
@@ -326,6 +328,7 @@ impl Prepared {
                 staged,
                 Some(self.origins.site.clone()),
                 self.origins.separate_api.clone(),
+                aliases::redirects(&self.content.documents),
             )?;
             Ok((manifest, stats, memo, fixed))
         })();
@@ -346,6 +349,8 @@ impl Prepared {
         let base_url = &site.base_url;
         let (mut files, fixed_index) = render_fixed_pages(site, &self.renderer)?;
         files.extend(data_files(site)?);
+        let moved = aliases::fallback_pages(site, &files)?;
+        files.extend(moved);
         let fixed: FixedEntries = fixed_index
             .iter()
             .map(|d| (d.url.clone(), search::fragment(d)))

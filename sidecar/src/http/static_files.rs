@@ -137,6 +137,19 @@ pub fn not_found_page(entry: &Entry, request: &HeaderMap, head: bool) -> Respons
 /// bytes, spaces, quotes, angle brackets) percent-encoded, so the
 /// `Location` is always a valid URI reference (RFC 3986 §3.4).
 pub fn redirect(location: &HeaderValue, query: Option<&str>) -> Response<Body> {
+    redirect_with(StatusCode::PERMANENT_REDIRECT, location, query)
+}
+
+/// A moved page: 301 to `location`, the query kept, as [`redirect`].
+pub fn moved(location: &HeaderValue, query: Option<&str>) -> Response<Body> {
+    redirect_with(StatusCode::MOVED_PERMANENTLY, location, query)
+}
+
+fn redirect_with(
+    status: StatusCode,
+    location: &HeaderValue,
+    query: Option<&str>,
+) -> Response<Body> {
     let location = match query {
         Some(q) => {
             let mut target = String::with_capacity(location.len() + 1 + q.len());
@@ -147,7 +160,7 @@ pub fn redirect(location: &HeaderValue, query: Option<&str>) -> Response<Body> {
         }
         None => location.clone(),
     };
-    let mut response = empty(StatusCode::PERMANENT_REDIRECT);
+    let mut response = empty(status);
     let h = response.headers_mut();
     h.insert(header::LOCATION, location);
     h.insert(header::CONTENT_LENGTH, HeaderValue::from(0));

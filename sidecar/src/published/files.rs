@@ -38,6 +38,9 @@ pub enum Resource {
     File(Arc<Entry>),
     /// A directory requested without its slash: 308 to this location.
     Redirect(HeaderValue),
+    /// A moved page (an alias in the manifest's `redirects`): 301 to this
+    /// location.
+    Moved(HeaderValue),
 }
 
 /// The files of one release, keyed by URL path (`/`, `/docs/x/`,
@@ -68,6 +71,7 @@ impl Files {
             contract::headers::content_security_policy(manifest.api_origin.as_deref()).as_ref(),
         )
         .with_context(|| format!("api_origin {:?}", manifest.api_origin))?;
+        let moved = manifest.redirects.clone();
         let mut entries = Vec::with_capacity(manifest.files.len());
         let mut held = 0u64;
         let mut kinds = Kinds::default();
@@ -84,6 +88,7 @@ impl Files {
             entries.push(Arc::new(entry));
         }
         site.index(entries);
+        site.moved(moved);
         Ok(site)
     }
 
@@ -113,6 +118,25 @@ impl Files {
                     .entry(from)
                     .or_insert(Resource::Redirect(location));
             }
+        }
+    }
+
+    /// Each moved page's old path (and, for a directory, the same without
+    /// its slash) answers with a 301 to the page, before any file there
+    /// (the build's HTML page for hosts without redirects).
+    fn moved(&mut self, redirects: std::collections::BTreeMap<String, String>) {
+        for (from, to) in redirects {
+            if !from.starts_with('/') || contract::routes::is_api_space(&from) {
+                continue;
+            }
+            let Ok(location) = HeaderValue::try_from(encode_location(&to)) else {
+                continue;
+            };
+            if let Some(bare) = from.strip_suffix('/').filter(|b| !b.is_empty()) {
+                self.routes
+                    .insert(bare.to_owned(), Resource::Moved(location.clone()));
+            }
+            self.routes.insert(from, Resource::Moved(location));
         }
     }
 
