@@ -183,6 +183,25 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
         );
     }
 
+    // Moved pages (their aliases): 301 to the page, the query kept.
+    for (i, (from, to)) in plan.moved.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "\t@pis_moved_{i} path {}\n\thandle @pis_moved_{i} {{\n\t\theader {{",
+            q(from)
+        );
+        let _ = writeln!(o, "\t\t\tCache-Control {}", q(headers::REDIRECT_CACHE));
+        for (name, value) in FILE_HEADERS {
+            let _ = writeln!(o, "\t\t\t{name} {}", q(value));
+        }
+        let _ = writeln!(
+            o,
+            "\t\t}}\n\t\t@pis_moved_query_{i} expression {{query}} != \"\"\n\
+             \t\tredir @pis_moved_query_{i} {to}?{{query}} 301\n\
+             \t\tredir {to} 301\n\t}}\n"
+        );
+    }
+
     kept_assets::handle(&mut o, plan);
 
     // Files.

@@ -196,6 +196,10 @@ pub struct Plan {
     pub files: Vec<File>,
     /// Directory URLs without their slash → with it (308), pages only.
     pub redirects: Vec<(String, String)>,
+    /// Moved pages (the manifest's `redirects`, from the pages' aliases):
+    /// old path → the page's path (301), a directory alias also without
+    /// its slash. They win over the HTML page the build writes there.
+    pub moved: Vec<(String, String)>,
     /// The Content-Security-Policy of HTML documents (naming the build's
     /// separate API origin, if it has one).
     pub csp: String,
@@ -296,8 +300,24 @@ impl Plan {
             files.iter().any(|f| f.key == NOT_FOUND_PAGE),
             "the manifest has no {NOT_FOUND_PAGE}"
         );
-        // A file's own URL wins over a directory redirect of the same path.
-        redirects.retain(|(from, _)| !files.iter().any(|f| f.urls.contains(from)));
+        let mut moved = Vec::new();
+        for (from, to) in &manifest.redirects {
+            ensure!(
+                from.starts_with('/')
+                    && !routes::is_api_space(from)
+                    && Endpoint::lookup(from).is_none(),
+                "manifest redirect {from:?} is not a page path"
+            );
+            if let Some(bare) = from.strip_suffix('/').filter(|b| !b.is_empty()) {
+                moved.push((bare.to_owned(), to.clone()));
+            }
+            moved.push((from.clone(), to.clone()));
+        }
+        // A file's own URL wins over a directory redirect of the same path,
+        // and a moved page over both.
+        redirects.retain(|(from, _)| {
+            !files.iter().any(|f| f.urls.contains(from)) && !moved.iter().any(|(m, _)| m == from)
+        });
         // `--compression auto` for a front without brotli: the safe default.
         let compress = if files.iter().any(|f| f.twins) {
             Compress::Twins {
@@ -315,6 +335,7 @@ impl Plan {
             site_origin,
             files,
             redirects,
+            moved,
             csp: headers::content_security_policy(manifest.api_origin.as_deref()).into_owned(),
         })
     }

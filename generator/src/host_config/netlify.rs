@@ -52,6 +52,14 @@ pub fn render(plan: &Plan) -> anyhow::Result<Vec<(String, String)>> {
          # proxies to the sidecar ({origin}); query strings pass through; Netlify\n\
          # ends a proxied request after 26 s.\n"
     );
+    if !plan.moved.is_empty() {
+        // `!`: the rule wins over the HTML page the build writes there.
+        r.push_str("# Moved pages (their aliases).\n");
+        for (from, to) in &plan.moved {
+            let _ = writeln!(r, "{from}  {to}  301!");
+        }
+        r.push('\n');
+    }
     for path in plan.sidecar_paths() {
         let _ = writeln!(r, "{path}  {origin}{path}  200");
     }

@@ -493,6 +493,28 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
     }
     o.push('\n');
 
+    if !plan.moved.is_empty() {
+        o.push_str("    # Moved pages (their aliases): 301 to the page, the query kept.\n");
+        for (from, to) in &plan.moved {
+            let _ = writeln!(o, "    location = {} {{", q(&encode_path(from)));
+            let _ = writeln!(
+                o,
+                "        add_header Cache-Control {} always;",
+                q(headers::REDIRECT_CACHE)
+            );
+            for (name, value) in FILE_HEADERS {
+                let _ = writeln!(o, "        add_header {name} {} always;", q(value));
+            }
+            let _ = writeln!(
+                o,
+                "        return 301 \"{}$is_args$args\";",
+                encode_path(to)
+            );
+            o.push_str("    }\n");
+        }
+        o.push('\n');
+    }
+
     let _ = writeln!(
         o,
         "    # The sidecar's routes ({sidecar}), with its own headers."
