@@ -183,6 +183,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 progress: !quiet,
                 cache: (!no_cache).then_some(cache),
                 precompress,
+                drafts: false,
             })?;
             println!("{}", summary.line());
             Ok(ExitCode::SUCCESS)
@@ -228,8 +229,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Check { content, out } => {
-            generator::content::load_content(&content)?;
-            let broken = generator::check::check_links(&out)?;
+            let loaded = generator::content::load_content(&content)?;
+            let mut broken = generator::check::check_links(&out)?;
+            // A link to a draft is broken in a published build: say so.
+            for b in &mut broken {
+                let path = b.target.split(['#', '?']).next().unwrap_or("");
+                if let Some(draft) = loaded
+                    .documents
+                    .iter()
+                    .find(|d| d.front.draft && d.url == path)
+                {
+                    b.reason = format!(
+                        "a draft, {}: publish it or remove the link",
+                        draft.source.display()
+                    );
+                }
+            }
             for b in &broken {
                 eprintln!("{b}");
             }

@@ -74,4 +74,8 @@ pub struct FrontMatter {
     /// each answers with a permanent redirect to the page.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
+    /// A draft: built and marked by `generate serve`, left out by
+    /// `generate build`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub draft: bool,
 }

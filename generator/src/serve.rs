@@ -108,6 +108,7 @@ async fn run(opts: ServeOptions) -> Result<()> {
         cache: None,
         // The preview answers with the files as they are.
         precompress: false,
+        drafts: true,
     };
 
     let (status_tx, status_rx) = watch::channel(Status::default());

@@ -23,6 +23,7 @@ fn opts(content: &Path, out: &Path) -> BuildOptions {
         progress: false,
         cache: None,
         precompress: true,
+        drafts: false,
     }
 }
 

@@ -30,6 +30,7 @@ fn dist() -> &'static Path {
                 progress: false,
                 cache: None,
                 precompress: false,
+                drafts: false,
             })
             .unwrap();
             (tmp, out)
@@ -258,6 +259,7 @@ fn check_reports_a_search_index_that_misses_a_page() {
         progress: false,
         cache: None,
         precompress: false,
+        drafts: false,
     })
     .unwrap();
     assert!(generator::check::check_links(&out).unwrap().is_empty());
@@ -309,6 +311,7 @@ fn an_archive_page_may_not_name_another_licence() {
         progress: false,
         cache: None,
         precompress: false,
+        drafts: false,
     })
     .unwrap_err();
     let err = format!("{err:#}");
@@ -337,6 +340,7 @@ fn a_separate_api_origin_reaches_every_output_that_names_a_sidecar_route() {
         progress: false,
         cache: None,
         precompress: false,
+        drafts: false,
     };
     for bad in [
         "api.example.net",
@@ -421,6 +425,7 @@ fn every_script_and_stylesheet_carries_the_integrity_of_its_bytes() {
         progress: false,
         cache: None,
         precompress: false,
+        drafts: false,
     })
     .unwrap();
     let tags = |html: &str| -> Vec<String> {

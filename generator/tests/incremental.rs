@@ -41,6 +41,7 @@ impl Fixture {
             progress: false,
             cache: Some(tmp.path().join("cache")),
             precompress,
+            drafts: false,
         });
         Self {
             precompress,
@@ -71,6 +72,7 @@ impl Fixture {
             progress: false,
             cache: None,
             precompress: self.precompress,
+            drafts: false,
         })
         .unwrap();
         let (ours, whole) = (tree(&self.out), tree(&dir));

@@ -60,6 +60,7 @@ pub fn front(
         attribution,
         template: Some(template.to_owned()),
         aliases: Vec::new(),
+        draft: false,
     }
 }
 

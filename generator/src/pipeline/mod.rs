@@ -65,6 +65,9 @@ pub struct BuildOptions {
     /// and other fronts that serve them as they are); without them the
     /// sidecar compresses each file when it is first asked for.
     pub precompress: bool,
+    /// Build the documents marked `draft = true` too (`generate serve`);
+    /// a published build leaves them out.
+    pub drafts: bool,
 }
 
 /// What a build produced, for the one-line summary.
@@ -217,6 +220,9 @@ struct PageMemo {
 impl Prepared {
     fn load(opts: &BuildOptions) -> Result<Self> {
         let mut content = content::load_content(&opts.content)?;
+        if !opts.drafts {
+            content.documents.retain(|d| !d.front.draft);
+        }
         let base_url = match &opts.base_url {
             Some(url) => validate_base_url(url)?,
             None => content.site.base_url.clone(),

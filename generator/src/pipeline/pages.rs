@@ -112,6 +112,8 @@ pub(super) struct PageCtx<'a> {
     pub(super) prev: Option<Crumb>,
     pub(super) next: Option<Crumb>,
     pub(super) jsonld: serde_json::Value,
+    /// Marked as a draft (only `generate serve` builds drafts).
+    pub(super) draft: bool,
 }
 
 pub(super) fn parent_url(url: &str) -> Option<&str> {
@@ -345,6 +347,7 @@ pub(super) fn render_document(
         prev: near.prev.clone(),
         next: near.next.clone(),
         jsonld,
+        draft: d.front.draft,
     };
     let template = d.front.template.as_deref().unwrap_or("page.html");
     let extra = site.template_extra.get(template).cloned();
