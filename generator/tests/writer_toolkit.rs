@@ -1,0 +1,272 @@
+//! The content writer's front matter through the real `generate` binary on
+//! a copy of the sample content: a moved page (`aliases`) and a draft.
+//!
+//! - An alias becomes a redirect in the manifest and a small HTML page at
+//!   the old path (link, `rel=canonical`, meta refresh), in neither the
+//!   sitemap nor the search files.
+//! - An alias that is not a site path, or that is a page's address or
+//!   another alias, fails the build naming the files (and the line).
+//! - A draft is left out of `generate build` entirely, built and marked by
+//!   `generate serve`; `generate check` names the draft a published page
+//!   links to.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use common::host_config::{Running, free_port, get};
+use common::{copy_dir, generate_bin, repo};
+
+const BASE: &str = "https://example.org";
+
+/// A copy of the sample content and templates in a temporary folder.
+struct Site {
+    tmp: tempfile::TempDir,
+}
+
+impl Site {
+    fn new() -> Site {
+        let tmp = tempfile::tempdir().unwrap();
+        copy_dir(&repo().join("content"), &tmp.path().join("content"));
+        Site { tmp }
+    }
+
+    fn content(&self) -> PathBuf {
+        self.tmp.path().join("content")
+    }
+
+    fn dist(&self) -> PathBuf {
+        self.tmp.path().join("dist")
+    }
+
+    /// Adds `lines` to the front matter of `docs/<rel>`.
+    fn front(&self, rel: &str, lines: &str) {
+        let path = self.content().join("docs").join(rel);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (open, rest) = text.split_at(4);
+        assert_eq!(open, "+++\n", "{rel} starts with front matter");
+        std::fs::write(&path, format!("{open}{lines}\n{rest}")).unwrap();
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        std::fs::write(self.content().join("docs").join(rel), text).unwrap();
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(generate_bin())
+            .args(args)
+            .env_remove("GENERATE_SIDECAR_URL")
+            .output()
+            .expect("running generate")
+    }
+
+    fn build(&self) -> Output {
+        let (content, templates, dist) = (self.content(), repo().join("templates"), self.dist());
+        self.run(&[
+            "build",
+            "--content",
+            content.to_str().unwrap(),
+            "--templates",
+            templates.to_str().unwrap(),
+            "--out",
+            dist.to_str().unwrap(),
+            "--base-url",
+            BASE,
+            "--quiet",
+            "--no-cache",
+        ])
+    }
+
+    fn built(&self) {
+        let o = self.build();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+
+    fn refused(&self) -> String {
+        let o = self.build();
+        assert!(!o.status.success(), "the build should fail");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    }
+
+    fn check(&self) -> Output {
+        let (content, dist) = (self.content(), self.dist());
+        self.run(&[
+            "check",
+            "--content",
+            content.to_str().unwrap(),
+            "--out",
+            dist.to_str().unwrap(),
+        ])
+    }
+
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.dist().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+}
+
+fn manifest(dist: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dist.join("manifest.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn an_alias_is_a_redirect_and_a_page_that_points_on() {
+    let site = Site::new();
+    site.front("data/globe.md", r#"aliases = ["/globe", "/docs/map.html"]"#);
+    site.built();
+
+    let redirects = &manifest(&site.dist())["redirects"];
+    assert_eq!(
+        redirects,
+        &serde_json::json!({"/docs/map.html": "/docs/data/globe/", "/globe/": "/docs/data/globe/"})
+    );
+    for rel in ["globe/index.html", "docs/map.html"] {
+        let page = site.read(rel);
+        assert!(
+            page.contains(&format!(
+                r#"<link rel="canonical" href="{BASE}/docs/data/globe/">"#
+            )),
+            "{rel}: {page}"
+        );
+        assert!(page.contains(r#"<meta http-equiv="refresh" content="0; url=/docs/data/globe/">"#));
+        assert!(page.contains(r#"<a href="/docs/data/globe/">Globe of monitoring sites</a>"#));
+        assert!(
+            manifest(&site.dist())["files"][rel].is_object(),
+            "{rel} in the manifest"
+        );
+    }
+    // Old addresses are not pages of the site.
+    for rel in ["sitemap.xml", "search-index.json", "llms.txt"] {
+        let text = site.read(rel);
+        assert!(
+            !text.contains("/globe/\"") && !text.contains("/docs/map.html"),
+            "{rel} lists an alias"
+        );
+    }
+    assert!(
+        site.check().status.success(),
+        "generate check after aliases"
+    );
+}
+
+#[test]
+fn an_alias_that_is_not_a_path_of_its_own_fails_the_build() {
+    let site = Site::new();
+    site.front("data/globe.md", r#"aliases = ["old page"]"#);
+    let err = site.refused();
+    assert!(
+        err.contains("docs/data/globe.md:2:")
+            && err.contains("alias `old page` is not a site path"),
+        "{err}"
+    );
+
+    let site = Site::new();
+    site.front("data/globe.md", r#"aliases = ["/docs/data"]"#);
+    let err = site.refused();
+    assert!(
+        err.contains("docs/data/globe.md: alias /docs/data/ is the address of")
+            && err.contains("docs/data/_index.md"),
+        "{err}"
+    );
+
+    let site = Site::new();
+    site.front("data/globe.md", r#"aliases = ["/old/"]"#);
+    site.front("data/statistics.md", r#"aliases = ["/old/"]"#);
+    let err = site.refused();
+    assert!(
+        err.contains("alias /old/ is also an alias in")
+            && err.contains("globe.md")
+            && err.contains("statistics.md"),
+        "{err}"
+    );
+
+    let site = Site::new();
+    site.front("data/globe.md", r#"aliases = ["/contact/"]"#);
+    let err = site.refused();
+    assert!(
+        err.contains("docs/data/globe.md: alias /contact/ is the address of a page the site has"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_draft_is_served_and_marked_but_never_built() {
+    let site = Site::new();
+    site.write(
+        "data/upcoming.md",
+        "+++\ntitle = \"Upcoming data release\"\nsummary = \"What the next release will hold.\"\ndraft = true\naliases = [\"/upcoming/\"]\n+++\n\nNot yet.\n",
+    );
+    site.built();
+    assert!(
+        !site.dist().join("docs/data/upcoming").exists(),
+        "the draft was built"
+    );
+    assert!(
+        !site.dist().join("upcoming").exists(),
+        "the draft's alias was built"
+    );
+    for rel in [
+        "sitemap.xml",
+        "search-index.json",
+        "llms.txt",
+        "feed.xml",
+        "docs/data/index.html",
+    ] {
+        assert!(
+            !site.read(rel).contains("/docs/data/upcoming/"),
+            "{rel} names the draft"
+        );
+    }
+    assert!(manifest(&site.dist())["redirects"].is_null());
+    assert!(site.check().status.success());
+
+    // A published page that links to the draft: `generate check` names it.
+    let stats = site.content().join("docs/data/statistics.md");
+    let text = std::fs::read_to_string(&stats).unwrap();
+    std::fs::write(
+        &stats,
+        format!("{text}\nSee the [upcoming release](/docs/data/upcoming/).\n"),
+    )
+    .unwrap();
+    site.built();
+    let o = site.check();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains(
+            "docs/data/statistics/index.html: broken link `/docs/data/upcoming/` (a draft, "
+        ) && err.contains("docs/data/upcoming.md: publish it or remove the link"),
+        "{err}"
+    );
+
+    // `generate serve` builds the draft and marks it.
+    let port = free_port();
+    let content = site.content();
+    let templates = repo().join("templates");
+    let _serve = Running(
+        Command::new(generate_bin())
+            .args([
+                "serve",
+                "--listen",
+                &format!("127.0.0.1:{port}"),
+                "--content",
+            ])
+            .arg(&content)
+            .arg("--templates")
+            .arg(&templates)
+            .env_remove("GENERATE_SIDECAR_URL")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    )
+    .listening(port);
+    let (status, _, body) = get(port, "/docs/data/upcoming/", "identity");
+    let body = String::from_utf8_lossy(&body);
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body.contains(r#"<p class="notice draft" role="note">Draft:"#),
+        "{body}"
+    );
+    let (status, _, body) = get(port, "/docs/data/statistics/", "identity");
+    assert_eq!(status, 200);
+    assert!(!String::from_utf8_lossy(&body).contains("notice draft"));
+}
