@@ -474,3 +474,34 @@ fn bad_manifests_are_refused() {
 fn load(dist: &std::path::Path) -> anyhow::Result<Published> {
     Published::load(dist, "http://127.0.0.1:8080")
 }
+
+#[tokio::test]
+async fn moved_pages_answer_301_to_the_page() {
+    let f = Fixture::new();
+    let path = f.dist.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    manifest["redirects"] = serde_json::json!({
+        "/old/guide/": "/docs/guide/",
+        "/guide.html": "/docs/guide/",
+        "/api/old": "/docs/guide/",
+    });
+    std::fs::write(&path, serde_json::to_vec(&manifest).unwrap()).unwrap();
+    let s = state(&f);
+    for (from, to) in [
+        ("/old/guide/", "/docs/guide/"),
+        ("/old/guide", "/docs/guide/"),
+        ("/guide.html", "/docs/guide/"),
+        ("/old/guide/?x=1", "/docs/guide/?x=1"),
+    ] {
+        let a = get(&s, from).await;
+        assert_eq!(a.status, 301, "{from}");
+        assert_eq!(a.header("location"), to, "{from}");
+        assert!(a.body.is_empty());
+        assert_eq!(a.header("access-control-allow-origin"), "*");
+    }
+    assert_eq!(send(&s, "HEAD", "/old/guide/", &[]).await.status, 301);
+    assert_eq!(send(&s, "POST", "/old/guide/", &[]).await.status, 405);
+    // Never in the API space, whatever the manifest says.
+    assert_eq!(get(&s, "/api/old").await.status, 404);
+}
