@@ -276,3 +276,69 @@ fn root_is_absolute_and_only_for_nginx_and_caddy() {
         assert!(e.to_string().contains("--root"), "{e}");
     }
 }
+
+/// Moved pages (the manifest's redirects): every host answers the old
+/// path, and a directory's without its slash, with a 301 to the page, in
+/// place of the folder redirect and the HTML page the build writes there.
+#[test]
+fn every_host_redirects_moved_pages() {
+    let mut manifest = fixture::manifest();
+    manifest.files.insert(
+        "old/about/index.html".into(),
+        fixture::manifest().files["index.html"].clone(),
+    );
+    manifest
+        .redirects
+        .insert("/old/about/".into(), "/docs/about/".into());
+    manifest
+        .redirects
+        .insert("/about.html".into(), "/docs/about/".into());
+    let plan = Plan::new(
+        PathBuf::from("/srv/site/dist"),
+        &manifest,
+        crate::origin::sidecar_url("http://127.0.0.1:8081").unwrap(),
+        "127.0.0.1:8080".parse::<Listen>().unwrap(),
+        "https://example.org".to_owned(),
+    )
+    .unwrap();
+    assert_eq!(
+        plan.moved,
+        [
+            ("/about.html".to_owned(), "/docs/about/".to_owned()),
+            ("/old/about".to_owned(), "/docs/about/".to_owned()),
+            ("/old/about/".to_owned(), "/docs/about/".to_owned()),
+        ]
+    );
+    assert!(!plan.redirects.iter().any(|(from, _)| from == "/old/about"));
+    let text = |host| -> String {
+        render(host, &plan)
+            .unwrap()
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect()
+    };
+    let nginx = text(Host::Nginx);
+    for from in ["/about.html", "/old/about", "/old/about/"] {
+        assert!(
+            nginx.contains(&format!("location = \"{from}\" {{")),
+            "{from}"
+        );
+    }
+    assert_eq!(
+        nginx
+            .matches("return 301 \"/docs/about/$is_args$args\";")
+            .count(),
+        3
+    );
+    let caddy = text(Host::Caddy);
+    assert_eq!(caddy.matches("redir /docs/about/ 301").count(), 3);
+    assert_eq!(caddy.matches("?{query} 301").count(), 3);
+    let netlify = text(Host::Netlify);
+    assert!(netlify.contains("/old/about/  /docs/about/  301!"));
+    let cloudflare = render(Host::Cloudflare, &plan).unwrap();
+    let (_, redirects) = cloudflare
+        .iter()
+        .find(|(name, _)| name == "_redirects")
+        .unwrap();
+    assert!(redirects.contains("/old/about /docs/about/ 301\n/old/about/ /docs/about/ 301"));
+}
