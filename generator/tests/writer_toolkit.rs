@@ -270,3 +270,31 @@ fn a_draft_is_served_and_marked_but_never_built() {
     assert_eq!(status, 200);
     assert!(!String::from_utf8_lossy(&body).contains("notice draft"));
 }
+
+/// Every front-matter key the loader accepts (as it names them when it
+/// refuses an unknown one) has a row in `docs/writing-content.md`.
+#[test]
+fn the_guide_documents_every_front_matter_key() {
+    let site = Site::new();
+    site.front("data/globe.md", r#"colour = "blue""#);
+    let err = site.refused();
+    let (_, expected) = err
+        .split_once("unknown field `colour`, expected one of ")
+        .unwrap_or_else(|| panic!("{err}"));
+    let keys: Vec<&str> = expected
+        .trim()
+        .split(", ")
+        .map(|k| k.trim_matches('`'))
+        .collect();
+    assert!(
+        keys.contains(&"title") && keys.contains(&"draft"),
+        "{keys:?}"
+    );
+    let guide = std::fs::read_to_string(repo().join("docs/writing-content.md")).unwrap();
+    for key in keys {
+        assert!(
+            guide.contains(&format!("| `{key}` |")),
+            "docs/writing-content.md has no row for the front-matter key `{key}`"
+        );
+    }
+}
