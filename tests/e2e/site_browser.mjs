@@ -407,20 +407,24 @@ await phase("globe: a site chosen by keyboard in the table charts its readings, 
   await context.close();
 });
 
+// The statistics route's answer and the update time the page shows, read
+// once the figures are drawn; when the figures were recomputed between the
+// two requests, the page is reloaded once.
+async function shownStats(page) {
+  for (let attempt = 0; ; attempt++) {
+    await page.locator("#stats dd[data-stat]").first().waitFor();
+    const api = await getJSON(base + "/api/platform-stats.php");
+    const generated = await page.locator("#stats time.stats-updated").getAttribute("datetime");
+    if (generated === api.generated_at || attempt > 0) return { api, generated };
+    await page.reload();
+  }
+}
+
 await phase("statistics: the API's figures, formatted, with the update time", async () => {
   const context = await browser.newContext();
   const { page } = await newPage(context);
   await page.goto(base + "/docs/data/statistics/");
-  await page.locator("#stats dd[data-stat]").first().waitFor();
-  let api = await getJSON(base + "/api/platform-stats.php");
-  let generated = await page.locator("#stats time.stats-updated").getAttribute("datetime");
-  if (generated !== api.generated_at) {
-    // The figures were recomputed between the two requests: reload once.
-    await page.reload();
-    await page.locator("#stats dd[data-stat]").first().waitFor();
-    api = await getJSON(base + "/api/platform-stats.php");
-    generated = await page.locator("#stats time.stats-updated").getAttribute("datetime");
-  }
+  const { api, generated } = await shownStats(page);
   check(generated === api.generated_at, "statistics", `shows generated_at ${generated}, API ${api.generated_at}`);
   const fmt = new Intl.NumberFormat("en");
   const fields = ["observations", "observations_last_30_days", "sites", "countries", "volunteers", "classifications", "classification_projects", "projects"];
@@ -447,16 +451,7 @@ await phase("home: the API's figures, the map's points, the newest reports and t
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const { page, log } = await newPage(context);
   await page.goto(base + "/");
-  await page.locator("#stats dd[data-stat]").first().waitFor();
-  let api = await getJSON(base + "/api/platform-stats.php");
-  let generated = await page.locator("#stats time.stats-updated").getAttribute("datetime");
-  if (generated !== api.generated_at) {
-    // The figures were recomputed between the two requests: reload once.
-    await page.reload();
-    await page.locator("#stats dd[data-stat]").first().waitFor();
-    api = await getJSON(base + "/api/platform-stats.php");
-    generated = await page.locator("#stats time.stats-updated").getAttribute("datetime");
-  }
+  const { api, generated } = await shownStats(page);
   check(generated === api.generated_at, "home", `shows generated_at ${generated}, API ${api.generated_at}`);
   const fmt = new Intl.NumberFormat("en");
   const shown = await page.locator("#stats dd[data-stat]").evaluateAll((dds) => dds.map((d) => [d.dataset.stat, d.textContent]));

@@ -474,43 +474,14 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
 
     o.push_str("    # Folders without their slash: 308, the query kept, as the sidecar answers.\n");
     for (from, to) in &plan.redirects {
-        let _ = writeln!(o, "    location = {} {{", q(from));
-        let _ = writeln!(
-            o,
-            "        add_header Cache-Control {} always;",
-            q(headers::REDIRECT_CACHE)
-        );
-        for (name, value) in FILE_HEADERS {
-            let _ = writeln!(o, "        add_header {name} {} always;", q(value));
-        }
-        // encode_path leaves no quote, backslash or `$` in the location.
-        let _ = writeln!(
-            o,
-            "        return 308 \"{}$is_args$args\";",
-            encode_path(to)
-        );
-        o.push_str("    }\n");
+        redirect(o, from, to, 308);
     }
     o.push('\n');
 
     if !plan.moved.is_empty() {
         o.push_str("    # Moved pages (their aliases): 301 to the page, the query kept.\n");
         for (from, to) in &plan.moved {
-            let _ = writeln!(o, "    location = {} {{", q(&encode_path(from)));
-            let _ = writeln!(
-                o,
-                "        add_header Cache-Control {} always;",
-                q(headers::REDIRECT_CACHE)
-            );
-            for (name, value) in FILE_HEADERS {
-                let _ = writeln!(o, "        add_header {name} {} always;", q(value));
-            }
-            let _ = writeln!(
-                o,
-                "        return 301 \"{}$is_args$args\";",
-                encode_path(to)
-            );
-            o.push_str("    }\n");
+            redirect(o, &encode_path(from), to, 301);
         }
         o.push('\n');
     }
@@ -575,6 +546,27 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
 }
 
 /// Percent-encodes what may not appear raw in a `Location` path.
+/// An exact location for `from` answering `status` to `to`, the query
+/// kept, with the headers of the sidecar's redirects.
+fn redirect(o: &mut String, from: &str, to: &str, status: u16) {
+    let _ = writeln!(o, "    location = {} {{", q(from));
+    let _ = writeln!(
+        o,
+        "        add_header Cache-Control {} always;",
+        q(headers::REDIRECT_CACHE)
+    );
+    for (name, value) in FILE_HEADERS {
+        let _ = writeln!(o, "        add_header {name} {} always;", q(value));
+    }
+    // encode_path leaves no quote, backslash or `$` in the location.
+    let _ = writeln!(
+        o,
+        "        return {status} \"{}$is_args$args\";",
+        encode_path(to)
+    );
+    o.push_str("    }\n");
+}
+
 pub(super) fn encode_path(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for b in path.bytes() {

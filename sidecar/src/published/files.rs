@@ -62,7 +62,7 @@ impl Files {
     /// stays within `budget` bytes; the rest are read at each request.
     pub fn load(
         root: &Path,
-        manifest: Manifest,
+        mut manifest: Manifest,
         release: &HeaderValue,
         budget: u64,
     ) -> anyhow::Result<Files> {
@@ -71,7 +71,7 @@ impl Files {
             contract::headers::content_security_policy(manifest.api_origin.as_deref()).as_ref(),
         )
         .with_context(|| format!("api_origin {:?}", manifest.api_origin))?;
-        let moved = manifest.redirects.clone();
+        let moved = std::mem::take(&mut manifest.redirects);
         let mut entries = Vec::with_capacity(manifest.files.len());
         let mut held = 0u64;
         let mut kinds = Kinds::default();
