@@ -131,6 +131,7 @@ fn dist(dirs: &mut Vec<tempfile::TempDir>) -> PathBuf {
         cache: None,
         // The default build: the sidecar makes the twins on first use.
         precompress: false,
+        drafts: false,
     })
     .expect("the repository's content builds");
     dirs.push(dir);
