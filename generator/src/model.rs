@@ -32,6 +32,10 @@ pub struct Site {
     pub licences: Vec<Licence>,
     /// Top navigation, in order.
     pub nav: Vec<NavItem>,
+    /// Links added to every page's footer, in order (a legal notice, an
+    /// accessibility statement).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub footer: Vec<NavItem>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]

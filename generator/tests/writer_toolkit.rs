@@ -9,6 +9,9 @@
 //! - A draft is left out of `generate build` entirely, built and marked by
 //!   `generate serve`; `generate check` names the draft a published page
 //!   links to.
+//! - A document of `pages/` publishes at the top of the site like any page
+//!   (twin, sitemap row, search entry); one that would take the home page,
+//!   a folder of the site's own or a page the build writes fails naming it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -48,7 +51,14 @@ impl Site {
     }
 
     fn write(&self, rel: &str, text: &str) {
-        std::fs::write(self.content().join("docs").join(rel), text).unwrap();
+        self.write_content(&format!("docs/{rel}"), text);
+    }
+
+    /// Writes `content/<rel>`, making its folders.
+    fn write_content(&self, rel: &str, text: &str) {
+        let path = self.content().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
     }
 
     fn run(&self, args: &[&str]) -> Output {
@@ -296,5 +306,75 @@ fn the_guide_documents_every_front_matter_key() {
             guide.contains(&format!("| `{key}` |")),
             "docs/writing-content.md has no row for the front-matter key `{key}`"
         );
+    }
+}
+
+const PAGE: &str = "+++\ntitle = \"Accessibility\"\nsummary = \"How accessible the site is.\"\n+++\n\nWe test every page.\n";
+
+#[test]
+fn a_page_of_pages_is_published_at_the_top_of_the_site() {
+    let site = Site::new();
+    site.write_content("pages/about-us/accessibility.md", PAGE);
+    site.built();
+    for (url, rel, title) in [
+        ("/imprint/", "imprint/", "Legal notice"),
+        (
+            "/about-us/accessibility/",
+            "about-us/accessibility/",
+            "Accessibility",
+        ),
+    ] {
+        let page = site.read(&format!("{rel}index.html"));
+        assert!(page.contains(&format!("<h1>{title}</h1>")), "{page}");
+        assert!(page.contains(&format!(r#"<link rel="canonical" href="{BASE}{url}">"#)));
+        let twin = site.read(&format!("{rel}index.md"));
+        assert!(twin.starts_with(&format!("# {title}\n")), "{twin}");
+        assert!(
+            site.read("sitemap.xml")
+                .contains(&format!("<loc>{BASE}{url}</loc>"))
+        );
+        assert!(
+            site.read("llms.txt")
+                .contains(&format!("({BASE}{url}index.md)"))
+        );
+        assert!(manifest(&site.dist())["files"][format!("{rel}index.html")].is_object());
+        let indexed = std::fs::read_dir(site.dist().join("search"))
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .any(|text| text.contains(&format!("\"{url}\",\"{title}\",\"pages\"")));
+        assert!(indexed, "{url} in the search files");
+    }
+    // The site's footer links to the legal notice (site.toml `footer`).
+    assert!(
+        site.read("docs/data/globe/index.html")
+            .contains(r#"<a href="/imprint/">Legal notice</a>"#)
+    );
+    assert!(site.check().status.success(), "generate check with pages");
+}
+
+#[test]
+fn a_page_of_pages_cannot_take_an_address_of_the_site() {
+    for (rel, expected) in [
+        (
+            "pages/_index.md",
+            "pages/_index.md: pages/_index.md would publish at /, the home page",
+        ),
+        (
+            "pages/api/keys.md",
+            "keys.md: a page under pages/api/ would publish inside /api/",
+        ),
+        (
+            "pages/docs/x.md",
+            "x.md: a page under pages/docs/ would publish inside /docs/",
+        ),
+        (
+            "pages/chat.md",
+            "chat.md: publishes at /chat/, the address of a page the site writes itself",
+        ),
+    ] {
+        let site = Site::new();
+        site.write_content(rel, PAGE);
+        let err = site.refused();
+        assert!(err.contains(expected), "{rel}: {err}");
     }
 }

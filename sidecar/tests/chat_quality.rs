@@ -165,10 +165,11 @@ const UNANSWERABLE: &[&str] = &[
     "Recommend a good hotel in Amsterdam",
 ];
 
+/// The site path of a cited URL (absolute or not), without its fragment.
 fn page_of(url: &str) -> String {
     let path = url.split('#').next().unwrap_or_default();
-    match path.find("/docs/") {
-        Some(i) => path[i..].to_owned(),
+    match path.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]).to_owned(),
         None => path.to_owned(),
     }
 }

@@ -1,5 +1,6 @@
-//! The Markdown documents of `content/docs/`: front matter, the folder walk,
-//! URL-safe paths, and the listed files of the file archive.
+//! The Markdown documents of `content/docs/` and `content/pages/`: front
+//! matter, the folder walk, URL-safe paths, and the listed files of the file
+//! archive.
 
 use super::*;
 use crate::walk;
@@ -97,14 +98,27 @@ pub(super) fn is_url_safe_segment(s: &str) -> bool {
         })
 }
 
-pub(super) fn load_documents(dir: &Path, _site: &Site) -> Result<Vec<Document>, ContentError> {
-    let mut paths = files_under(dir)?;
+/// The folders of `content/` that hold documents, and the site path each
+/// publishes under: `docs/` under `/docs/`, `pages/` at the top of the site
+/// (`pages/imprint.md` is `/imprint/`).
+pub const DOCUMENT_TREES: [(&str, &str); 2] = [("docs", "/docs/"), ("pages", "/")];
+
+/// First segments a page of `pages/` cannot take: folders the site's own
+/// files and routes live in.
+const RESERVED: [&str; 6] = ["docs", "files", "api", "assets", "search", "mcp"];
+
+/// Every document of the trees of `content` (see [`DOCUMENT_TREES`]).
+pub(super) fn load_documents(content: &Path, _site: &Site) -> Result<Vec<Document>, ContentError> {
+    let mut paths = Vec::new();
+    for (folder, _) in DOCUMENT_TREES {
+        paths.extend(files_under(&content.join(folder))?);
+    }
     paths.sort();
     // Read and parsed in parallel; the first error in path order is the
     // one reported, as a sequential load would.
     let loaded: Vec<Result<Document, ContentError>> = paths
         .into_par_iter()
-        .map(|path| load_document(dir, path))
+        .map(|path| load_document(content, path))
         .collect();
     let mut docs = loaded.into_iter().collect::<Result<Vec<_>, _>>()?;
     docs.sort_by(|a, b| a.url.cmp(&b.url));
@@ -185,13 +199,25 @@ pub fn alias_path(alias: &str) -> Option<String> {
     })
 }
 
-/// One document of `dir` (the `docs/` folder), read from `path`.
-pub fn load_document(dir: &Path, path: PathBuf) -> Result<Document, ContentError> {
-    let rel = relative_slash(dir, &path)?;
+/// One document of `content` (the content folder), read from `path` in
+/// one of its [`DOCUMENT_TREES`].
+pub fn load_document(content: &Path, path: PathBuf) -> Result<Document, ContentError> {
+    let Some((folder, prefix)) = DOCUMENT_TREES
+        .into_iter()
+        .find(|(folder, _)| path.starts_with(content.join(folder)))
+    else {
+        return Err(ContentError::whole(
+            &path,
+            "document outside docs/ and pages/, expected it in one of them",
+        ));
+    };
+    let rel = relative_slash(&content.join(folder), &path)?;
     let Some(stem) = rel.strip_suffix(".md") else {
         return Err(ContentError::whole(
             &path,
-            "unexpected file in docs/, expected only Markdown (.md) documents; put downloads in files/",
+            format!(
+                "unexpected file in {folder}/, expected only Markdown (.md) documents; put downloads in files/"
+            ),
         ));
     };
     let (segments, is_index) = match stem.strip_suffix("_index") {
@@ -203,6 +229,25 @@ pub fn load_document(dir: &Path, path: PathBuf) -> Result<Document, ContentError
             &path,
             "invalid document path, expected lowercase letters, digits, `-`, `_` and `.` in every folder and file name",
         ));
+    }
+    if prefix == "/" {
+        let first = segments.split('/').next().unwrap_or("");
+        if first.is_empty() {
+            return Err(ContentError::whole(
+                &path,
+                "pages/_index.md would publish at /, the home page the build writes; \
+                 expected pages in files or folders of their own, such as pages/imprint.md",
+            ));
+        }
+        if RESERVED.contains(&first) || first.starts_with('.') {
+            return Err(ContentError::whole(
+                &path,
+                format!(
+                    "a page under pages/{first}/ would publish inside /{first}/, which the site \
+                     uses for its own files; expected another name"
+                ),
+            ));
+        }
     }
     let text = read(&path)?;
     let (mut front, body, body_line) = split_front_matter(&path, &text)?;
@@ -225,12 +270,18 @@ pub fn load_document(dir: &Path, path: PathBuf) -> Result<Document, ContentError
         })
         .collect::<Result<_, _>>()?;
     let url = if segments.is_empty() {
-        "/docs/".to_owned()
+        prefix.to_owned()
     } else {
-        format!("/docs/{segments}/")
+        format!("{prefix}{segments}/")
     };
     let out_dir = url.trim_start_matches('/').to_owned();
-    let section = segments.split('/').next().unwrap_or("").to_owned();
+    // The documentation's sections are its first folders; the top-level
+    // pages are one group of their own.
+    let section = if prefix == "/" {
+        folder.to_owned()
+    } else {
+        segments.split('/').next().unwrap_or("").to_owned()
+    };
     Ok(Document {
         source: path,
         url,

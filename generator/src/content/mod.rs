@@ -17,7 +17,7 @@ mod documents;
 mod error;
 pub use documents::*;
 pub use error::*;
-/// A Markdown document of `content/docs/`.
+/// A Markdown document of `content/docs/` or `content/pages/`.
 #[derive(Debug, Clone)]
 pub struct Document {
     /// Source path (for error messages).
@@ -27,7 +27,8 @@ pub struct Document {
     /// Output path of the HTML page relative to `dist/`, e.g.
     /// `docs/archive/quick-start/index.html`.
     pub out_dir: String,
-    /// Section: the first path segment under `docs/` (`""` for the docs home).
+    /// Section: the first path segment under `docs/` (`""` for the docs
+    /// home), or `pages` for every page of `pages/`.
     pub section: String,
     /// Whether this is a section's `_index.md`.
     pub is_index: bool,
@@ -233,7 +234,7 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
         guardrails,
     };
 
-    let documents = load_documents(&dir.join("docs"), &site)?;
+    let documents = load_documents(dir, &site)?;
     let files = list_files(&dir.join("files"))?;
     let synonyms = load_synonyms(&dir.join("synonyms.toml"))?;
     Ok(Content {

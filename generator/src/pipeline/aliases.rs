@@ -44,6 +44,24 @@ pub(super) fn fallback_pages(site: &Site<'_>, others: &[OutFile]) -> Result<Vec<
     Ok(out)
 }
 
+/// An error naming the document when a page (of `pages/`, which publish at
+/// the top of the site) is at the path of a file the build writes anyway
+/// (`others`: the fixed pages and data files), such as `/chat/`.
+pub(super) fn check_pages_free(site: &Site<'_>, others: &[OutFile]) -> Result<()> {
+    let taken: HashSet<&str> = others.iter().map(|f| f.path.as_str()).collect();
+    for d in &site.content.documents {
+        let page = format!("{}index.html", d.out_dir);
+        if taken.contains(page.as_str()) {
+            bail!(
+                "{}: publishes at {}, the address of a page the site writes itself ({page}), expected another name",
+                d.source.display(),
+                d.url
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Where the page for `alias` is written: `/old/page/` →
 /// `old/page/index.html`, `/old.html` → `old.html`.
 fn output_path(alias: &str) -> String {

@@ -355,6 +355,7 @@ impl Prepared {
         let base_url = &site.base_url;
         let (mut files, fixed_index) = render_fixed_pages(site, &self.renderer)?;
         files.extend(data_files(site)?);
+        aliases::check_pages_free(site, &files)?;
         let moved = aliases::fallback_pages(site, &files)?;
         files.extend(moved);
         let fixed: FixedEntries = fixed_index

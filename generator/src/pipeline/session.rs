@@ -80,7 +80,7 @@ struct Kept {
     manifest: Arc<Manifest>,
     /// A document's source file (canonical path) → its index.
     sources: HashMap<PathBuf, usize>,
-    docs_dir: PathBuf,
+    content_dir: PathBuf,
     /// `content/` and `templates/`, canonical.
     roots: [PathBuf; 2],
 }
@@ -173,14 +173,15 @@ impl Session {
         };
         let roots = [&self.opts.content, &self.opts.templates]
             .map(|dir| std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone()));
-        let docs_dir = roots[0].join("docs");
+        let content_dir = roots[0].clone();
+        let trees = content::DOCUMENT_TREES.map(|(folder, _)| content_dir.join(folder));
         let sources = prepared
             .content
             .documents
             .iter()
             .enumerate()
             .filter_map(|(i, d)| Some((std::fs::canonicalize(&d.source).ok()?, i)))
-            .filter(|(path, _)| path.starts_with(&docs_dir))
+            .filter(|(path, _)| trees.iter().any(|tree| path.starts_with(tree)))
             .collect();
         self.kept = Some(Kept {
             prepared,
@@ -188,7 +189,7 @@ impl Session {
             fixed,
             manifest,
             sources,
-            docs_dir,
+            content_dir,
             roots,
         });
         let site_pages = self.kept.as_ref().map_or(0, |k| k.prepared.page_count());
@@ -206,7 +207,7 @@ impl Session {
             .expect("an incremental rebuild follows a build");
         let mut reloaded = Vec::with_capacity(edited.len());
         for (i, path) in edited {
-            let mut d = content::load_document(&kept.docs_dir, path.clone())?;
+            let mut d = content::load_document(&kept.content_dir, path.clone())?;
             substitute_origins(&mut d.body, &kept.prepared.origins);
             // Keep the source as the whole build named it (error messages).
             d.source = kept.prepared.content.documents[*i].source.clone();
