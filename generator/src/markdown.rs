@@ -25,6 +25,16 @@ pub struct Rendered {
     /// The same text cut at every heading: what the chat and the MCP search
     /// quote, each piece with the anchor it can be linked by.
     pub sections: Vec<Section>,
+    /// The document's first image, for the card a shared link shows.
+    pub image: Option<Image>,
+}
+
+/// An image of a document: where it is (as written) and its text
+/// alternative.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    pub src: String,
+    pub alt: String,
 }
 
 /// The text under one heading (up to the next heading of any level); the
@@ -84,6 +94,7 @@ pub fn render(markdown: &str) -> Rendered {
     let mut events: Vec<Event<'_>> = Parser::new_ext(markdown, options())
         .map(prefix_footnote)
         .collect();
+    let image = first_image(&events);
     let mut headings = Vec::new();
     let mut used: HashSet<String> = HashSet::new();
     let mut text = String::with_capacity(markdown.len());
@@ -177,7 +188,29 @@ pub fn render(markdown: &str) -> Rendered {
         headings,
         text,
         sections,
+        image,
     }
+}
+
+fn first_image(events: &[Event<'_>]) -> Option<Image> {
+    let start = events
+        .iter()
+        .position(|e| matches!(e, Event::Start(Tag::Image { .. })))?;
+    let Event::Start(Tag::Image { dest_url, .. }) = &events[start] else {
+        return None;
+    };
+    let mut alt = String::new();
+    for e in &events[start + 1..] {
+        match e {
+            Event::End(TagEnd::Image) => break,
+            Event::Text(t) | Event::Code(t) => alt.push_str(t),
+            _ => {}
+        }
+    }
+    Some(Image {
+        src: dest_url.to_string(),
+        alt,
+    })
 }
 
 /// Appends a text run, one space from what is there.

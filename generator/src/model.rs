@@ -36,6 +36,18 @@ pub struct Site {
     /// accessibility statement).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub footer: Vec<NavItem>,
+    /// The image a shared link shows (OpenGraph, Twitter card) for a page
+    /// without an image of its own: a file under `/files/` or an https URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub social_image: Option<Link>,
+    /// The text alternative of `social_image`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub social_image_alt: Option<String>,
+    /// The content folder in a repository's web editor (https): a page's
+    /// "Edit this page" link is this followed by the page's file path under
+    /// `content/`, e.g. `docs/data/globe.md`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edit_url: Option<Link>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]

@@ -9,6 +9,11 @@
 //! - A draft is left out of `generate build` entirely, built and marked by
 //!   `generate serve`; `generate check` names the draft a published page
 //!   links to.
+//! - Every page carries OpenGraph and Twitter card metadata, with the
+//!   page's first image or the site's `social_image`, and an "Edit this
+//!   page" link when `site.toml` names an `edit_url`.
+//! - A document without `updated` takes the day of the last commit that
+//!   touched it, or its file's time when changed since or outside git.
 //! - A document of `pages/` publishes at the top of the site like any page
 //!   (twin, sitemap row, search entry); one that would take the home page,
 //!   a folder of the site's own or a page the build writes fails naming it.
@@ -377,4 +382,155 @@ fn a_page_of_pages_cannot_take_an_address_of_the_site() {
         let err = site.refused();
         assert!(err.contains(expected), "{rel}: {err}");
     }
+}
+
+/// The value of `<meta property|name="key" content="…">` in `page`.
+fn meta<'a>(page: &'a str, key: &str) -> &'a str {
+    let at = page
+        .find(&format!("=\"{key}\" content=\""))
+        .unwrap_or_else(|| panic!("no meta {key}"));
+    let rest = &page[at + key.len() + 13..];
+    &rest[..rest.find('"').unwrap()]
+}
+
+#[test]
+fn every_page_has_a_card_for_shared_links_and_an_edit_link() {
+    let site = Site::new();
+    site.write(
+        "data/kit.md",
+        "+++\ntitle = \"The test kit\"\nsummary = \"What is in the kit.\"\n+++\n\nText.\n\n![A test kit on a bench](kit.png)\n",
+    );
+    site.built();
+    let globe = site.read("docs/data/globe/index.html");
+    assert_eq!(meta(&globe, "og:title"), "Globe of monitoring sites");
+    assert!(meta(&globe, "og:description").starts_with("Every public monitoring site"));
+    assert_eq!(meta(&globe, "og:url"), format!("{BASE}/docs/data/globe/"));
+    assert_eq!(meta(&globe, "og:type"), "article");
+    assert_eq!(meta(&globe, "article:modified_time"), "2026-11-01");
+    assert_eq!(
+        meta(&globe, "og:image"),
+        format!("{BASE}/files/img/social-card.png")
+    );
+    assert!(meta(&globe, "og:image:alt").starts_with("Blue Reach Observatory"));
+    assert_eq!(meta(&globe, "twitter:card"), "summary_large_image");
+    assert!(site.dist().join("files/img/social-card.png").is_file());
+    assert!(globe.contains(
+        r#"<a class="edit" href="https://git.example.org/blue-reach/site/-/edit/main/content/docs/data/globe.md">Edit this page</a>"#
+    ));
+    // A page's own first image is its card.
+    let kit = site.read("docs/data/kit/index.html");
+    assert_eq!(
+        meta(&kit, "og:image"),
+        format!("{BASE}/docs/data/kit/kit.png")
+    );
+    assert_eq!(meta(&kit, "og:image:alt"), "A test kit on a bench");
+    // The home page is the site; generated pages have no source to edit.
+    let home = site.read("index.html");
+    assert_eq!(meta(&home, "og:type"), "website");
+    let about = site.read("docs/about/index.html");
+    assert!(about.contains("og:image") && !about.contains(r#"class="edit""#));
+
+    // Without social_image and edit_url: a summary card, no edit link.
+    let site = Site::new();
+    let toml = std::fs::read_to_string(site.content().join("site.toml")).unwrap();
+    let plain: String = toml
+        .lines()
+        .filter(|l| !l.starts_with("social_image") && !l.starts_with("edit_url"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(site.content().join("site.toml"), &plain).unwrap();
+    site.built();
+    let globe = site.read("docs/data/globe/index.html");
+    assert_eq!(meta(&globe, "twitter:card"), "summary");
+    assert!(!globe.contains("og:image") && !globe.contains(r#"class="edit""#));
+
+    // A card that is not a published file fails at its line.
+    std::fs::write(
+        site.content().join("site.toml"),
+        plain.replacen(
+            "language",
+            "social_image = \"/files/none.png\"\nsocial_image_alt = \"x\"\nlanguage",
+            1,
+        ),
+    )
+    .unwrap();
+    let err = site.refused();
+    assert!(
+        err.contains("site.toml:") && err.contains("social_image `/files/none.png` is not a file"),
+        "{err}"
+    );
+}
+
+fn git(dir: &Path, args: &[&str], date: &str) {
+    let status = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "-c",
+            "user.name=Writer",
+            "-c",
+            "user.email=writer@example.org",
+        ])
+        .args(args)
+        .env("GIT_COMMITTER_DATE", date)
+        .env("GIT_AUTHOR_DATE", date)
+        .stdout(Stdio::null())
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
+fn set_modified(path: &Path, unix: u64) {
+    let f = std::fs::File::options().write(true).open(path).unwrap();
+    f.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(unix))
+        .unwrap();
+}
+
+#[test]
+fn a_page_without_updated_takes_its_last_commit_or_its_file_time() {
+    let site = Site::new();
+    let globe = site.content().join("docs/data/globe.md");
+    let text = std::fs::read_to_string(&globe).unwrap();
+    std::fs::write(&globe, text.replace("updated = \"2026-11-01\"\n", "")).unwrap();
+
+    // Outside a repository: the file's time (2025-02-03 UTC).
+    set_modified(&globe, 1_738_584_000);
+    site.built();
+    let page = site.read("docs/data/globe/index.html");
+    assert!(page.contains("Updated 2025-02-03."), "file time");
+    assert!(site.read("sitemap.xml").contains(&format!(
+        "<loc>{BASE}/docs/data/globe/</loc>\n    <lastmod>2025-02-03</lastmod>"
+    )));
+
+    // Committed: the day of the last commit that touched it.
+    let root = site.tmp.path();
+    git(root, &["init", "-q"], "2025-01-01T12:00:00Z");
+    git(root, &["add", "content"], "2025-01-01T12:00:00Z");
+    git(
+        root,
+        &["commit", "-q", "-m", "content"],
+        "2025-03-04T12:00:00Z",
+    );
+    site.built();
+    assert!(
+        site.read("docs/data/globe/index.html")
+            .contains("Updated 2025-03-04."),
+        "commit day"
+    );
+    // Changed since the commit: the file's time again.
+    std::fs::write(
+        &globe,
+        format!(
+            "{}\nOne more line.\n",
+            std::fs::read_to_string(&globe).unwrap()
+        ),
+    )
+    .unwrap();
+    set_modified(&globe, 1_746_532_800);
+    site.built();
+    assert!(
+        site.read("docs/data/globe/index.html")
+            .contains("Updated 2025-05-06."),
+        "an uncommitted change"
+    );
 }

@@ -31,6 +31,7 @@ pub fn document(url: &str, front: FrontMatter, body: String) -> Document {
     let segments = url.trim_start_matches("/docs/").trim_end_matches('/');
     Document {
         source: PathBuf::from(format!("(generated){url}")),
+        file: None,
         url: url.to_owned(),
         out_dir: url.trim_start_matches('/').to_owned(),
         section: segments.split('/').next().unwrap_or("").to_owned(),

@@ -2,6 +2,7 @@
 //! matter, the folder walk, URL-safe paths, and the listed files of the file
 //! archive.
 
+use super::dates::LastChanges;
 use super::*;
 use crate::walk;
 use rayon::prelude::*;
@@ -118,9 +119,15 @@ pub(super) fn load_documents(content: &Path, _site: &Site) -> Result<Vec<Documen
     // one reported, as a sequential load would.
     let loaded: Vec<Result<Document, ContentError>> = paths
         .into_par_iter()
-        .map(|path| load_document(content, path))
+        .map(|path| read_document(content, path))
         .collect();
     let mut docs = loaded.into_iter().collect::<Result<Vec<_>, _>>()?;
+    if docs.iter().any(|d| d.front.updated.is_none()) {
+        let history = LastChanges::of(content);
+        for d in docs.iter_mut().filter(|d| d.front.updated.is_none()) {
+            d.front.updated = history.day(&d.source);
+        }
+    }
     docs.sort_by(|a, b| a.url.cmp(&b.url));
     for pair in docs.windows(2) {
         if pair[0].url == pair[1].url {
@@ -200,8 +207,19 @@ pub fn alias_path(alias: &str) -> Option<String> {
 }
 
 /// One document of `content` (the content folder), read from `path` in
-/// one of its [`DOCUMENT_TREES`].
+/// one of its [`DOCUMENT_TREES`]; without `updated` in its front matter,
+/// the day its file last changed (see [`LastChanges`]).
 pub fn load_document(content: &Path, path: PathBuf) -> Result<Document, ContentError> {
+    let mut d = read_document(content, path)?;
+    if d.front.updated.is_none() {
+        let folder = d.source.parent().unwrap_or(content);
+        d.front.updated = LastChanges::of(folder).day(&d.source);
+    }
+    Ok(d)
+}
+
+/// [`load_document`] without the last-change day.
+fn read_document(content: &Path, path: PathBuf) -> Result<Document, ContentError> {
     let Some((folder, prefix)) = DOCUMENT_TREES
         .into_iter()
         .find(|(folder, _)| path.starts_with(content.join(folder)))
@@ -283,6 +301,7 @@ pub fn load_document(content: &Path, path: PathBuf) -> Result<Document, ContentE
         segments.split('/').next().unwrap_or("").to_owned()
     };
     Ok(Document {
+        file: Some(format!("{folder}/{rel}")),
         source: path,
         url,
         out_dir,

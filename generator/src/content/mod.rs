@@ -13,6 +13,7 @@ use crate::model::{
     Scope, Service, ServiceInformation, Site,
 };
 
+mod dates;
 mod documents;
 mod error;
 pub use documents::*;
@@ -22,6 +23,9 @@ pub use error::*;
 pub struct Document {
     /// Source path (for error messages).
     pub source: PathBuf,
+    /// The source's path under `content/` (`docs/data/globe.md`), for the
+    /// "Edit this page" link; `None` for the pages the generator writes.
+    pub file: Option<String>,
     /// Site path of the page, e.g. `/docs/archive/quick-start/`.
     pub url: String,
     /// Output path of the HTML page relative to `dist/`, e.g.
@@ -236,6 +240,7 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
 
     let documents = load_documents(dir, &site)?;
     let files = list_files(&dir.join("files"))?;
+    check_social_image(&site_path, &site_text, &site, &files)?;
     let synonyms = load_synonyms(&dir.join("synonyms.toml"))?;
     Ok(Content {
         site,
@@ -300,6 +305,58 @@ fn check_site(path: &Path, text: &str, site: &Site) -> Result<(), ContentError> 
             format!(
                 "default_licence `{}` is not among the [[licences]]",
                 site.default_licence
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `social_image` is a file the site publishes (under `/files/`) or an
+/// https URL, and has its text alternative; `edit_url` is an https URL.
+fn check_social_image(
+    path: &Path,
+    text: &str,
+    site: &Site,
+    files: &[(String, PathBuf)],
+) -> Result<(), ContentError> {
+    if let Some(image) = &site.social_image {
+        let image = image.as_str();
+        let published = match image.strip_prefix("/files/") {
+            Some(rel) => files.iter().any(|(f, _)| f == rel),
+            None => image.starts_with("https://"),
+        };
+        if !published {
+            return Err(error_at_value(
+                path,
+                text,
+                "social_image",
+                format!(
+                    "social_image `{image}` is not a file of content/files/ (written /files/…) or an https URL"
+                ),
+            ));
+        }
+        if site
+            .social_image_alt
+            .as_deref()
+            .is_none_or(|a| a.trim().is_empty())
+        {
+            return Err(error_at_value(
+                path,
+                text,
+                "social_image",
+                "social_image has no social_image_alt, expected a text alternative for it",
+            ));
+        }
+    }
+    if let Some(edit) = &site.edit_url
+        && !edit.as_str().starts_with("https://")
+    {
+        return Err(error_at_value(
+            path,
+            text,
+            "edit_url",
+            format!(
+                "edit_url `{edit}` is not an https URL, expected the content folder in a repository's web editor"
             ),
         ));
     }

@@ -114,6 +114,26 @@ pub(super) struct PageCtx<'a> {
     pub(super) jsonld: serde_json::Value,
     /// Marked as a draft (only `generate serve` builds drafts).
     pub(super) draft: bool,
+    /// The card a shared link shows: the page's first image (absolute URL
+    /// and text alternative); without one, the template takes the site's.
+    pub(super) image: Option<(String, String)>,
+    /// Where the page's source is edited, when the site names an editor.
+    pub(super) edit_url: Option<String>,
+}
+
+/// The absolute URL of an image a page at `page` names as `src`: a site
+/// path, an https URL or a path relative to the page (without `..`);
+/// `None` for anything else (a data URL, a path climbing out of the page).
+fn card_url(base_url: &str, page: &str, src: &str) -> Option<String> {
+    if src.starts_with("https://") {
+        Some(src.to_owned())
+    } else if src.starts_with('/') && !src.starts_with("//") {
+        Some(format!("{base_url}{src}"))
+    } else if !src.contains(':') && !src.split('/').any(|s| s == "..") && !src.is_empty() {
+        Some(format!("{base_url}{page}{}", src.trim_start_matches("./")))
+    } else {
+        None
+    }
 }
 
 pub(super) fn parent_url(url: &str) -> Option<&str> {
@@ -348,6 +368,14 @@ pub(super) fn render_document(
         next: near.next.clone(),
         jsonld,
         draft: d.front.draft,
+        image: rendered
+            .image
+            .and_then(|i| Some((card_url(&site.base_url, &d.url, &i.src)?, i.alt))),
+        edit_url: cs
+            .edit_url
+            .as_ref()
+            .zip(d.file.as_ref())
+            .map(|(edit, file)| format!("{}/{file}", edit.as_str().trim_end_matches('/'))),
     };
     let template = d.front.template.as_deref().unwrap_or("page.html");
     let extra = site.template_extra.get(template).cloned();

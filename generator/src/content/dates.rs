@@ -1,0 +1,115 @@
+//! The day a document last changed when its front matter gives none: the
+//! last commit that touched its file, when the file is in a git repository
+//! and unchanged since that commit; otherwise the file's modification time
+//! (UTC). Two git commands for a whole build, none when every document
+//! names its `updated`.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::model::Date;
+
+/// Last-change days of the committed files under a folder.
+pub(super) struct LastChanges {
+    committed: HashMap<PathBuf, String>,
+}
+
+impl LastChanges {
+    /// The history of `dir`; empty outside a repository or without git.
+    pub(super) fn of(dir: &Path) -> LastChanges {
+        LastChanges {
+            committed: committed(dir).unwrap_or_default(),
+        }
+    }
+
+    /// The day `file` last changed; `None` when it cannot be read.
+    pub(super) fn day(&self, file: &Path) -> Option<Date> {
+        let file = std::fs::canonicalize(file).ok()?;
+        let day = match self.committed.get(&file) {
+            Some(day) => day.clone(),
+            None => modified_day(&file)?,
+        };
+        Date::parse(&day).ok()
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) -> Option<Vec<u8>> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "core.quotePath=false"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    out.status.success().then_some(out.stdout)
+}
+
+/// Each file under `dir` with the day of the last commit that touched it,
+/// leaving out files changed since (or never committed).
+fn committed(dir: &Path) -> Option<HashMap<PathBuf, String>> {
+    let top = git(dir, &["rev-parse", "--show-toplevel"])?;
+    let top = std::fs::canonicalize(String::from_utf8(top).ok()?.trim_end()).ok()?;
+    // Porcelain paths are relative to the repository's root.
+    let status = git(
+        dir,
+        &[
+            "status",
+            "--porcelain",
+            "-z",
+            "--untracked-files=all",
+            "--",
+            ".",
+        ],
+    )?;
+    let changed: HashSet<PathBuf> = status
+        .split(|b| *b == 0)
+        .filter_map(|entry| entry.get(3..))
+        .map(|path| top.join(String::from_utf8_lossy(path).as_ref()))
+        .collect();
+    let log = git(
+        dir,
+        &[
+            "log",
+            "--format=%x00%cs",
+            "--name-only",
+            "--no-renames",
+            "--",
+            ".",
+        ],
+    )?;
+    let log = String::from_utf8(log).ok()?;
+    let mut days = HashMap::new();
+    let mut day = "";
+    for line in log.lines() {
+        if let Some(d) = line.strip_prefix('\0') {
+            day = d;
+        } else if !line.is_empty() {
+            let path = top.join(line);
+            if !changed.contains(&path) {
+                // The log is newest first: keep a file's first day.
+                days.entry(path).or_insert_with(|| day.to_owned());
+            }
+        }
+    }
+    Some(days)
+}
+
+fn modified_day(file: &Path) -> Option<String> {
+    let modified = std::fs::metadata(file).ok()?.modified().ok()?;
+    let seconds = modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_secs();
+    let date = time::OffsetDateTime::from_unix_timestamp(i64::try_from(seconds).ok()?)
+        .ok()?
+        .date();
+    Some(format!(
+        "{:04}-{:02}-{:02}",
+        date.year(),
+        u8::from(date.month()),
+        date.day()
+    ))
+}
