@@ -121,6 +121,7 @@ pub(super) fn load_documents(dir: &Path, _site: &Site) -> Result<Vec<Document>, 
         }
     }
     check_aliases(&docs)?;
+    check_tags(&docs)?;
     Ok(docs)
 }
 
