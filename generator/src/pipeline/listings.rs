@@ -424,3 +424,31 @@ fn render_listing(
         body,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_one_is_the_listing_itself_and_the_ends_have_one_neighbour() {
+        assert_eq!(page_count(0, 20), 1);
+        assert_eq!(page_count(20, 20), 1);
+        assert_eq!(page_count(21, 20), 2);
+        assert_eq!(page_url("/docs/s/", 1), "/docs/s/");
+        assert_eq!(page_url("/docs/s/", 3), "/docs/s/page/3/");
+        assert_eq!(paging("/docs/s/", 1, 1), None);
+        let first = paging("/docs/s/", 1, 3).unwrap();
+        assert_eq!(
+            (first.prev, first.next.as_deref()),
+            (None, Some("/docs/s/page/2/"))
+        );
+        let middle = paging("/docs/s/", 2, 3).unwrap();
+        assert_eq!(middle.prev.as_deref(), Some("/docs/s/"));
+        assert_eq!(middle.next.as_deref(), Some("/docs/s/page/3/"));
+        let last = paging("/docs/s/", 3, 3).unwrap();
+        assert_eq!(
+            (last.prev.as_deref(), last.next),
+            (Some("/docs/s/page/2/"), None)
+        );
+    }
+}
