@@ -16,7 +16,7 @@ pub use catalogs::{
     MCP_SERVER_CARD_SCHEMA, OPENAPI_MEDIA_TYPE, ai_catalog, api_catalog, mcp_server_card,
 };
 pub use crawlers::{robots_txt, sitemap_xml};
-pub use feed::{FEED_ENTRIES, FeedHead, atom_feed};
+pub use feed::{Category, FEED_ENTRIES, FeedEntry, FeedHead, atom_feed};
 pub use llms_txt::llms_txt;
 pub use security_txt::{security_expires, security_txt};
 pub use text::DocLink;

@@ -48,6 +48,17 @@ pub struct Site {
     /// `content/`, e.g. `docs/data/globe.md`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edit_url: Option<Link>,
+    /// How many pages a listing (a section's index, a tag's page) shows
+    /// before it continues at `…/page/2/`.
+    #[serde(default = "default_page_size")]
+    pub page_size: usize,
+}
+
+/// The listing length when `site.toml` names none.
+pub const DEFAULT_PAGE_SIZE: usize = 20;
+
+fn default_page_size() -> usize {
+    DEFAULT_PAGE_SIZE
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
@@ -94,4 +105,13 @@ pub struct FrontMatter {
     /// `generate build`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub draft: bool,
+    /// Topics of the page (`["Water quality", …]`), each listed on a tag
+    /// page of its section; only in a section whose `_index.md` has
+    /// `tags_enabled = true`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// On a section's `_index.md`: its pages may have `tags`, and the
+    /// section gets tag pages under `tags/`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tags_enabled: bool,
 }

@@ -62,6 +62,8 @@ pub fn front(
         template: Some(template.to_owned()),
         aliases: Vec::new(),
         draft: false,
+        tags: Vec::new(),
+        tags_enabled: false,
     }
 }
 

@@ -142,6 +142,7 @@ pub(super) fn load_documents(content: &Path, _site: &Site) -> Result<Vec<Documen
         }
     }
     check_aliases(&docs)?;
+    check_tags(&docs)?;
     Ok(docs)
 }
 

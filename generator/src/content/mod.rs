@@ -16,8 +16,10 @@ use crate::model::{
 mod dates;
 mod documents;
 mod error;
+mod tags;
 pub use documents::*;
 pub use error::*;
+pub use tags::*;
 /// A Markdown document of `content/docs/` or `content/pages/`.
 #[derive(Debug, Clone)]
 pub struct Document {
@@ -295,6 +297,14 @@ fn check_site(path: &Path, text: &str, site: &Site) -> Result<(), ContentError> 
             format!(
                 "invalid base_url `{base}`, expected an origin such as https://example.org (no path, no trailing slash)"
             ),
+        ));
+    }
+    if site.page_size == 0 {
+        return Err(error_at_value(
+            path,
+            text,
+            "page_size",
+            "page_size = 0, expected 1 or more pages per listing",
         ));
     }
     if !site.licences.iter().any(|l| l.id == site.default_licence) {

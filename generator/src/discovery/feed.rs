@@ -18,18 +18,32 @@ pub struct FeedHead<'a> {
     pub rights: &'a str,
 }
 
+/// A tag of a feed entry: `<category term label scheme>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Category {
+    /// The tag's slug.
+    pub term: String,
+    /// The tag as written.
+    pub label: String,
+    /// The absolute URL of the section's tag index.
+    pub scheme: String,
+}
+
+/// A document of the feed: its link, its date and its tags.
+pub type FeedEntry = (DocLink, Date, Vec<Category>);
+
 /// `/feed.xml`, an Atom feed (RFC 4287) of the [`FEED_ENTRIES`] documents
 /// updated last (newest first; equal dates by URL). Each entry's id is its
 /// page's URL, its update time midnight UTC of the document's date, and it
-/// links the page and its Markdown twin. The feed's own time is its newest
+/// links the page and its Markdown twin, and has a category per tag. The feed's own time is its newest
 /// entry's, so the feed changes only when a document does.
-pub fn atom_feed(base_url: &str, head: &FeedHead<'_>, docs: &[(DocLink, Date)]) -> String {
-    let mut newest: Vec<&(DocLink, Date)> = docs.iter().collect();
+pub fn atom_feed(base_url: &str, head: &FeedHead<'_>, docs: &[FeedEntry]) -> String {
+    let mut newest: Vec<&FeedEntry> = docs.iter().collect();
     newest.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.url.cmp(&b.0.url)));
     newest.truncate(FEED_ENTRIES);
     let updated = newest
         .first()
-        .map_or_else(|| "1970-01-01".to_owned(), |(_, d)| d.to_string());
+        .map_or_else(|| "1970-01-01".to_owned(), |(_, d, _)| d.to_string());
     let x = xml_escape;
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = write!(
@@ -49,7 +63,7 @@ pub fn atom_feed(base_url: &str, head: &FeedHead<'_>, docs: &[(DocLink, Date)]) 
         rights = x(head.rights),
         atom = contract::media::ATOM,
     );
-    for (d, date) in newest {
+    for (d, date, tags) in newest {
         let page = x(&format!("{base_url}{}", d.url));
         let _ = write!(
             out,
@@ -57,10 +71,20 @@ pub fn atom_feed(base_url: &str, head: &FeedHead<'_>, docs: &[(DocLink, Date)]) 
              <updated>{date}T00:00:00Z</updated>\n    \
              <link rel=\"alternate\" type=\"text/html\" href=\"{page}\"/>\n    \
              <link rel=\"alternate\" type=\"text/markdown\" href=\"{page}index.md\"/>\n    \
-             <summary>{}</summary>\n  </entry>\n",
+             <summary>{}</summary>\n",
             x(&d.title),
             x(&d.summary),
         );
+        for c in tags {
+            let _ = writeln!(
+                out,
+                "    <category term=\"{}\" label=\"{}\" scheme=\"{}\"/>",
+                x(&c.term),
+                x(&c.label),
+                x(&c.scheme)
+            );
+        }
+        out.push_str("  </entry>\n");
     }
     out.push_str("</feed>\n");
     out

@@ -346,7 +346,7 @@ fn the_feed_lists_the_documents_updated_last_newest_first() {
         rights: "CC-BY-4.0",
     };
     // More documents than the feed holds: the oldest fall out.
-    let mut list: Vec<(DocLink, Date)> = Vec::new();
+    let mut list: Vec<FeedEntry> = Vec::new();
     for i in 0..FEED_ENTRIES + 5 {
         let mut d = docs()[i % 3].clone();
         d.url = format!("/docs/page-{i:03}/");
@@ -354,6 +354,7 @@ fn the_feed_lists_the_documents_updated_last_newest_first() {
         list.push((
             d,
             Date::parse(&format!("2026-0{}-{day:02}", 1 + i % 9)).unwrap(),
+            Vec::new(),
         ));
     }
     let feed = atom_feed(BASE_URL, &head, &list);
@@ -364,7 +365,7 @@ fn the_feed_lists_the_documents_updated_last_newest_first() {
     // The feed's own time is its newest entry's; entries never get newer.
     assert_eq!(times[0], times[1]);
     assert!(times[1..].windows(2).all(|w| w[0] >= w[1]), "{times:?}");
-    let mut newest: Vec<&Date> = list.iter().map(|(_, d)| d).collect();
+    let mut newest: Vec<&Date> = list.iter().map(|(_, d, _)| d).collect();
     newest.sort_by(|a, b| b.cmp(a));
     let oldest_listed = &times[times.len() - 1][..10];
     assert_eq!(oldest_listed, newest[FEED_ENTRIES - 1].to_string());

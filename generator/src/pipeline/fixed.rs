@@ -8,7 +8,7 @@ use minijinja::value::Serde;
 use serde::Serialize;
 use serde_json::json;
 
-use super::{Crumb, Site, TwinHead, children_of, crumb, twin_head};
+use super::{Crumb, Site, TwinHead, categories, children_of, crumb, twin_head};
 use crate::discovery::{self, DocLink};
 use crate::markdown;
 use crate::model::{Date, Licence};
@@ -300,8 +300,9 @@ fn pretty(value: &impl Serialize) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// JSON documents and discovery files.
-pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
+/// JSON documents and discovery files; `listed` are the sitemap rows of
+/// the listing pages ([`super::listings`]).
+pub(super) fn data_files(site: &Site<'_>, listed: &[(String, Date)]) -> Result<Vec<OutFile>> {
     let cs = &site.content.site;
     let service = &site.content.service;
     let base = site.base_url.as_str();
@@ -323,7 +324,13 @@ pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
         .iter()
         .map(|d| d.front.updated.clone().unwrap_or(cs.updated.clone()))
         .collect();
-    let feed_docs: Vec<(DocLink, Date)> = docs.iter().cloned().zip(dates.iter().cloned()).collect();
+    let feed_docs: Vec<discovery::FeedEntry> = docs
+        .iter()
+        .cloned()
+        .zip(dates.iter().cloned())
+        .zip(&site.content.documents)
+        .map(|((link, date), d)| (link, date, categories(base, d)))
+        .collect();
     // The fixed pages with a twin: the home page first, the problem codes
     // as a section of their own.
     docs.insert(
@@ -346,6 +353,7 @@ pub(super) fn data_files(site: &Site<'_>) -> Result<Vec<OutFile>> {
         pages.push((d.url.clone(), date));
     }
     pages.push((PROBLEMS_URL.to_owned(), cs.updated.clone()));
+    pages.extend(listed.iter().cloned());
 
     let rights = site.licences.get(cs.default_licence.as_str()).map_or_else(
         || cs.default_licence.to_string(),

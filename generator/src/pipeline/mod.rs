@@ -35,6 +35,9 @@ use fixed::{data_files, render_fixed_pages};
 
 mod aliases;
 
+mod listings;
+use listings::{Paging, categories, listing_pages, page_count, paging, tag_links};
+
 mod pages;
 use pages::*;
 
@@ -126,7 +129,7 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
     build_keeping(opts, None).map(|(summary, _)| summary)
 }
 
-/// The search-index entries of the fixed pages (URL, fragment).
+/// The search-index entries of the fixed and listing pages (URL, fragment).
 type FixedEntries = Vec<(String, Vec<u8>)>;
 
 /// What a build loaded, what each page was rendered from and the fixed
@@ -353,8 +356,11 @@ impl Prepared {
         unchanging: bool,
     ) -> Result<(Vec<OutFile>, FixedEntries)> {
         let base_url = &site.base_url;
-        let (mut files, fixed_index) = render_fixed_pages(site, &self.renderer)?;
-        files.extend(data_files(site)?);
+        let (mut files, mut fixed_index) = render_fixed_pages(site, &self.renderer)?;
+        let listed = listing_pages(site, &self.renderer)?;
+        files.extend(listed.files);
+        fixed_index.extend(listed.entries);
+        files.extend(data_files(site, &listed.rows)?);
         aliases::check_pages_free(site, &files)?;
         let moved = aliases::fallback_pages(site, &files)?;
         files.extend(moved);

@@ -112,6 +112,10 @@ pub(super) struct PageCtx<'a> {
     pub(super) prev: Option<Crumb>,
     pub(super) next: Option<Crumb>,
     pub(super) jsonld: serde_json::Value,
+    /// The page's tags, linking their tag pages.
+    pub(super) tags: Vec<Crumb>,
+    /// Page 1 of a listing longer than `page_size`.
+    pub(super) paging: Option<Paging>,
     /// Marked as a draft (only `generate serve` builds drafts).
     pub(super) draft: bool,
     /// The card a shared link shows: the page's first image (absolute URL
@@ -337,6 +341,12 @@ pub(super) fn render_document(
     let updated = d.front.updated.as_ref().unwrap_or(&cs.updated);
 
     let md_url = format!("{}index.md", d.url);
+    // A section's listing shows its first `page_size` pages; the rest are
+    // on `page/2/` and on ([`super::listings`]).
+    let size = cs.page_size.max(1);
+    let children = near.children.iter().take(size).cloned().collect();
+    let paging = paging(&d.url, 1, page_count(near.children.len(), size));
+    let tags = tag_links(d);
     let jsonld = json!({
         "@context": "https://schema.org",
         "@type": "TechArticle",
@@ -363,10 +373,12 @@ pub(super) fn render_document(
         attribution: Some(attribution),
         updated: Some(updated),
         breadcrumbs: near.breadcrumbs.clone(),
-        children: near.children.clone(),
+        children,
         prev: near.prev.clone(),
         next: near.next.clone(),
         jsonld,
+        tags,
+        paging,
         draft: d.front.draft,
         image: rendered
             .image
@@ -385,6 +397,11 @@ pub(super) fn render_document(
     let appendix = site.twin_extra.get(template).map(String::as_str);
     let twin = markdown_twin(site, d, licence, attribution, updated, appendix);
     let mut text = rendered.text;
+    // A page is found by its tags too.
+    for tag in &page.tags {
+        text.push(' ');
+        text.push_str(&tag.title);
+    }
     let mut sections = rendered.sections;
     if let Some(more) = appendix {
         let more = markdown::render(more);

@@ -26,7 +26,8 @@ use rayon::prelude::*;
 
 use super::{
     BuildOptions, FixedEntries, Loaded, Neighbours, PageMemo, Prepared, Rendered, Summary,
-    build_keeping, neighbours, render_document, render_fixed_pages, siblings, substitute_origins,
+    build_keeping, listing_pages, neighbours, render_document, render_fixed_pages, siblings,
+    substitute_origins,
 };
 use crate::content;
 use crate::manifest::Manifest;
@@ -90,7 +91,8 @@ struct Kept {
 fn memo_of(prepared: &Prepared) -> Result<(Vec<PageMemo>, FixedEntries)> {
     let site = prepared.site();
     let near = siblings(&site);
-    let (_, fixed) = render_fixed_pages(&site, &prepared.renderer)?;
+    let (_, mut fixed) = render_fixed_pages(&site, &prepared.renderer)?;
+    fixed.extend(listing_pages(&site, &prepared.renderer)?.entries);
     let fixed = fixed
         .iter()
         .map(|d| (d.url.clone(), search::fragment(d)))
