@@ -51,10 +51,53 @@ mod tests {
 
     #[test]
     fn known_languages_by_name_or_extension() {
-        for lang in ["rust", "rs", "Python", "py", "bash", "sh", "json", "yaml"] {
+        // The languages docs/writing-content.md names.
+        for lang in [
+            "rust",
+            "rs",
+            "Python",
+            "py",
+            "bash",
+            "sh",
+            "zsh",
+            "json",
+            "yaml",
+            "yml",
+            "js",
+            "javascript",
+            "html",
+            "xml",
+            "css",
+            "sql",
+            "go",
+            "java",
+            "c",
+            "cpp",
+            "c#",
+            "ruby",
+            "php",
+            "perl",
+            "lua",
+            "haskell",
+            "diff",
+            "makefile",
+            "markdown",
+            "md",
+            "latex",
+        ] {
             assert!(syntax(lang).is_some(), "{lang}");
         }
-        for lang in ["", "text", "txt", "no-such-language", "toml"] {
+        for lang in [
+            "",
+            "text",
+            "txt",
+            "plain",
+            "no-such-language",
+            "toml",
+            "ts",
+            "http",
+            "console",
+        ] {
             assert!(syntax(lang).is_none(), "{lang}");
         }
     }
