@@ -404,9 +404,12 @@ def hugo_config(site: dict) -> str:
         f"attribution = {toml_str(site.get('default_attribution', ''))}",
         f"updated = {toml_str(str(site.get('updated', '')))}",
         "",
-        # Our generator does not highlight code; keep Hugo from doing more work.
+        # Both tools colour fenced code at build time with CSS classes, no
+        # inline style (ours: syntect, whose bundled grammars have no TOML
+        # or CSV, left plain; Hugo: Chroma).
         "[markup.highlight]",
-        "codeFences = false",
+        "codeFences = true",
+        "noClasses = false",
         "[markup.tableOfContents]",
         "startLevel = 2",
         "endLevel = 3",

@@ -11,6 +11,7 @@ pub mod assets;
 pub mod check;
 pub mod content;
 pub mod discovery;
+mod highlight;
 pub mod host_config;
 pub mod manifest;
 pub mod markdown;

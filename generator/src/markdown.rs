@@ -3,7 +3,9 @@
 
 use std::collections::HashSet;
 
-use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
+use pulldown_cmark::{
+    CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, html,
+};
 use serde::Serialize;
 
 /// A heading of a rendered document.
@@ -177,7 +179,9 @@ pub fn render(markdown: &str) -> Rendered {
     }
 
     let mut html_out = String::with_capacity(markdown.len() * 3 / 2);
-    html::push_html(&mut html_out, events.into_iter());
+    // Only the HTML is coloured: the text, the sections and the Markdown
+    // twin keep the code as it was written.
+    html::push_html(&mut html_out, highlight_code(events).into_iter());
     for s in &mut sections {
         let end = s.text.trim_end().len();
         s.text.truncate(end);
@@ -211,6 +215,47 @@ fn first_image(events: &[Event<'_>]) -> Option<Image> {
         src: dest_url.to_string(),
         alt,
     })
+}
+
+/// Puts the coloured HTML of every fenced block whose language a grammar
+/// knows in place of its text; the `<pre><code class="language-…">` around
+/// it stays as pulldown-cmark writes it, and other blocks stay plain.
+fn highlight_code(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut events = events.into_iter();
+    while let Some(event) = events.next() {
+        let lang = match &event {
+            // The language is the info string's first word, as for the class.
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                info.split(' ').next().unwrap_or_default().to_owned()
+            }
+            _ => {
+                out.push(event);
+                continue;
+            }
+        };
+        out.push(event);
+        let mut code = String::new();
+        let mut runs = Vec::new();
+        for inner in events.by_ref() {
+            match inner {
+                Event::End(TagEnd::CodeBlock) => {
+                    match crate::highlight::highlight(&lang, &code) {
+                        Some(coloured) => out.push(Event::Html(CowStr::from(coloured))),
+                        None => out.append(&mut runs),
+                    }
+                    out.push(inner);
+                    break;
+                }
+                Event::Text(t) => {
+                    code.push_str(&t);
+                    runs.push(Event::Text(t));
+                }
+                other => runs.push(other),
+            }
+        }
+    }
+    out
 }
 
 /// Appends a text run, one space from what is there.
@@ -300,5 +345,48 @@ mod tests {
         );
         assert!(r.html.contains(r##"href="#fn-"##), "{}", r.html);
         assert!(r.text.contains("See note."));
+    }
+
+    #[test]
+    fn fenced_code_is_coloured_in_three_languages() {
+        let md = "```rust\nfn main() { let n = 1; }\n```\n\n\
+                  ```python\ndef f(x):\n    return \"s\"  # note\n```\n\n\
+                  ```bash\ncurl -s \"$URL\" | jq .\n```\n";
+        let r = render(md);
+        for lang in ["rust", "python", "bash"] {
+            let open = format!("<pre><code class=\"language-{lang}\"><span class=\"hl-source");
+            assert!(r.html.contains(&open), "{lang}: {}", r.html);
+        }
+        assert!(r.html.contains("hl-keyword"), "{}", r.html);
+        assert!(r.html.contains("hl-comment"), "{}", r.html);
+        assert!(r.html.contains("hl-string"), "{}", r.html);
+        assert!(!r.html.contains("style="), "{}", r.html);
+        // The text for search and the passages have no markup.
+        assert!(r.text.contains("fn main() { let n = 1; }"), "{}", r.text);
+        assert!(!r.text.contains("hl-"), "{}", r.text);
+        assert!(r.sections.iter().all(|s| !s.text.contains('<')));
+    }
+
+    #[test]
+    fn unknown_or_missing_language_is_plain_escaped_text() {
+        let code = "a < b && c > \"d\"\n";
+        let plain = "a &lt; b &amp;&amp; c &gt; \"d\"\n</code></pre>";
+        let r = render(&format!("```no-such-language\n{code}```\n"));
+        assert_eq!(
+            r.html,
+            format!("<pre><code class=\"language-no-such-language\">{plain}\n")
+        );
+        let r = render(&format!("```\n{code}```\n"));
+        assert_eq!(r.html, format!("<pre><code>{plain}\n"));
+        let r = render(&format!("    {code}"));
+        assert_eq!(r.html, format!("<pre><code>{plain}\n"));
+    }
+
+    #[test]
+    fn coloured_code_keeps_html_escaped() {
+        let r = render("```json\n{\"tag\": \"<script>&amp;\"}\n```\n");
+        assert!(r.html.contains("&lt;script&gt;&amp;amp;"), "{}", r.html);
+        assert!(!r.html.contains("<script>"), "{}", r.html);
+        assert!(r.html.contains("hl-string"), "{}", r.html);
     }
 }
