@@ -301,8 +301,13 @@ fn pretty(value: &impl Serialize) -> Result<Vec<u8>> {
 }
 
 /// JSON documents and discovery files; `listed` are the sitemap rows of
-/// the listing pages ([`super::listings`]).
-pub(super) fn data_files(site: &Site<'_>, listed: &[(String, Date)]) -> Result<Vec<OutFile>> {
+/// the listing pages ([`super::listings`]) and `listings` their entries
+/// (for `llms.txt`, which names every page with a twin).
+pub(super) fn data_files(
+    site: &Site<'_>,
+    listed: &[(String, Date)],
+    listings: &[SearchDocument],
+) -> Result<Vec<OutFile>> {
     let cs = &site.content.site;
     let service = &site.content.service;
     let base = site.base_url.as_str();
@@ -348,6 +353,22 @@ pub(super) fn data_files(site: &Site<'_>, listed: &[(String, Date)]) -> Result<V
         summary: PROBLEMS_SUMMARY.to_owned(),
         section: "problems".to_owned(),
     });
+    // The listing pages after their section's documents, in URL order.
+    for l in listings {
+        let at = docs
+            .iter()
+            .rposition(|d| d.section == l.section && d.url <= l.url)
+            .map_or(docs.len(), |i| i + 1);
+        docs.insert(
+            at,
+            DocLink {
+                url: l.url.clone(),
+                title: l.title.clone(),
+                summary: l.summary.clone(),
+                section: l.section.clone(),
+            },
+        );
+    }
     let mut pages: Vec<(String, Date)> = vec![("/".to_owned(), cs.updated.clone())];
     for (d, date) in site.content.documents.iter().zip(dates) {
         pages.push((d.url.clone(), date));

@@ -359,8 +359,8 @@ impl Prepared {
         let (mut files, mut fixed_index) = render_fixed_pages(site, &self.renderer)?;
         let listed = listing_pages(site, &self.renderer)?;
         files.extend(listed.files);
+        files.extend(data_files(site, &listed.rows, &listed.entries)?);
         fixed_index.extend(listed.entries);
-        files.extend(data_files(site, &listed.rows)?);
         aliases::check_pages_free(site, &files)?;
         let moved = aliases::fallback_pages(site, &files)?;
         files.extend(moved);
