@@ -54,6 +54,8 @@ fn folder() -> &'static Folder {
         let root = dir.path().join("content");
         copy(&source, &root);
         copy(&source.join("service"), &root.join("service"));
+        // The files site.toml names (its social_image).
+        copy(&source.join("files/img"), &root.join("files/img"));
         std::fs::create_dir_all(root.join("docs")).unwrap();
         std::fs::write(root.join("docs/page.md"), DOC).unwrap();
         load_content(&root).expect("the copied content loads");
