@@ -12,107 +12,36 @@
 //!   `<link rel="prev">`/`<link rel="next">` and visible links.
 //! - A tag in a section without tags fails the build naming file and line.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-use common::{copy_dir, generate_bin, repo};
+use common::sample_site::{BASE, SampleSite as Site};
 
-const BASE: &str = "https://example.org";
 const REPORTS: &str = "docs/platform/reports/";
 
-struct Site {
-    tmp: tempfile::TempDir,
-}
-
-impl Site {
-    /// The sample content, `page_size = 2`, and four more reports (seven
-    /// in all: four listing pages).
-    fn new() -> Site {
-        let tmp = tempfile::tempdir().unwrap();
-        let content = tmp.path().join("content");
-        copy_dir(&repo().join("content"), &content);
-        let site_toml = content.join("site.toml");
-        let text = std::fs::read_to_string(&site_toml).unwrap();
-        let text = text.replacen("\nupdated = ", "\npage_size = 2\nupdated = ", 1);
-        std::fs::write(&site_toml, text).unwrap();
-        let site = Site { tmp };
-        for (slug, date, tags) in [
-            ("extra-a", "2026-11-20", r#"["water  QUALITY", "Sensors"]"#),
-            ("extra-b", "2026-08-01", r#"["Water quality"]"#),
-            ("extra-c", "2026-05-05", r#"["water-quality", "Sensors"]"#),
-            ("extra-d", "2026-03-03", "[]"),
-        ] {
-            site.write(
-                &format!("platform/reports/{slug}.md"),
-                &format!(
-                    "+++\ntitle = \"Report {slug}\"\nsummary = \"The {slug} report.\"\nweight = 40\n\
-                     updated = \"{date}\"\ntags = {tags}\n+++\n\nText of {slug}.\n"
-                ),
-            );
-        }
-        site
+/// The sample content, `page_size = 2`, and four more reports (seven
+/// in all: four listing pages).
+fn paged_site() -> Site {
+    let site = Site::new();
+    let content = site.content();
+    let site_toml = content.join("site.toml");
+    let text = std::fs::read_to_string(&site_toml).unwrap();
+    let text = text.replacen("\nupdated = ", "\npage_size = 2\nupdated = ", 1);
+    std::fs::write(&site_toml, text).unwrap();
+    for (slug, date, tags) in [
+        ("extra-a", "2026-11-20", r#"["water  QUALITY", "Sensors"]"#),
+        ("extra-b", "2026-08-01", r#"["Water quality"]"#),
+        ("extra-c", "2026-05-05", r#"["water-quality", "Sensors"]"#),
+        ("extra-d", "2026-03-03", "[]"),
+    ] {
+        site.write(
+            &format!("platform/reports/{slug}.md"),
+            &format!(
+                "+++\ntitle = \"Report {slug}\"\nsummary = \"The {slug} report.\"\nweight = 40\n\
+                 updated = \"{date}\"\ntags = {tags}\n+++\n\nText of {slug}.\n"
+            ),
+        );
     }
-
-    fn content(&self) -> PathBuf {
-        self.tmp.path().join("content")
-    }
-
-    fn dist(&self) -> PathBuf {
-        self.tmp.path().join("dist")
-    }
-
-    /// Adds `lines` to the front matter of `docs/<rel>`.
-    fn front(&self, rel: &str, lines: &str) {
-        let path = self.content().join("docs").join(rel);
-        let text = std::fs::read_to_string(&path).unwrap();
-        let (open, rest) = text.split_at(4);
-        assert_eq!(open, "+++\n", "{rel} starts with front matter");
-        std::fs::write(&path, format!("{open}{lines}\n{rest}")).unwrap();
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        std::fs::write(self.content().join("docs").join(rel), text).unwrap();
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(generate_bin())
-            .args(args)
-            .env_remove("GENERATE_SIDECAR_URL")
-            .output()
-            .expect("running generate")
-    }
-
-    fn build(&self) -> Output {
-        let (content, templates, dist) = (self.content(), repo().join("templates"), self.dist());
-        self.run(&[
-            "build",
-            "--content",
-            content.to_str().unwrap(),
-            "--templates",
-            templates.to_str().unwrap(),
-            "--out",
-            dist.to_str().unwrap(),
-            "--base-url",
-            BASE,
-            "--quiet",
-            "--no-cache",
-        ])
-    }
-
-    fn built(&self) {
-        let o = self.build();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
-
-    fn refused(&self) -> String {
-        let o = self.build();
-        assert!(!o.status.success(), "the build should fail");
-        String::from_utf8_lossy(&o.stderr).into_owned()
-    }
-
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.dist().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-    }
+    site
 }
 
 fn manifest(dist: &Path) -> serde_json::Value {
@@ -142,7 +71,7 @@ fn head_link<'a>(html: &'a str, rel: &str) -> Option<&'a str> {
 
 #[test]
 fn tags_get_pages_and_long_listings_continue_on_later_pages() {
-    let site = Site::new();
+    let site = paged_site();
     site.built();
     let dist = site.dist();
     let files = &manifest(&dist)["files"];
@@ -303,7 +232,7 @@ fn tags_get_pages_and_long_listings_continue_on_later_pages() {
 
 #[test]
 fn a_tag_outside_a_section_with_tags_fails_naming_file_and_line() {
-    let site = Site::new();
+    let site = paged_site();
     site.front("data/globe.md", r#"tags = ["Maps"]"#);
     let err = site.refused();
     assert!(
@@ -313,7 +242,7 @@ fn a_tag_outside_a_section_with_tags_fails_naming_file_and_line() {
         "{err}"
     );
 
-    let site = Site::new();
+    let site = paged_site();
     site.front("platform/reports/release-3-audit.md", "tags_enabled = true");
     let err = site.refused();
     assert!(
@@ -321,7 +250,7 @@ fn a_tag_outside_a_section_with_tags_fails_naming_file_and_line() {
         "{err}"
     );
 
-    let site = Site::new();
+    let site = paged_site();
     site.write(
         "platform/reports/extra-d.md",
         "+++\ntitle = \"D\"\nsummary = \"D.\"\ntags = [\"--\"]\n+++\n",

@@ -18,105 +18,12 @@
 //!   (twin, sitemap row, search entry); one that would take the home page,
 //!   a folder of the site's own or a page the build writes fails naming it.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 use common::host_config::{Running, free_port, get};
-use common::{copy_dir, generate_bin, repo};
-
-const BASE: &str = "https://example.org";
-
-/// A copy of the sample content and templates in a temporary folder.
-struct Site {
-    tmp: tempfile::TempDir,
-}
-
-impl Site {
-    fn new() -> Site {
-        let tmp = tempfile::tempdir().unwrap();
-        copy_dir(&repo().join("content"), &tmp.path().join("content"));
-        Site { tmp }
-    }
-
-    fn content(&self) -> PathBuf {
-        self.tmp.path().join("content")
-    }
-
-    fn dist(&self) -> PathBuf {
-        self.tmp.path().join("dist")
-    }
-
-    /// Adds `lines` to the front matter of `docs/<rel>`.
-    fn front(&self, rel: &str, lines: &str) {
-        let path = self.content().join("docs").join(rel);
-        let text = std::fs::read_to_string(&path).unwrap();
-        let (open, rest) = text.split_at(4);
-        assert_eq!(open, "+++\n", "{rel} starts with front matter");
-        std::fs::write(&path, format!("{open}{lines}\n{rest}")).unwrap();
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        self.write_content(&format!("docs/{rel}"), text);
-    }
-
-    /// Writes `content/<rel>`, making its folders.
-    fn write_content(&self, rel: &str, text: &str) {
-        let path = self.content().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(generate_bin())
-            .args(args)
-            .env_remove("GENERATE_SIDECAR_URL")
-            .output()
-            .expect("running generate")
-    }
-
-    fn build(&self) -> Output {
-        let (content, templates, dist) = (self.content(), repo().join("templates"), self.dist());
-        self.run(&[
-            "build",
-            "--content",
-            content.to_str().unwrap(),
-            "--templates",
-            templates.to_str().unwrap(),
-            "--out",
-            dist.to_str().unwrap(),
-            "--base-url",
-            BASE,
-            "--quiet",
-            "--no-cache",
-        ])
-    }
-
-    fn built(&self) {
-        let o = self.build();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
-
-    fn refused(&self) -> String {
-        let o = self.build();
-        assert!(!o.status.success(), "the build should fail");
-        String::from_utf8_lossy(&o.stderr).into_owned()
-    }
-
-    fn check(&self) -> Output {
-        let (content, dist) = (self.content(), self.dist());
-        self.run(&[
-            "check",
-            "--content",
-            content.to_str().unwrap(),
-            "--out",
-            dist.to_str().unwrap(),
-        ])
-    }
-
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.dist().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-    }
-}
+use common::sample_site::{BASE, SampleSite as Site};
+use common::{generate_bin, repo};
 
 fn manifest(dist: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(dist.join("manifest.json")).unwrap()).unwrap()
@@ -503,7 +410,7 @@ fn a_page_without_updated_takes_its_last_commit_or_its_file_time() {
     )));
 
     // Committed: the day of the last commit that touched it.
-    let root = site.tmp.path();
+    let root = site.root();
     git(root, &["init", "-q"], "2025-01-01T12:00:00Z");
     git(root, &["add", "content"], "2025-01-01T12:00:00Z");
     git(

@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 pub mod host_config;
+pub mod sample_site;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
