@@ -23,6 +23,7 @@ pub mod pipeline;
 pub mod render;
 pub mod search;
 pub mod serve;
+pub mod shortcodes;
 pub mod twin_cache;
 mod walk;
 

@@ -48,6 +48,16 @@ pub struct Section {
     pub text: String,
 }
 
+/// Opens a placeholder: what a preprocessor (the shortcodes) leaves in the
+/// Markdown for what it puts in after rendering. `MARK_OPEN`, an id and
+/// [`MARK_CLOSE`] stand within a paragraph; on a line of its own, wrapped in
+/// an HTML comment (`<!--` … `-->`), a placeholder is a block of its own.
+/// In [`Rendered::text`] and the sections a placeholder stays as a text run
+/// of its own, for the preprocessor to replace there too.
+pub const MARK_OPEN: char = '\u{E000}';
+/// Closes a placeholder ([`MARK_OPEN`]).
+pub const MARK_CLOSE: char = '\u{E001}';
+
 /// The id a heading gets from its text: lower-case ASCII letters and digits,
 /// every other run of characters one `-`, no `-` at either end.
 pub fn slugify(text: &str) -> String {
@@ -163,6 +173,17 @@ pub fn render(markdown: &str) -> Rendered {
             ) if !in_heading => {
                 let section = &mut sections.last_mut().expect("one section").text;
                 if !section.is_empty() && !section.ends_with('\n') {
+                    section.push('\n');
+                }
+            }
+            // A block placeholder is text for the preprocessor to replace.
+            Event::Html(t) if t.starts_with("<!--\u{E000}") => {
+                let mark = t.trim_end().trim_start_matches("<!--");
+                let mark = mark.trim_end_matches("-->");
+                join(&mut text, mark);
+                if !in_heading {
+                    let section = &mut sections.last_mut().expect("one section").text;
+                    join(section, mark);
                     section.push('\n');
                 }
             }

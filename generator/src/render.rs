@@ -2,7 +2,7 @@
 //! source asset names to their content-hashed URLs and `integrity(name)`
 //! giving their Subresource Integrity value.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -73,6 +73,11 @@ impl Renderer {
                 )
             })
         });
+        // `fail(message)`: stops the build with `message`, for a shortcode
+        // that is called without what it needs.
+        env.add_function("fail", |message: &str| -> Result<String, Error> {
+            Err(Error::new(ErrorKind::InvalidOperation, message.to_owned()))
+        });
         env.add_function("asset", move |name: &str| -> Result<String, Error> {
             urls.get(name).cloned().ok_or_else(|| {
                 Error::new(
@@ -82,6 +87,43 @@ impl Renderer {
             })
         });
         Ok(Self { env })
+    }
+
+    /// Whether template `name` was loaded.
+    pub fn has(&self, name: &str) -> bool {
+        self.env.get_template(name).is_ok()
+    }
+
+    /// The names of the loaded templates under `folder/` ending in
+    /// `suffix`, without either, sorted.
+    pub fn names_in(&self, folder: &str, suffix: &str) -> Vec<String> {
+        let prefix = format!("{folder}/");
+        let mut names: Vec<String> = self
+            .env
+            .templates()
+            .filter_map(|(name, _)| {
+                name.strip_prefix(&prefix)?
+                    .strip_suffix(suffix)
+                    .map(str::to_owned)
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The variables template `name` reads from its context: what it uses
+    /// and does not set itself, apart from the functions every template
+    /// has (`asset`, `range`…). Empty when there is no such template.
+    pub fn variables(&self, name: &str) -> BTreeSet<String> {
+        let Ok(template) = self.env.get_template(name) else {
+            return BTreeSet::new();
+        };
+        let globals: BTreeSet<&str> = self.env.globals().map(|(k, _)| k).collect();
+        template
+            .undeclared_variables(false)
+            .into_iter()
+            .filter(|v| !globals.contains(v.as_str()))
+            .collect()
     }
 
     /// Renders template `name` with `ctx`.
@@ -127,7 +169,8 @@ fn html_formatter(out: &mut Output, state: &mut State, value: &Value) -> Result<
     }
 }
 
-/// Every `*.html` file under `root` outside `assets/`, named by its path
+/// Every `*.html` file under `root` outside `assets/`, and every `*.md`
+/// file of `shortcodes/` (a shortcode's Markdown form), named by its path
 /// relative to `root`.
 fn collect_templates(root: &Path) -> Result<Vec<(String, PathBuf)>> {
     let mut out = Vec::new();
@@ -136,7 +179,11 @@ fn collect_templates(root: &Path) -> Result<Vec<(String, PathBuf)>> {
             anyhow::Error::new(f.error).context(format!("listing {}", f.path.display()))
         })?;
         let path = entry.path();
-        if !entry.file_type().is_dir() && path.extension().is_some_and(|e| e == "html") {
+        let markdown_shortcode = path.extension().is_some_and(|e| e == "md")
+            && path.parent() == Some(&root.join("shortcodes"));
+        if !entry.file_type().is_dir()
+            && (path.extension().is_some_and(|e| e == "html") || markdown_shortcode)
+        {
             out.push((walk::slash_path(root, path), entry.into_path()));
         }
     }

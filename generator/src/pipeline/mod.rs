@@ -28,6 +28,7 @@ use crate::origin::{self, Origins};
 use crate::output::{ChunkMemo, OutFile, Publisher, Staged, Twins, WriteStats};
 use crate::render::Renderer;
 use crate::search::{self, Passage, SearchDocument};
+use crate::shortcodes;
 use contract::ProblemCode;
 
 mod fixed;

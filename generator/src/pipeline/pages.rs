@@ -15,6 +15,8 @@ pub(super) struct Site<'a> {
     pub(super) service_value: Value,
     pub(super) by_url: HashMap<&'a str, &'a Document>,
     pub(super) licences: HashMap<&'a str, &'a Licence>,
+    /// The licences by identifier, for the shortcodes.
+    pub(super) licences_value: Value,
     /// The contract, as written to `openapi.json`.
     pub(super) openapi: serde_json::Value,
     /// The archive licence grant: the default of pages under the archive.
@@ -51,6 +53,14 @@ impl<'a> Site<'a> {
                 .iter()
                 .map(|l| (l.id.as_str(), l))
                 .collect(),
+            licences_value: Value::from_object(
+                content
+                    .site
+                    .licences
+                    .iter()
+                    .map(|l| (l.id.as_str().to_owned(), Value::from(Serde(l))))
+                    .collect::<BTreeMap<_, _>>(),
+            ),
         }
     }
 
@@ -300,7 +310,6 @@ pub(super) fn render_document(
     near: &Neighbours,
 ) -> Result<Rendered<OutFile>> {
     let cs = &site.content.site;
-    let rendered = markdown::render(&d.body);
     // Pages of the archive default to the archive grant's licence and
     // attribution, and may not name another licence.
     let archive = site
@@ -339,6 +348,21 @@ pub(super) fn render_document(
         .or(archive.and_then(|g| g.attribution.as_deref()))
         .unwrap_or(&cs.default_attribution);
     let updated = d.front.updated.as_ref().unwrap_or(&cs.updated);
+    let (rendered, expanded) = shortcodes::render(
+        shortcodes::Source {
+            path: &d.source,
+            text: &d.body,
+            first_line: d.body_line,
+        },
+        renderer,
+        &shortcodes::PageInfo {
+            url: &d.url,
+            title: &d.front.title,
+            licence,
+            attribution,
+            licences: &site.licences_value,
+        },
+    )?;
 
     let md_url = format!("{}index.md", d.url);
     // A section's listing shows its first `page_size` pages; the rest are
@@ -395,7 +419,15 @@ pub(super) fn render_document(
         .render(template, &site.ctx(&page, extra))
         .with_context(|| format!("{}", d.source.display()))?;
     let appendix = site.twin_extra.get(template).map(String::as_str);
-    let twin = markdown_twin(site, d, licence, attribution, updated, appendix);
+    let twin = markdown_twin(
+        site,
+        d,
+        &expanded.twin,
+        licence,
+        attribution,
+        updated,
+        appendix,
+    );
     let mut text = rendered.text;
     // A page is found by its tags too.
     for tag in &page.tags {
@@ -449,10 +481,12 @@ pub(super) fn render_document(
 }
 
 /// The Markdown twin of a page: title, summary, source, licence and
-/// attribution up front, then the document as written.
+/// attribution up front, then the document as written (`body`: its
+/// Markdown with each shortcode's Markdown form in place).
 pub(super) fn markdown_twin(
     site: &Site<'_>,
     d: &Document,
+    body: &str,
     licence: &Licence,
     attribution: &str,
     updated: &Date,
@@ -469,8 +503,8 @@ pub(super) fn markdown_twin(
             updated,
         },
     );
-    s.reserve(d.body.len() + 2);
-    s.push_str(d.body.trim_end());
+    s.reserve(body.len() + 2);
+    s.push_str(body.trim_end());
     if let Some(more) = appendix {
         s.push_str(more.trim_end());
     }

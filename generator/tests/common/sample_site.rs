@@ -36,6 +36,25 @@ impl SampleSite {
         self.root().join("dist")
     }
 
+    /// Copies the repository's templates beside the content, for a test to
+    /// add to; later builds use the copy. Returns its folder.
+    pub fn own_templates(&self) -> PathBuf {
+        let dir = self.root().join("templates");
+        if !dir.is_dir() {
+            copy_dir(&repo().join("templates"), &dir);
+        }
+        dir
+    }
+
+    fn templates(&self) -> PathBuf {
+        let own = self.root().join("templates");
+        if own.is_dir() {
+            own
+        } else {
+            repo().join("templates")
+        }
+    }
+
     /// Adds `lines` to the front matter of `docs/<rel>`.
     pub fn front(&self, rel: &str, lines: &str) {
         let path = self.content().join("docs").join(rel);
@@ -68,7 +87,7 @@ impl SampleSite {
 
     /// `generate build` of the content into `dist/`, for [`BASE`].
     pub fn build(&self) -> Output {
-        let (content, templates, dist) = (self.content(), repo().join("templates"), self.dist());
+        let (content, templates, dist) = (self.content(), self.templates(), self.dist());
         self.run(&[
             "build",
             "--content",
