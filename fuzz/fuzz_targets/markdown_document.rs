@@ -3,7 +3,8 @@
 //! document has a non-empty title and its body is the text after the closing
 //! `+++`; an error points at a line of the file; heading ids are unique,
 //! URL-safe and present in the HTML; the text is cut into sections under
-//! the headings, in order, none empty.
+//! the headings, in order, none empty; shortcode calls are found in order
+//! within the body or refused at one of its lines.
 
 #![no_main]
 
@@ -12,6 +13,7 @@ use std::path::Path;
 
 use generator::content::split_front_matter;
 use generator::markdown;
+use generator::shortcodes;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -32,6 +34,27 @@ fuzz_target!(|data: &[u8]| {
             text.to_owned()
         }
     };
+    // Shortcode calls: found in order, inside the body, or refused at a
+    // line of it.
+    let src = shortcodes::Source {
+        path: Path::new("doc.md"),
+        text: &body,
+        first_line: 1,
+    };
+    match shortcodes::find(src) {
+        Ok(calls) => {
+            let mut last = 0;
+            for (name, range) in calls {
+                assert!(!name.is_empty() && range.start >= last && range.end <= body.len());
+                assert!(body[range.clone()].starts_with('{'));
+                last = range.end;
+            }
+        }
+        Err(e) => {
+            assert!(!e.message.is_empty());
+            assert!(e.line >= 1 && e.line <= body.lines().count() + 1, "{e:?}");
+        }
+    }
     let rendered = markdown::render(&body);
     let mut ids = HashSet::new();
     for h in &rendered.headings {

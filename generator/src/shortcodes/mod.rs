@@ -91,6 +91,19 @@ struct Call {
     block: bool,
 }
 
+/// The name and byte range of every call in `src`'s body (nested calls
+/// not listed), or the first mistake in one: for tools and the fuzzer.
+pub fn find(src: Source<'_>) -> Result<Vec<(String, std::ops::Range<usize>)>, ContentError> {
+    let (calls, stray) = scan(src, 0, src.text.len())?;
+    if let Some((at, _)) = stray {
+        return Err(src.error(at, "`{% end %}` without a shortcode to close"));
+    }
+    Ok(calls
+        .into_iter()
+        .map(|c| (c.name, c.start..c.end))
+        .collect())
+}
+
 /// Replaces every call in `src`'s body by a placeholder (and by its
 /// Markdown form in the twin).
 pub fn expand(
