@@ -183,7 +183,9 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
         );
     }
 
-    // Moved pages (their aliases): 301 to the page, the query kept.
+    // Moved pages (their aliases): 301 to the page, the query kept. The
+    // `*` is needed: a first argument starting with `/` would be read as a
+    // path matcher, and the redirect would never fire.
     for (i, (from, to)) in plan.moved.iter().enumerate() {
         let _ = writeln!(
             o,
@@ -198,7 +200,7 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
             o,
             "\t\t}}\n\t\t@pis_moved_query_{i} expression {{query}} != \"\"\n\
              \t\tredir @pis_moved_query_{i} {to}?{{query}} 301\n\
-             \t\tredir {to} 301\n\t}}\n"
+             \t\tredir * {to} 301\n\t}}\n"
         );
     }
 

@@ -331,7 +331,7 @@ fn every_host_redirects_moved_pages() {
         3
     );
     let caddy = text(Host::Caddy);
-    assert_eq!(caddy.matches("redir /docs/about/ 301").count(), 3);
+    assert_eq!(caddy.matches("redir * /docs/about/ 301").count(), 3);
     assert_eq!(caddy.matches("?{query} 301").count(), 3);
     let netlify = text(Host::Netlify);
     assert!(netlify.contains("/old/about/  /docs/about/  301!"));
