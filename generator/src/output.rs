@@ -352,6 +352,10 @@ mod tests {
         manifest.api_origin = Some("https://api.example.org".into());
         manifest.files.get_mut("z.txt").unwrap().size = 99;
         assert_eq!(json.render(&manifest, &["z.txt".into()]), whole(&manifest));
+        // Moved pages come after the files.
+        manifest.redirects.insert("/old/".into(), "/a/".into());
+        manifest.redirects.insert("/older".into(), "/z.txt".into());
+        assert_eq!(json.render(&manifest, &[]), whole(&manifest));
         // Through republish: one file changed, the manifest on disk is
         // what serde_json writes.
         let memo = ChunkMemo::default();

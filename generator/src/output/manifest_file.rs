@@ -94,7 +94,19 @@ impl ManifestJson {
             json.extend_from_slice(&indented);
             self.entries.insert(path.clone(), indented);
         }
-        json.extend_from_slice(b"\n  }\n}\n");
+        json.extend_from_slice(b"\n  }");
+        // The members after `files`, as serde writes them.
+        if !manifest.redirects.is_empty() {
+            json.extend_from_slice(b",\n  \"redirects\": ");
+            let own = serde_json::to_vec_pretty(&manifest.redirects).expect("a map serialises");
+            for &b in &own {
+                json.push(b);
+                if b == b'\n' {
+                    json.extend_from_slice(b"  ");
+                }
+            }
+        }
+        json.extend_from_slice(b"\n}\n");
         json
     }
 }
