@@ -463,6 +463,11 @@ def main(argv: list[str]) -> int:
     shutil.copy2(src / "site.toml", content / "site.toml")
     shutil.copytree(src / "service", content / "service")
     site = tomllib.loads((src / "site.toml").read_text(encoding="utf-8"))
+    # The file site.toml names as the pages' default card image.
+    card = site.get("social_image", "")
+    if card.startswith("/files/"):
+        (content / card.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src / card.lstrip("/"), content / card.lstrip("/"))
 
     rng = random.Random(f"{SEED}:{n}")
     pages = plan(rng, n)
