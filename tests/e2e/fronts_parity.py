@@ -38,6 +38,9 @@ KNOWN = {
     ("nginx", "folder-redirect", "content-type"):
         "nginx writes its own small HTML body on a 308 (`return 308`), typed text/html; "
         "the sidecar's 308 has no body",
+    ("nginx", "alias", "content-type"):
+        "as for the folder redirect: nginx writes its own small HTML body on a 301 "
+        "(`return 301`); the sidecar's has none",
     ("caddy", "revalidate", "content-security-policy"):
         "Caddy's `header` directive sets headers before the file server answers, so its 304 "
         "keeps the HTML headers the sidecar sends only with a body (harmless on a 304)",
@@ -172,13 +175,18 @@ class Checker:
 def main():
     dist, sidecar = sys.argv[1], sys.argv[2].rstrip("/")
     fronts = dict(a.split("=", 1) for a in sys.argv[3:])
-    manifest = json.load(open(f"{dist}/manifest.json"))["files"]
+    whole = json.load(open(f"{dist}/manifest.json"))
+    manifest = whole["files"]
+    redirects = whole.get("redirects", {})
     c = Checker(sidecar, fronts)
 
     urls = []
     for key in sorted(manifest):
-        if key.endswith("index.html") and (key == "index.html" or key.endswith("/index.html")):
-            urls.append((key, "/" + key[: -len("index.html")]))
+        folder = "/" + key[: -len("index.html")]
+        # A moved page's old folder redirects (below); its HTML page, for
+        # hosts without redirects, is still a file at …/index.html.
+        if (key == "index.html" or key.endswith("/index.html")) and folder not in redirects:
+            urls.append((key, folder))
         urls.append((key, "/" + key))
     print(f"parity: {len(urls)} URLs of {len(manifest)} files, fronts {', '.join(fronts)}")
 
@@ -206,6 +214,20 @@ def main():
         c.check("folder-redirect", "GET", folder, compare_body=None)
     if folders:
         c.check("folder-redirect", "GET", folders[0] + "?q=a%20b", compare_body=None)
+
+    # A moved page (front matter `aliases`): its old path, without its
+    # slash and with a query, answers 301 to the page (the query kept) on
+    # the sidecar and every front, and the page is there.
+    if not redirects:
+        c.fail("the build has no moved page (manifest `redirects`) to follow", "no-alias")
+    for old, new in sorted(redirects.items()):
+        for path, target in [(old, new), (old.rstrip("/"), new), (old + "?q=a%20b", new + "?q=a%20b")]:
+            want, answers = c.check("alias", "GET", path, compare_body=None, etag=None)
+            for name, (status, headers, _) in [("sidecar", want), *answers.items()]:
+                if status != 301 or headers.get("location") != target:
+                    c.fail(f"GET {path} through {name}: {status} to {headers.get('location')!r}, "
+                           f"not 301 to {target!r}", f"alias {name}")
+        c.check("alias-target", "GET", new, {"Accept-Encoding": "identity"})
 
     # What is not published: the 404 page or a problem.
     for path in ["/no-such-page/", "/manifest.json", "/index.html.br", "/index.html.gz", "/assets/"]:

@@ -15,8 +15,11 @@
 // the header search box shows 12 characters and every control is a 24 px
 // target (WCAG 2.2 2.5.8). Four pages at 390 and 1280 px match the
 // screenshots kept in tests/e2e/screenshots (UPDATE_SCREENSHOTS=1 renews them).
+// A moved page's old address redirects to the page (301) on the sidecar.
 // With STATIC_BASE (the same dist/ on a plain static server), the live
-// pages must say that live data is not available.
+// pages must say that live data is not available, and a moved page's old
+// address, which that server cannot redirect, shows the small page that
+// refreshes to the page (canonical, noindex, a link), which then loads.
 //
 //   node tests/e2e/site_browser.mjs BASE_URL DIST_DIR
 //   env: E2E_ARTEFACTS (screenshots), STATIC_BASE, CHROMIUM (default /usr/bin/chromium),
@@ -61,7 +64,10 @@ function pagesOf(dir) {
   })(dir);
   return out.map((u) => u.replace(/^\/\/$/, "/")).sort();
 }
-const pages = pagesOf(distDir);
+// A moved page's old folder (manifest `redirects`) holds the small page for
+// hosts without redirects, checked on its own below, not as a page.
+const redirects = JSON.parse(readFileSync(join(distDir, "manifest.json"), "utf8")).redirects || {};
+const pages = pagesOf(distDir).filter((u) => !(u in redirects));
 const required = [
   "/",
   "/docs/",
@@ -862,7 +868,48 @@ await phase(`layout at 390 and 1280 px against the kept screenshots${update ? " 
   }
 });
 
+await phase("a moved page's old address answers 301 and lands on the page", async () => {
+  const moved = Object.entries(redirects);
+  check(moved.length > 0, "moved page", "the build has no alias (manifest redirects) to follow");
+  const context = await browser.newContext();
+  const { page, log } = await newPage(context);
+  for (const [old, target] of moved) {
+    const first = await fetch(base + old, { redirect: "manual" });
+    check(first.status === 301 && first.headers.get("location") === target, "moved page", `${old}: ${first.status} to ${first.headers.get("location")}, not 301 to ${target}`);
+    const response = await page.goto(base + old);
+    check(page.url() === base + target, "moved page", `${old} landed on ${page.url()}, not ${target}`);
+    check(response.status() === 200, "moved page", `${target}: ${response.status()}`);
+  }
+  check(log.errors.length === 0, "moved page", `console errors: ${log.errors.join(" | ")}`);
+  await context.close();
+});
+
 if (staticBase) {
+  await phase(`a moved page's old address on a host without redirects (${staticBase}): its page refreshes to the page`, async () => {
+    const sOrigin = new URL(staticBase).origin;
+    const siteUrl = /<loc>(https?:\/\/[^/<]+)/.exec(readFileSync(join(distDir, "sitemap.xml"), "utf8"))[1];
+    const context = await browser.newContext();
+    const { page, log } = await newPage(context, sOrigin);
+    for (const [old, target] of Object.entries(redirects)) {
+      const response = await page.goto(staticBase + old, { waitUntil: "commit" });
+      check(response.status() === 200, "moved page (static)", `${old}: ${response.status()}`);
+      await page.waitForURL(staticBase + target, { timeout: 10000 });
+      await settle(page);
+      const h1 = await page.locator("h1").innerText();
+      const title = await page.title();
+      check(title.startsWith(h1), "moved page (static)", `${target} has the title ${title}, the heading ${h1}`);
+      // The old page itself, as a crawler or a browser without refresh sees it.
+      const html = await (await fetch(staticBase + old)).text();
+      check(html.includes(`<link rel="canonical" href="${siteUrl}${target}">`), "moved page (static)", `${old}: no canonical link to ${siteUrl}${target}`);
+      check(html.includes('<meta name="robots" content="noindex">'), "moved page (static)", `${old}: not noindex`);
+      check(html.includes(`<meta http-equiv="refresh" content="0; url=${target}">`), "moved page (static)", `${old}: no refresh to ${target}`);
+      check(html.includes(`<a href="${target}">`), "moved page (static)", `${old}: no link to ${target}`);
+    }
+    check(log.errors.length === 0, "moved page (static)", `console errors: ${log.errors.join(" | ")}`);
+    check(log.foreign.length === 0, "moved page (static)", `other origins: ${log.foreign.join(" ")}`);
+    await context.close();
+  });
+
   await phase(`static copy without live routes (${staticBase})`, async () => {
     const sOrigin = new URL(staticBase).origin;
     const context = await browser.newContext();
