@@ -77,7 +77,7 @@ fn fallback(base_url: &str, url: &str, title: &str) -> String {
     let (url, title) = (xml_escape(url), xml_escape(title));
     let base = xml_escape(base_url);
     format!(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>Moved: {title}</title>\n\
          <link rel=\"canonical\" href=\"{base}{url}\">\n\
