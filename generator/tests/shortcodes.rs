@@ -21,6 +21,11 @@ fn site_with_args() -> Site {
          {{ x }} {{ page.url }}</span>",
     )
     .unwrap();
+    std::fs::write(
+        templates.join("shortcodes/stress.html"),
+        "<strong class=\"stress\">{{ body }}</strong>",
+    )
+    .unwrap();
     site
 }
 
@@ -101,7 +106,7 @@ fn inline_block_nested_and_code() {
              {{ notice(kind=\"nope\") }}\n\
              ```\n\
              \n\
-             Write `{{ notice(kind=\"note\") }}` to call it.\n\
+             Write `{{ notice(kind=\"note\") }}` to call it, {% stress() %}*mind* {{ args(n=0) }}{% end %}.\n\
              \n\
              ## After\n",
         ),
@@ -131,6 +136,10 @@ fn inline_block_nested_and_code() {
         html.contains("<code>{{ notice(kind=\"note\") }}</code>"),
         "a call in a code span is text: {html}"
     );
+    assert!(
+        html.contains("to call it, <strong class=\"stress\"><em>mind</em> <span class=\"args\">1 "),
+        "an inline call with a body, holding another call: {html}"
+    );
     assert!(html.contains("<h2 id=\"after\">After</h2>"), "{html}");
     let twin = site.read("docs/platform/blocks/index.md");
     assert!(twin.contains("> **Heads up.**\n>\n> Some *Markdown* inside.\n>\n> *The chart: [Creative Commons Attribution 4.0"), "{twin}");
@@ -154,7 +163,7 @@ fn mistakes_name_file_line_and_column() {
     for (body, expected) in [
         (
             "Text.\n\n{{ nope(a=1) }}\n",
-            ":9:1: unknown shortcode `nope`, expected one of: archived_protocol, args, licence, notice",
+            ":9:1: unknown shortcode `nope`, expected one of: archived_protocol, args, licence, notice, stress",
         ),
         (
             "{{ notice(knd=\"note\") }}\n",
@@ -206,6 +215,10 @@ fn mistakes_name_file_line_and_column() {
             ":7:20: expected `,` or `]` in this list",
         ),
         ("{{ args(n=1.2.3) }}\n", ":7:11: `1.2.3` is not a number"),
+        (
+            "[a]({{ args(n=1) }})\n",
+            ":7:5: a shortcode cannot stand in a link's or an image's address",
+        ),
         (
             "{{ licence(id=\"WTFPL\") }}\n",
             "is not a licence of site.toml, expected one of: CC-BY-4.0",

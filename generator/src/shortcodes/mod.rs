@@ -73,6 +73,8 @@ pub struct Expanded {
 
 #[derive(Debug, Clone)]
 struct Output {
+    /// Where the call starts, for errors.
+    at: usize,
     html: String,
     text: String,
 }
@@ -145,6 +147,7 @@ fn expand_range(
         }
         out.twin.push_str(twin.trim_end_matches('\n'));
         out.outputs.push(Output {
+            at: call.start,
             text: plain_text(&html),
             html,
         });
@@ -157,29 +160,46 @@ fn expand_range(
 
 impl Expanded {
     /// Puts each call's output in place of its placeholder in what
-    /// [`markdown::render`] made of [`Expanded::markdown`].
-    pub fn finish(&self, mut r: Rendered) -> Rendered {
-        if self.outputs.is_empty() {
-            return r;
-        }
+    /// [`markdown::render`] made of [`Expanded::markdown`]. A call whose
+    /// placeholder the HTML no longer holds (one inside a link's address,
+    /// which the renderer percent-encodes) is refused.
+    pub fn finish(&self, src: Source<'_>, mut r: Rendered) -> Result<Rendered, ContentError> {
+        r.html = self.fill(src, r.html)?;
         for (id, o) in self.outputs.iter().enumerate() {
             let mark = format!("{MARK_OPEN}{id}{MARK_CLOSE}");
-            r.html = r.html.replace(&format!("<!--{mark}-->"), o.html.trim_end());
-            r.html = r.html.replace(&mark, o.html.trim_end());
             r.text = r.text.replace(&mark, &o.text);
             for s in &mut r.sections {
                 s.text = s.text.replace(&mark, &o.text);
-            }
-            for h in &mut r.headings {
-                h.title = h.title.replace(&mark, &o.text);
-            }
-            for s in &mut r.sections {
                 if let Some(h) = &mut s.heading {
                     *h = h.replace(&mark, &o.text);
                 }
             }
+            for h in &mut r.headings {
+                h.title = h.title.replace(&mark, &o.text);
+            }
         }
-        r
+        Ok(r)
+    }
+
+    /// `html` with each call's HTML in place of its placeholder.
+    fn fill(&self, src: Source<'_>, mut html: String) -> Result<String, ContentError> {
+        for (id, o) in self.outputs.iter().enumerate() {
+            let mark = format!("{MARK_OPEN}{id}{MARK_CLOSE}");
+            let block = format!("<!--{mark}-->");
+            let at = if html.contains(&block) {
+                block
+            } else if html.contains(&mark) {
+                mark
+            } else {
+                return Err(src.error(
+                    o.at,
+                    "a shortcode cannot stand in a link's or an image's address; \
+                     call it outside the link",
+                ));
+            };
+            html = html.replace(&at, o.html.trim_end());
+        }
+        Ok(html)
     }
 }
 
@@ -190,7 +210,7 @@ pub fn render(
     page: &PageInfo<'_>,
 ) -> Result<(Rendered, Expanded), ContentError> {
     let expanded = expand(src, renderer, page)?;
-    let rendered = expanded.finish(markdown::render(&expanded.markdown));
+    let rendered = expanded.finish(src, markdown::render(&expanded.markdown))?;
     Ok((rendered, expanded))
 }
 
@@ -273,15 +293,18 @@ fn render_call(
         }
         Value::from_object(ctx)
     };
-    let body_html = inner.as_ref().map(|x| {
-        let r = x.finish(markdown::render(&x.markdown));
-        let html = if call.block {
-            r.html
-        } else {
-            markdown::inline_html(&x.markdown)
-        };
-        Value::from_safe_string(html.trim_end().to_owned())
-    });
+    let body_html = match &inner {
+        Some(x) => {
+            let html = if call.block {
+                markdown::render(&x.markdown).html
+            } else {
+                markdown::inline_html(&x.markdown)
+            };
+            let html = x.fill(src, html)?;
+            Some(Value::from_safe_string(html.trim_end().to_owned()))
+        }
+        None => None,
+    };
     let html = renderer
         .render(&html_name, &context(body_html))
         .map_err(|e| fail(&html_name, e))?;
