@@ -93,9 +93,42 @@ fn level_number(level: HeadingLevel) -> u8 {
 /// explicit `{#id}` when there is one, else of its text, made unique with
 /// `-2`, `-3`… (never equal to another heading's id, explicit or not).
 pub fn render(markdown: &str) -> Rendered {
-    let mut events: Vec<Event<'_>> = Parser::new_ext(markdown, options())
-        .map(prefix_footnote)
-        .collect();
+    let keep = &mut |_: ImageAt<'_>| Ok::<_, std::convert::Infallible>(None);
+    match render_with(markdown, keep) {
+        Ok(r) => r,
+        Err(never) => match never {},
+    }
+}
+
+/// An image of the Markdown, as [`render_with`] shows it to its caller.
+pub struct ImageAt<'a> {
+    pub src: &'a str,
+    /// The text alternative: the text between the brackets.
+    pub alt: &'a str,
+    pub title: &'a str,
+    /// Byte offset of the image in the Markdown.
+    pub offset: usize,
+    /// The only thing in its paragraph.
+    pub alone: bool,
+}
+
+/// What an image becomes in HTML; a `block` stands for the whole
+/// paragraph the image is alone in (a figure).
+pub struct ImageHtml {
+    pub html: String,
+    pub block: bool,
+}
+
+/// [`render`], each image's HTML given by `images` (`None` leaves it as
+/// pulldown-cmark writes it), in the order of the text.
+pub fn render_with<E>(
+    markdown: &str,
+    images: &mut dyn FnMut(ImageAt<'_>) -> Result<Option<ImageHtml>, E>,
+) -> Result<Rendered, E> {
+    let (mut events, offsets): (Vec<Event<'_>>, Vec<usize>) = Parser::new_ext(markdown, options())
+        .into_offset_iter()
+        .map(|(e, at)| (prefix_footnote(e), at.start))
+        .unzip();
     let image = first_image(&events);
     let mut headings = Vec::new();
     let mut used: HashSet<String> = HashSet::new();
@@ -178,6 +211,7 @@ pub fn render(markdown: &str) -> Rendered {
         i += 1;
     }
 
+    let events = replace_images(events, &offsets, images)?;
     let mut html_out = String::with_capacity(markdown.len() * 3 / 2);
     // Only the HTML is coloured: the text, the sections and the Markdown
     // twin keep the code as it was written.
@@ -187,13 +221,75 @@ pub fn render(markdown: &str) -> Rendered {
         s.text.truncate(end);
     }
     sections.retain(|s| !s.text.is_empty());
-    Rendered {
+    Ok(Rendered {
         html: html_out,
         headings,
         text,
         sections,
         image,
+    })
+}
+
+/// Puts the HTML `images` gives in place of each image's events (and of
+/// its paragraph, for a block).
+fn replace_images<'a, E>(
+    events: Vec<Event<'a>>,
+    offsets: &[usize],
+    images: &mut dyn FnMut(ImageAt<'_>) -> Result<Option<ImageHtml>, E>,
+) -> Result<Vec<Event<'a>>, E> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut i = 0;
+    while i < events.len() {
+        let Event::Start(Tag::Image {
+            dest_url, title, ..
+        }) = &events[i]
+        else {
+            out.push(events[i].clone());
+            i += 1;
+            continue;
+        };
+        // The image's end, past any image inside its text.
+        let (mut depth, mut end, mut alt) = (0usize, i, String::new());
+        for (j, e) in events.iter().enumerate().skip(i) {
+            match e {
+                Event::Start(Tag::Image { .. }) => depth += 1,
+                Event::End(TagEnd::Image) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = j;
+                        break;
+                    }
+                }
+                Event::Text(t) | Event::Code(t) => alt.push_str(t),
+                _ => {}
+            }
+        }
+        let alone = matches!(out.last(), Some(Event::Start(Tag::Paragraph)))
+            && matches!(events.get(end + 1), Some(Event::End(TagEnd::Paragraph)));
+        let html = images(ImageAt {
+            src: dest_url,
+            alt: &alt,
+            title,
+            offset: offsets[i],
+            alone,
+        })?;
+        match html {
+            Some(h) if h.block && alone => {
+                out.pop();
+                out.push(Event::Html(CowStr::from(h.html)));
+                i = end + 2;
+            }
+            Some(h) => {
+                out.push(Event::InlineHtml(CowStr::from(h.html)));
+                i = end + 1;
+            }
+            None => {
+                out.extend(events[i..=end].iter().cloned());
+                i = end + 1;
+            }
+        }
     }
+    Ok(out)
 }
 
 fn first_image(events: &[Event<'_>]) -> Option<Image> {

@@ -23,6 +23,8 @@ pub(super) struct Site<'a> {
     pub(super) template_extra: HashMap<&'static str, (&'static str, Value)>,
     /// Markdown appended to the twins of pages rendered with a template.
     pub(super) twin_extra: HashMap<&'static str, String>,
+    /// The images the pages show, each prepared once.
+    pub(super) images: Images,
 }
 
 impl<'a> Site<'a> {
@@ -33,6 +35,7 @@ impl<'a> Site<'a> {
             archive_grant: grant(content, Material::Archive),
             template_extra: HashMap::new(),
             twin_extra: HashMap::new(),
+            images: Images::new(&content.files),
             base_url: origins.site.clone(),
             origins: origins.clone(),
             csp_meta: Value::from(contract::headers::meta_content_security_policy(
@@ -300,7 +303,7 @@ pub(super) fn render_document(
     near: &Neighbours,
 ) -> Result<Rendered<OutFile>> {
     let cs = &site.content.site;
-    let rendered = markdown::render(&d.body);
+    let rendered = site.images.render(d)?;
     // Pages of the archive default to the archive grant's licence and
     // attribution, and may not name another licence.
     let archive = site
