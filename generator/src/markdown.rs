@@ -397,6 +397,38 @@ mod tests {
     use super::*;
 
     #[test]
+    fn images_go_to_the_hook_with_their_place_and_a_block_takes_its_paragraph() {
+        let md = "Intro.\n\n![A](a.png \"Cap\")\n\nText ![B *b*](b.png) more.\n";
+        let mut seen = Vec::new();
+        let r = render_with(md, &mut |img: ImageAt<'_>| {
+            seen.push(format!(
+                "{} {} {} {} {}",
+                img.src, img.alt, img.title, img.offset, img.alone
+            ));
+            Ok::<_, ()>(Some(ImageHtml {
+                html: format!("<img alt=\"{}\">", img.alt),
+                block: img.alone,
+            }))
+        })
+        .unwrap();
+        assert_eq!(seen, ["a.png A Cap 8 true", "b.png B b  32 false"]);
+        assert!(
+            r.html
+                .contains("<p>Intro.</p>\n<img alt=\"A\">\n<p>Text <img alt=\"B b\"> more.</p>"),
+            "{}",
+            r.html
+        );
+        // The alt text stays in the text for search, as before.
+        assert!(r.text.contains('A') && r.text.contains("B"), "{}", r.text);
+        // Without a hook, pulldown-cmark's own `<img>`.
+        assert!(
+            render("![A](a.png)")
+                .html
+                .contains("<img src=\"a.png\" alt=\"A\"")
+        );
+    }
+
+    #[test]
     fn inline_markdown() {
         assert_eq!(inline_html("Use `limit`."), "Use <code>limit</code>.");
         assert_eq!(inline_html("a\n\nb"), "<p>a</p>\n<p>b</p>");
