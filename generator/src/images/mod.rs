@@ -79,13 +79,14 @@ impl Images {
         }
     }
 
-    /// Renders `d`'s Markdown with its images; an image without alt text,
-    /// a missing file or one that cannot be read is an error naming the
-    /// document's file and the image's line.
-    pub fn render(&self, d: &Document) -> Result<Rendered> {
+    /// Renders `body`, the Markdown of `d` (as written, or with the same
+    /// lines), with its images; an image without alt text, a missing file
+    /// or one that cannot be read is an error naming the document's file
+    /// and the image's line.
+    pub fn render(&self, d: &Document, body: &str) -> Result<Rendered> {
         let mut shown = 0usize;
-        markdown::render_with(&d.body, &mut |img: ImageAt<'_>| {
-            let line = d.body_line + d.body[..img.offset].matches('\n').count();
+        markdown::render_with(body, &mut |img: ImageAt<'_>| {
+            let line = d.body_line + body[..img.offset].matches('\n').count();
             let at = || format!("{}:{line}", d.source.display());
             let html = self
                 .markup(d, &img, shown)

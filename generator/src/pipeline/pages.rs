@@ -303,7 +303,7 @@ pub(super) fn render_document(
     near: &Neighbours,
 ) -> Result<Rendered<OutFile>> {
     let cs = &site.content.site;
-    let rendered = site.images.render(d)?;
+    let rendered = site.images.render(d, &d.body)?;
     // Pages of the archive default to the archive grant's licence and
     // attribution, and may not name another licence.
     let archive = site
