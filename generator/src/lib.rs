@@ -13,6 +13,7 @@ pub mod content;
 pub mod discovery;
 mod highlight;
 pub mod host_config;
+pub mod images;
 pub mod manifest;
 pub mod markdown;
 pub mod model;

@@ -103,9 +103,42 @@ fn level_number(level: HeadingLevel) -> u8 {
 /// explicit `{#id}` when there is one, else of its text, made unique with
 /// `-2`, `-3`… (never equal to another heading's id, explicit or not).
 pub fn render(markdown: &str) -> Rendered {
-    let mut events: Vec<Event<'_>> = Parser::new_ext(markdown, options())
-        .map(prefix_footnote)
-        .collect();
+    let keep = &mut |_: ImageAt<'_>| Ok::<_, std::convert::Infallible>(None);
+    match render_with(markdown, keep) {
+        Ok(r) => r,
+        Err(never) => match never {},
+    }
+}
+
+/// An image of the Markdown, as [`render_with`] shows it to its caller.
+pub struct ImageAt<'a> {
+    pub src: &'a str,
+    /// The text alternative: the text between the brackets.
+    pub alt: &'a str,
+    pub title: &'a str,
+    /// Byte offset of the image in the Markdown.
+    pub offset: usize,
+    /// The only thing in its paragraph.
+    pub alone: bool,
+}
+
+/// What an image becomes in HTML; a `block` stands for the whole
+/// paragraph the image is alone in (a figure).
+pub struct ImageHtml {
+    pub html: String,
+    pub block: bool,
+}
+
+/// [`render`], each image's HTML given by `images` (`None` leaves it as
+/// pulldown-cmark writes it), in the order of the text.
+pub fn render_with<E>(
+    markdown: &str,
+    images: &mut dyn FnMut(ImageAt<'_>) -> Result<Option<ImageHtml>, E>,
+) -> Result<Rendered, E> {
+    let (mut events, offsets): (Vec<Event<'_>>, Vec<usize>) = Parser::new_ext(markdown, options())
+        .into_offset_iter()
+        .map(|(e, at)| (prefix_footnote(e), at.start))
+        .unzip();
     let image = first_image(&events);
     let mut headings = Vec::new();
     let mut used: HashSet<String> = HashSet::new();
@@ -199,6 +232,7 @@ pub fn render(markdown: &str) -> Rendered {
         i += 1;
     }
 
+    let events = replace_images(events, &offsets, images)?;
     let mut html_out = String::with_capacity(markdown.len() * 3 / 2);
     // Only the HTML is coloured: the text, the sections and the Markdown
     // twin keep the code as it was written.
@@ -208,13 +242,75 @@ pub fn render(markdown: &str) -> Rendered {
         s.text.truncate(end);
     }
     sections.retain(|s| !s.text.is_empty());
-    Rendered {
+    Ok(Rendered {
         html: html_out,
         headings,
         text,
         sections,
         image,
+    })
+}
+
+/// Puts the HTML `images` gives in place of each image's events (and of
+/// its paragraph, for a block).
+fn replace_images<'a, E>(
+    events: Vec<Event<'a>>,
+    offsets: &[usize],
+    images: &mut dyn FnMut(ImageAt<'_>) -> Result<Option<ImageHtml>, E>,
+) -> Result<Vec<Event<'a>>, E> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut i = 0;
+    while i < events.len() {
+        let Event::Start(Tag::Image {
+            dest_url, title, ..
+        }) = &events[i]
+        else {
+            out.push(events[i].clone());
+            i += 1;
+            continue;
+        };
+        // The image's end, past any image inside its text.
+        let (mut depth, mut end, mut alt) = (0usize, i, String::new());
+        for (j, e) in events.iter().enumerate().skip(i) {
+            match e {
+                Event::Start(Tag::Image { .. }) => depth += 1,
+                Event::End(TagEnd::Image) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = j;
+                        break;
+                    }
+                }
+                Event::Text(t) | Event::Code(t) => alt.push_str(t),
+                _ => {}
+            }
+        }
+        let alone = matches!(out.last(), Some(Event::Start(Tag::Paragraph)))
+            && matches!(events.get(end + 1), Some(Event::End(TagEnd::Paragraph)));
+        let html = images(ImageAt {
+            src: dest_url,
+            alt: &alt,
+            title,
+            offset: offsets[i],
+            alone,
+        })?;
+        match html {
+            Some(h) if h.block && alone => {
+                out.pop();
+                out.push(Event::Html(CowStr::from(h.html)));
+                i = end + 2;
+            }
+            Some(h) => {
+                out.push(Event::InlineHtml(CowStr::from(h.html)));
+                i = end + 1;
+            }
+            None => {
+                out.extend(events[i..=end].iter().cloned());
+                i = end + 1;
+            }
+        }
     }
+    Ok(out)
 }
 
 fn first_image(events: &[Event<'_>]) -> Option<Image> {
@@ -320,6 +416,38 @@ pub fn inline_html(markdown: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn images_go_to_the_hook_with_their_place_and_a_block_takes_its_paragraph() {
+        let md = "Intro.\n\n![A](a.png \"Cap\")\n\nText ![B *b*](b.png) more.\n";
+        let mut seen = Vec::new();
+        let r = render_with(md, &mut |img: ImageAt<'_>| {
+            seen.push(format!(
+                "{} {} {} {} {}",
+                img.src, img.alt, img.title, img.offset, img.alone
+            ));
+            Ok::<_, ()>(Some(ImageHtml {
+                html: format!("<img alt=\"{}\">", img.alt),
+                block: img.alone,
+            }))
+        })
+        .unwrap();
+        assert_eq!(seen, ["a.png A Cap 8 true", "b.png B b  32 false"]);
+        assert!(
+            r.html
+                .contains("<p>Intro.</p>\n<img alt=\"A\">\n<p>Text <img alt=\"B b\"> more.</p>"),
+            "{}",
+            r.html
+        );
+        // The alt text stays in the text for search, as before.
+        assert!(r.text.contains('A') && r.text.contains("B"), "{}", r.text);
+        // Without a hook, pulldown-cmark's own `<img>`.
+        assert!(
+            render("![A](a.png)")
+                .html
+                .contains("<img src=\"a.png\" alt=\"A\"")
+        );
+    }
 
     #[test]
     fn inline_markdown() {

@@ -216,6 +216,10 @@ fn mistakes_name_file_line_and_column() {
         ),
         ("{{ args(n=1.2.3) }}\n", ":7:11: `1.2.3` is not a number"),
         (
+            "{% notice(kind=\"note\") %}\n![A kit](kit.png)\n{% end %}\n",
+            ":7:1: an image inside the body of shortcode `notice` is not processed",
+        ),
+        (
             "[a]({{ args(n=1) }})\n",
             ":7:5: a shortcode cannot stand in a link's or an image's address",
         ),

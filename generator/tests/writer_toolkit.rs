@@ -315,6 +315,13 @@ fn every_page_has_a_card_for_shared_links_and_an_edit_link() {
         "data/kit.md",
         "+++\ntitle = \"The test kit\"\nsummary = \"What is in the kit.\"\n+++\n\nText.\n\n![A test kit on a bench](kit.png)\n",
     );
+    // The image must exist beside the page (any PNG will do).
+    std::fs::copy(
+        site.content()
+            .join("docs/platform/reports/bloom-alerts-2026.png"),
+        site.content().join("docs/data/kit.png"),
+    )
+    .unwrap();
     site.built();
     let globe = site.read("docs/data/globe/index.html");
     assert_eq!(meta(&globe, "og:title"), "Globe of monitoring sites");
@@ -339,6 +346,7 @@ fn every_page_has_a_card_for_shared_links_and_an_edit_link() {
         format!("{BASE}/docs/data/kit/kit.png")
     );
     assert_eq!(meta(&kit, "og:image:alt"), "A test kit on a bench");
+    assert!(site.dist().join("docs/data/kit/kit.png").is_file());
     // The home page is the site; generated pages have no source to edit.
     let home = site.read("index.html");
     assert_eq!(meta(&home, "og:type"), "website");

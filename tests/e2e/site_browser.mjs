@@ -13,7 +13,8 @@
 // is stored), archive pages carry their licence and attribution.
 // At 320, 390, 768 and 1280 px, in both themes, no page scrolls sideways,
 // the header search box shows 12 characters and every control is a 24 px
-// target (WCAG 2.2 2.5.8). Four pages at 390 and 1280 px match the
+// target (WCAG 2.2 2.5.8). The pages with images have a cumulative layout
+// shift of 0 at 390 and 1280 px, their images arriving late. Four pages at 390 and 1280 px match the
 // screenshots kept in tests/e2e/screenshots (UPDATE_SCREENSHOTS=1 renews them).
 // A moved page's old address redirects to the page (301) on the sidecar.
 // With STATIC_BASE (the same dist/ on a plain static server), the live
@@ -296,6 +297,63 @@ await phase("archive pages carry the licence and attribution", async () => {
     check(credit && text.includes(credit), path, `attribution “${credit}” not visible`);
   }
   await context.close();
+});
+
+// Pages whose Markdown shows images: each <img> carries its size, so the
+// text does not move when an image arrives, even late (every image is
+// held back 400 ms here) and lazily (scrolled into view).
+const IMAGE_PAGES = ["/docs/archive/protocols/nitrate/", "/docs/platform/reports/bloom-season-2026/"];
+await phase("pages with images: a cumulative layout shift of 0 at 390 and 1280 px, images loaded at their own proportions", async () => {
+  for (const path of IMAGE_PAGES) {
+    check(pages.includes(path), "dist", `the page ${path} was not built`);
+    for (const width of [390, 1280]) {
+      const where = `${path} at ${width} px`;
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      const { page, log } = await newPage(context);
+      await page.route("**/assets/images/**", async (route) => {
+        await new Promise((r) => setTimeout(r, 400));
+        return route.continue();
+      });
+      await page.addInitScript(() => {
+        window.__cls = 0;
+        window.__shifts = [];
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) {
+            if (e.hadRecentInput) continue;
+            window.__cls += e.value;
+            window.__shifts.push((e.sources || []).map((s) => s.node ? s.node.nodeName : "?").join(","));
+          }
+        }).observe({ type: "layout-shift", buffered: true });
+      });
+      await page.goto(base + path, { waitUntil: "domcontentloaded" });
+      const images = page.locator("main img[width][height]");
+      const count = await images.count();
+      check(count >= 1, where, "no image with width and height in main");
+      for (let i = 0; i < count; i++) {
+        await images.nth(i).scrollIntoViewIfNeeded();
+        await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, await images.nth(i).elementHandle());
+      }
+      await page.waitForTimeout(300);
+      const shape = await page.evaluate(() =>
+        [...document.querySelectorAll("main img[width][height]")].map((img) => {
+          const r = img.getBoundingClientRect();
+          return { src: img.currentSrc, ratio: r.width / r.height, own: img.width / img.height,
+                   attr: Number(img.getAttribute("width")) / Number(img.getAttribute("height")),
+                   fits: r.right <= document.documentElement.clientWidth + 0.5 };
+        })
+      );
+      for (const s of shape) {
+        check(Math.abs(s.ratio - s.attr) < 0.02, where, `${s.src} shown at ${s.ratio.toFixed(3)}, its own proportions are ${s.attr.toFixed(3)}`);
+        check(s.fits, where, `${s.src} is wider than the page`);
+      }
+      const cls = await page.evaluate(() => window.__cls);
+      const shifts = await page.evaluate(() => window.__shifts);
+      check(cls === 0, where, `cumulative layout shift ${cls} (${shifts.join("; ")})`);
+      check(log.errors.length === 0, where, `console errors: ${log.errors.join("; ")}`);
+      console.log(`  ${where}: ${count} image(s), CLS ${cls}`);
+      await context.close();
+    }
+  }
 });
 
 await phase("globe: as many points as the API returns, table filled, turns with keys and drag", async () => {
@@ -826,7 +884,9 @@ async function compare(keptPng, newPng) {
     [keptPng.toString("base64"), newPng.toString("base64")]
   );
 }
-const MASKED = ["#stats dd", "#stats .stats-meta", "#stats [role=status]", "#stats svg.chart", ".monthly-table tbody", "#site-map", "#globe canvas", ".globe-info", "#globe-table tbody", ".table-status"];
+// A document's images are masked like the live figures: the layout is what
+// is compared, and an image may be decoded after the shot is taken.
+const MASKED = ["main img[width][height]", "#stats dd", "#stats .stats-meta", "#stats [role=status]", "#stats svg.chart", ".monthly-table tbody", "#site-map", "#globe canvas", ".globe-info", "#globe-table tbody", ".table-status"];
 await phase(`layout at 390 and 1280 px against the kept screenshots${update ? " (writing them anew)" : ""}`, async () => {
   mkdirSync(kept, { recursive: true });
   for (const [width, height] of [[390, 844], [1280, 900]]) {

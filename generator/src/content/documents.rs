@@ -114,6 +114,9 @@ pub(super) fn load_documents(content: &Path, _site: &Site) -> Result<Vec<Documen
     for (folder, _) in DOCUMENT_TREES {
         paths.extend(files_under(&content.join(folder))?);
     }
+    // Images beside the documents are no documents: the pages that show
+    // them read them ([`crate::images`]).
+    paths.retain(|p| !is_image_beside(p));
     paths.sort();
     // Read and parsed in parallel; the first error in path order is the
     // one reported, as a sequential load would.
@@ -144,6 +147,14 @@ pub(super) fn load_documents(content: &Path, _site: &Site) -> Result<Vec<Documen
     check_aliases(&docs)?;
     check_tags(&docs)?;
     Ok(docs)
+}
+
+/// Whether `path` is an image a document may show, named as a URL
+/// segment must be.
+fn is_image_beside(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| crate::images::is_image(n) && is_url_safe_segment(n))
 }
 
 /// Every alias names a path of its own: not a document's URL, not another
@@ -235,7 +246,9 @@ fn read_document(content: &Path, path: PathBuf) -> Result<Document, ContentError
         return Err(ContentError::whole(
             &path,
             format!(
-                "unexpected file in {folder}/, expected only Markdown (.md) documents; put downloads in files/"
+                "unexpected file in {folder}/, expected Markdown (.md) documents and the images they show \
+                 (.{}, named in lowercase letters, digits, `-`, `_` and `.`); put downloads in files/",
+                crate::images::EXTENSIONS.join(", .")
             ),
         ));
     };

@@ -20,6 +20,7 @@ use crate::apiref;
 use crate::archive::{self, Listing};
 use crate::assets;
 use crate::content::{self, Content, Document};
+use crate::images::Images;
 use crate::manifest::Manifest;
 use crate::markdown::{self, Heading};
 use crate::model::{Date, Licence, LicenceGrant, LicenceId, Material};
@@ -316,8 +317,11 @@ impl Prepared {
                     passages: r.passages,
                 });
             }
-            let rest: Vec<Result<Staged>> =
-                files.into_par_iter().map(|f| publisher.stage(f)).collect();
+            let rest: Vec<Result<Staged>> = files
+                .into_par_iter()
+                .chain(site.images.files())
+                .map(|f| publisher.stage(f))
+                .collect();
             for s in rest {
                 staged.push(s?);
             }

@@ -25,6 +25,8 @@ pub(super) struct Site<'a> {
     pub(super) template_extra: HashMap<&'static str, (&'static str, Value)>,
     /// Markdown appended to the twins of pages rendered with a template.
     pub(super) twin_extra: HashMap<&'static str, String>,
+    /// The images the pages show, each prepared once.
+    pub(super) images: Images,
 }
 
 impl<'a> Site<'a> {
@@ -35,6 +37,7 @@ impl<'a> Site<'a> {
             archive_grant: grant(content, Material::Archive),
             template_extra: HashMap::new(),
             twin_extra: HashMap::new(),
+            images: Images::new(&content.files),
             base_url: origins.site.clone(),
             origins: origins.clone(),
             csp_meta: Value::from(contract::headers::meta_content_security_policy(
@@ -348,12 +351,15 @@ pub(super) fn render_document(
         .or(archive.and_then(|g| g.attribution.as_deref()))
         .unwrap_or(&cs.default_attribution);
     let updated = d.front.updated.as_ref().unwrap_or(&cs.updated);
-    let (rendered, expanded) = shortcodes::render(
-        shortcodes::Source {
-            path: &d.source,
-            text: &d.body,
-            first_line: d.body_line,
-        },
+    // Shortcode calls become placeholders (line for line), the images
+    // are rendered with the Markdown, then the calls' output fills in.
+    let src = shortcodes::Source {
+        path: &d.source,
+        text: &d.body,
+        first_line: d.body_line,
+    };
+    let expanded = shortcodes::expand(
+        src,
         renderer,
         &shortcodes::PageInfo {
             url: &d.url,
@@ -363,6 +369,7 @@ pub(super) fn render_document(
             licences: &site.licences_value,
         },
     )?;
+    let rendered = expanded.finish(src, site.images.render(d, &expanded.markdown)?)?;
 
     let md_url = format!("{}index.md", d.url);
     // A section's listing shows its first `page_size` pages; the rest are

@@ -270,6 +270,7 @@ impl Session {
             files.extend(prepared.search_since(&kept.memo, &fixed, &rendered_again, &kept.fixed));
             kept.fixed = fixed;
         }
+        files.extend(site.images.files());
         drop(site);
         let cache = self.opts.cache.as_deref().map(TwinCache::new);
         let stats = output::republish(

@@ -203,17 +203,6 @@ impl Expanded {
     }
 }
 
-/// Renders `src`'s body with its shortcodes.
-pub fn render(
-    src: Source<'_>,
-    renderer: &Renderer,
-    page: &PageInfo<'_>,
-) -> Result<(Rendered, Expanded), ContentError> {
-    let expanded = expand(src, renderer, page)?;
-    let rendered = expanded.finish(src, markdown::render(&expanded.markdown))?;
-    Ok((rendered, expanded))
-}
-
 /// The HTML and the Markdown form of one call.
 fn render_call(
     src: Source<'_>,
@@ -295,6 +284,16 @@ fn render_call(
     };
     let body_html = match &inner {
         Some(x) => {
+            if markdown::render(&x.markdown).image.is_some() {
+                return Err(src.error(
+                    call.start,
+                    format!(
+                        "an image inside the body of shortcode `{}` is not processed; \
+                         place it outside the call",
+                        call.name
+                    ),
+                ));
+            }
             let html = if call.block {
                 markdown::render(&x.markdown).html
             } else {
