@@ -19,6 +19,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use rayon::prelude::*;
+
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
@@ -48,6 +50,10 @@ const TEXT_CAP: usize = 5;
 
 /// A string folded as the script folds it.
 pub fn fold(s: &str) -> String {
+    // ASCII is its own decomposition and has no marks to drop.
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
     s.nfd()
         .filter(|c| !('\u{300}'..='\u{36f}').contains(c))
         .flat_map(char::to_lowercase)
@@ -118,28 +124,35 @@ struct DocShard<'a> {
 /// count times the term's inverse document frequency (BM25's, without
 /// length normalisation: pages are short and titles decide most).
 fn postings(docs: &[&SearchDocument]) -> BTreeMap<String, Vec<u32>> {
-    let mut scored: HashMap<String, Vec<(u32, f64)>> = HashMap::new();
-    for (id, doc) in docs.iter().enumerate() {
-        let mut here: HashMap<String, f64> = HashMap::new();
-        for (field, weight) in [
-            (&doc.title, TITLE),
-            (&doc.summary, SUMMARY),
-            (&doc.section, SECTION),
-        ] {
-            let mut seen: Vec<String> = words(field);
-            seen.sort();
-            seen.dedup();
-            for w in seen {
-                *here.entry(w).or_default() += weight;
+    // Each page's weighted terms, in parallel; then gathered in page order.
+    let pages: Vec<HashMap<String, f64>> = docs
+        .par_iter()
+        .map(|doc| {
+            let mut here: HashMap<String, f64> = HashMap::new();
+            for (field, weight) in [
+                (&doc.title, TITLE),
+                (&doc.summary, SUMMARY),
+                (&doc.section, SECTION),
+            ] {
+                let mut seen: Vec<String> = words(field);
+                seen.sort();
+                seen.dedup();
+                for w in seen {
+                    *here.entry(w).or_default() += weight;
+                }
             }
-        }
-        let mut counts: HashMap<String, usize> = HashMap::new();
-        for w in words(&doc.text) {
-            *counts.entry(w).or_default() += 1;
-        }
-        for (w, n) in counts {
-            *here.entry(w).or_default() += n.min(TEXT_CAP) as f64;
-        }
+            let mut counts: HashMap<String, usize> = HashMap::new();
+            for w in words(&doc.text) {
+                *counts.entry(w).or_default() += 1;
+            }
+            for (w, n) in counts {
+                *here.entry(w).or_default() += n.min(TEXT_CAP) as f64;
+            }
+            here
+        })
+        .collect();
+    let mut scored: HashMap<String, Vec<(u32, f64)>> = HashMap::new();
+    for (id, here) in pages.into_iter().enumerate() {
         let id = u32::try_from(id).expect("fewer than 2^32 documents");
         for (w, s) in here {
             scored.entry(w).or_default().push((id, s));
