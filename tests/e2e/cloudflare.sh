@@ -42,7 +42,9 @@ sidecar_start "$bin/sidecar" "$sport" "$tmp/sidecar.log" --dist "$dist" --data-d
 # project (the working directory), as `wrangler pages deploy` does.
 "$bin/generate" host-config --for cloudflare --dist "$dist" --sidecar-url "$sidecar" --out "$tmp/project" >/dev/null
 cp -a "$dist" "$tmp/publish"
-cp "$tmp/project/_headers" "$tmp/project/_routes.json" "$tmp/publish/"
+# As docs/deploying.md says: every generated `_` file (`_redirects` too when
+# pages moved).
+cp "$tmp/project"/_* "$tmp/publish/"
 here=$PWD
 # Offline: no telemetry, and a compatibility date the bundled runtime has.
 (cd "$tmp/project" && CI=1 WRANGLER_SEND_METRICS=false XDG_CONFIG_HOME="$tmp/xdg" \

@@ -55,6 +55,7 @@ request = functools.partial(e2e_support.request, timeout=30, join=False)
 def main():
     dist, sidecar, pages = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3].rstrip("/")
     manifest = json.load(open(f"{dist}/manifest.json"))
+    redirects = manifest.get("redirects", {})
     failures = []
     compared = 0
 
@@ -79,6 +80,8 @@ def main():
                 if key != "404.html" and f"/{key[:-len('index.html')]}" not in urls:
                     fail(f"GET {url}: redirected, and its folder URL is not checked")
                 continue
+            if url in redirects:
+                continue  # a moved page's old folder: checked below
             if (s_status, p_status) != (200, 200):
                 fail(f"GET {url}: sidecar {s_status}, pages {p_status}")
                 continue
@@ -99,6 +102,17 @@ def main():
                 again = request(pages, "GET", url, {"If-None-Match": tag, **identity})[0]
                 if again != 304:
                     fail(f"GET {url}: If-None-Match {tag} answered {again}, want 304")
+
+    # Moved pages (`_redirects`): the old path, with and without its slash,
+    # answers 301 to the page on both.
+    for old, target in sorted(redirects.items()):
+        for url in sorted({old, old.rstrip("/")}):
+            s_status, s_h, _ = request(sidecar, "GET", url)
+            p_status, p_h, _ = request(pages, "GET", url)
+            compared += 1
+            for name, status, headers in [("sidecar", s_status, s_h), ("pages", p_status, p_h)]:
+                if status != 301 or headers.get("location") != target:
+                    fail(f"GET {url} through {name}: {status} to {headers.get('location')!r}, not 301 to {target!r}")
 
     # The sidecar's routes, through the Pages Function.
     mcp_init = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
