@@ -63,7 +63,7 @@ fn sample_archive_pages_use_the_notice_shortcodes() {
          ended in June 2024. Not current advice; the app is no longer available. This test was \
          part of the advanced kit only.\""
     ));
-    for entry in walk(&site.dist()) {
+    for entry in common::files(&site.dist()) {
         let Ok(text) = std::fs::read_to_string(&entry) else {
             continue;
         };
@@ -73,19 +73,6 @@ fn sample_archive_pages_use_the_notice_shortcodes() {
             entry.display()
         );
     }
-}
-
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
 
 #[test]

@@ -219,11 +219,7 @@ fn render_call(
             format!(
                 "unknown shortcode `{}`, expected one of: {} (templates/{FOLDER}/)",
                 call.name,
-                if known.is_empty() {
-                    "none".to_owned()
-                } else {
-                    known.join(", ")
-                }
+                one_of(known.iter().map(String::as_str))
             ),
         ));
     }
@@ -234,17 +230,12 @@ fn render_call(
     let takes_body = accepted.remove("body");
     for name in call.args.keys() {
         if !accepted.contains(name) {
-            let list: Vec<&str> = accepted.iter().map(String::as_str).collect();
             return Err(src.error(
                 call.start,
                 format!(
                     "shortcode `{}` has no argument `{name}`, expected one of: {}",
                     call.name,
-                    if list.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        list.join(", ")
-                    }
+                    one_of(accepted.iter().map(String::as_str))
                 ),
             ));
         }
@@ -318,6 +309,16 @@ fn render_call(
         html.clone()
     };
     Ok((html, twin))
+}
+
+/// `names` joined with commas for an error message, or "none".
+fn one_of<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let list: Vec<&str> = names.collect();
+    if list.is_empty() {
+        "none".to_owned()
+    } else {
+        list.join(", ")
+    }
 }
 
 /// The text of an HTML fragment: tags dropped, the five escapes undone,
