@@ -22,6 +22,8 @@ pub const AI_CATALOG: &str = ".well-known/ai-catalog.json";
 pub const API_CATALOG: &str = ".well-known/api-catalog";
 pub const MCP_SERVER_CARD: &str = ".well-known/mcp/server-card.json";
 pub const SECURITY_TXT: &str = ".well-known/security.txt";
+/// The open-data catalogue (DCAT-AP, JSON-LD).
+pub const DATA_CATALOG: &str = "catalog.jsonld";
 pub const LLMS_TXT: &str = "llms.txt";
 pub const SITEMAP: &str = "sitemap.xml";
 /// The Atom feed of new and updated documents.

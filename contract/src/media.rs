@@ -15,6 +15,8 @@ pub const API_CATALOG: &str =
     "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"";
 /// The linkset media type without its profile parameter.
 pub const LINKSET: &str = "application/linkset+json";
+/// JSON-LD (the open-data catalogue).
+pub const JSON_LD: &str = "application/ld+json";
 pub const FORM: &str = "application/x-www-form-urlencoded";
 pub const CSV: &str = "text/csv";
 pub const CSV_UTF8: &str = "text/csv; charset=utf-8";
@@ -51,6 +53,7 @@ pub fn for_path(path: &str) -> &'static str {
         "css" => "text/css; charset=utf-8",
         "js" | "mjs" => "text/javascript; charset=utf-8",
         "json" => JSON,
+        "jsonld" => JSON_LD,
         "geojson" => GEO_JSON,
         "txt" => TEXT_PLAIN_UTF8,
         "csv" => CSV_UTF8,
@@ -76,6 +79,7 @@ pub fn compressible(content_type: &str) -> bool {
             AI_CATALOG,
             MCP_SERVER_CARD,
             LINKSET,
+            JSON_LD,
             GEO_JSON,
             XML,
             ATOM,

@@ -65,6 +65,7 @@ pub enum StaticFile {
     AiCatalog,
     ApiCatalog,
     McpServerCard,
+    DataCatalog,
     LlmsTxt,
     Sitemap,
     Feed,
@@ -81,6 +82,7 @@ impl StaticFile {
             StaticFile::AiCatalog => manifest::AI_CATALOG,
             StaticFile::ApiCatalog => manifest::API_CATALOG,
             StaticFile::McpServerCard => manifest::MCP_SERVER_CARD,
+            StaticFile::DataCatalog => manifest::DATA_CATALOG,
             StaticFile::LlmsTxt => manifest::LLMS_TXT,
             StaticFile::Sitemap => manifest::SITEMAP,
             StaticFile::Feed => manifest::FEED,
@@ -306,6 +308,14 @@ pub static MCP_SERVER_CARD: Route = file(
     "MCP server card",
     &[media::MCP_SERVER_CARD],
 );
+pub static DATA_CATALOG: Route = file(
+    StaticFile::DataCatalog,
+    "/catalog.jsonld",
+    "getDataCatalog",
+    "discovery",
+    "DCAT-AP catalogue of the open data",
+    &[media::JSON_LD],
+);
 pub static LLMS_TXT: Route = file(
     StaticFile::LlmsTxt,
     "/llms.txt",
@@ -451,12 +461,13 @@ pub static READYZ: Route = get(
     Cache::NoStore,
 );
 /// The whole table: the documented files first, then the sidecar's routes.
-pub static ROUTES: [&Route; 19] = [
+pub static ROUTES: [&Route; 20] = [
     &SERVICE_INFORMATION,
     &OPENAPI,
     &AI_CATALOG,
     &API_CATALOG,
     &MCP_SERVER_CARD,
+    &DATA_CATALOG,
     &LLMS_TXT,
     &SITEMAP,
     &FEED,

@@ -6,6 +6,7 @@
 
 mod catalogs;
 mod crawlers;
+mod datasets;
 mod feed;
 mod llms_txt;
 mod security_txt;
@@ -16,6 +17,7 @@ pub use catalogs::{
     MCP_SERVER_CARD_SCHEMA, OPENAPI_MEDIA_TYPE, ai_catalog, api_catalog, mcp_server_card,
 };
 pub use crawlers::{robots_txt, sitemap_xml};
+pub use datasets::{CATALOG_PATH, OpenData};
 pub use feed::{Category, FEED_ENTRIES, FeedEntry, FeedHead, atom_feed};
 pub use llms_txt::llms_txt;
 pub use security_txt::{security_expires, security_txt};

@@ -115,3 +115,58 @@ pub struct FrontMatter {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub tags_enabled: bool,
 }
+
+/// `content/catalog.toml`: the open-data catalogue, published as DCAT-AP
+/// (`/catalog.jsonld`) and as schema.org `Dataset` markup on each
+/// dataset's page.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Catalog {
+    pub title: String,
+    pub description: String,
+    /// When the catalogue was first published.
+    pub issued: Date,
+    /// Codes of the EU data-theme table (`ENVI`).
+    #[serde(default)]
+    pub themes: Vec<String>,
+    pub datasets: Vec<CatalogDataset>,
+}
+
+/// One dataset of the catalogue.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CatalogDataset {
+    pub id: Id,
+    /// The site path of the page that describes it (its landing page).
+    pub page: String,
+    pub title: String,
+    pub description: String,
+    /// The kind of material: its licence and attribution are the grant of
+    /// `guardrails.toml` that covers it.
+    pub material: Material,
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// Codes of the EU data-theme table.
+    #[serde(default)]
+    pub themes: Vec<String>,
+    /// A code of the EU frequency table (`IRREG`, `NEVER`, `DAILY`, …).
+    pub frequency: String,
+    /// Temporal coverage.
+    pub start: Option<Date>,
+    pub end: Option<Date>,
+    /// ISO 3166-1 alpha-3 codes (the EU country table).
+    #[serde(default)]
+    pub countries: Vec<String>,
+    /// West, south, east, north in degrees (WGS 84).
+    pub bbox: Option<[f64; 4]>,
+    /// Contract routes that publish it: one distribution per media type.
+    #[serde(default)]
+    pub routes: Vec<String>,
+    /// Whether the measured parameters of the contract's vocabulary are
+    /// its variables.
+    #[serde(default)]
+    pub variables: bool,
+    /// Whether every file of the file archive is a distribution.
+    #[serde(default)]
+    pub archive_files: bool,
+}

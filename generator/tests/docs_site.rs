@@ -144,6 +144,9 @@ fn every_archive_page_and_twin_carries_the_licence_and_attribution() {
             .and_then(|s| s.split("</script>").next())
             .unwrap_or_else(|| panic!("{page}: no JSON-LD"));
         let jsonld: serde_json::Value = serde_json::from_str(jsonld).unwrap();
+        // A page that describes a dataset holds its article first in a graph.
+        let jsonld = jsonld.get("@graph").map_or(&jsonld, |g| &g[0]);
+        assert_eq!(jsonld["@type"], "TechArticle", "{page}");
         assert_eq!(jsonld["license"], ARCHIVE_LICENCE_URL, "{page}");
         assert_eq!(jsonld["creditText"], ARCHIVE_ATTRIBUTION, "{page}");
         assert_eq!(jsonld["creator"]["name"], ARCHIVE_ATTRIBUTION, "{page}");

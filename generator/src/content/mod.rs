@@ -9,14 +9,16 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::model::{
-    Consortium, Contact, Date, Evidence, FrontMatter, Guardrails, Id, Link, Material, Project,
-    Scope, Service, ServiceInformation, Site,
+    Catalog, Consortium, Contact, Date, Evidence, FrontMatter, Guardrails, Id, Link, Material,
+    Project, Scope, Service, ServiceInformation, Site,
 };
 
+mod catalog;
 mod dates;
 mod documents;
 mod error;
 mod tags;
+pub use catalog::{FREQUENCIES, THEMES};
 pub use documents::*;
 pub use error::*;
 pub use tags::*;
@@ -58,6 +60,9 @@ pub struct Content {
     /// Groups of words a visitor may use for the same thing
     /// (`content/synonyms.toml`; none when the file is absent).
     pub synonyms: Vec<Vec<String>>,
+    /// The open-data catalogue (`content/catalog.toml`; none when the file
+    /// is absent).
+    pub catalog: Option<Catalog>,
 }
 
 #[derive(Deserialize)]
@@ -244,12 +249,18 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
     let files = list_files(&dir.join("files"))?;
     check_social_image(&site_path, &site_text, &site, &files)?;
     let synonyms = load_synonyms(&dir.join("synonyms.toml"))?;
+    let catalog = catalog::load_catalog(
+        &dir.join("catalog.toml"),
+        &documents,
+        &service.guardrails.licences,
+    )?;
     Ok(Content {
         site,
         service,
         documents,
         files,
         synonyms,
+        catalog,
     })
 }
 

@@ -191,6 +191,10 @@ pub fn api_catalog(origins: &Origins, service: &ServiceInformation) -> Value {
                 "href": format!("{base_url}{}", routes::SERVICE_INFORMATION.path),
                 "type": "application/json",
                 "title": format!("{} service information", service.name),
+            }, {
+                "href": format!("{base_url}{}", routes::DATA_CATALOG.path),
+                "type": contract::media::JSON_LD,
+                "title": format!("{} open-data catalogue (DCAT-AP)", service.name),
             }],
             "status": [{
                 "href": origins.url(routes::READYZ.path),

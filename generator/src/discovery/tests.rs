@@ -157,7 +157,8 @@ fn api_catalog_is_a_linkset() {
         );
     }
     assert_eq!(context["service-desc"][0]["type"], OPENAPI_MEDIA_TYPE);
-    assert_same_origin(&catalog, 5);
+    assert_same_origin(&catalog, 6);
+    assert_eq!(context["service-meta"][1]["type"], "application/ld+json");
     snapshot_json("api_catalog", &catalog);
 }
 

@@ -413,6 +413,10 @@ pub(super) fn data_files(
             bytes: pretty(&discovery::mcp_server_card(&site.origins, cs, service))?,
         },
         OutFile {
+            path: manifest::DATA_CATALOG.into(),
+            bytes: pretty(&site.open_data.dcat_ap())?,
+        },
+        OutFile {
             path: manifest::API_CATALOG.into(),
             bytes: pretty(&discovery::api_catalog(&site.origins, service))?,
         },

@@ -20,6 +20,7 @@ use crate::apiref;
 use crate::archive::{self, Listing};
 use crate::assets;
 use crate::content::{self, Content, Document};
+use crate::discovery::{self, OpenData};
 use crate::images::Images;
 use crate::manifest::Manifest;
 use crate::markdown::{self, Heading};
@@ -288,6 +289,7 @@ impl Prepared {
                 .insert(archive::TEMPLATE, ("files", Value::from(Serde(listing))));
             site.twin_extra
                 .insert(archive::TEMPLATE, listing.markdown(&site.base_url));
+            site.open_data = discovery::OpenData::new(&self.content, &self.origins, &listing.files);
         }
         site
     }

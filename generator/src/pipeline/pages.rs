@@ -27,6 +27,8 @@ pub(super) struct Site<'a> {
     pub(super) twin_extra: HashMap<&'static str, String>,
     /// The images the pages show, each prepared once.
     pub(super) images: Images,
+    /// The open-data catalogue's facts.
+    pub(super) open_data: OpenData<'a>,
 }
 
 impl<'a> Site<'a> {
@@ -38,6 +40,7 @@ impl<'a> Site<'a> {
             template_extra: HashMap::new(),
             twin_extra: HashMap::new(),
             images: Images::new(&content.files),
+            open_data: OpenData::new(content, origins, &[]),
             base_url: origins.site.clone(),
             origins: origins.clone(),
             csp_meta: Value::from(contract::headers::meta_content_security_policy(
@@ -378,7 +381,7 @@ pub(super) fn render_document(
     let children = near.children.iter().take(size).cloned().collect();
     let paging = paging(&d.url, 1, page_count(near.children.len(), size));
     let tags = tag_links(d);
-    let jsonld = json!({
+    let mut jsonld = json!({
         "@context": "https://schema.org",
         "@type": "TechArticle",
         "headline": d.front.title,
@@ -392,6 +395,13 @@ pub(super) fn render_document(
         "isPartOf": {"@type": "WebSite", "name": cs.title, "url": format!("{}/", site.base_url)},
         "encoding": {"@type": "MediaObject", "encodingFormat": "text/markdown", "contentUrl": format!("{}{}", site.base_url, md_url)},
     });
+    if site.open_data.describes(&d.url) {
+        // The page and the datasets it describes, in one graph.
+        let mut graph = vec![jsonld];
+        graph[0].as_object_mut().map(|o| o.remove("@context"));
+        graph.extend(site.open_data.schema_org(&d.url));
+        jsonld = json!({"@context": "https://schema.org", "@graph": graph});
+    }
     let page = PageCtx {
         title: &d.front.title,
         summary: &d.front.summary,

@@ -293,6 +293,29 @@ pub(super) fn mcp_server_card() -> Value {
     })
 }
 
+pub(super) fn data_catalog() -> Value {
+    json!({
+        "type": "object",
+        "description": "DCAT-AP 3 catalogue in JSON-LD: the catalogue, its datasets, their distributions and the data service, as one `@graph`.",
+        "properties": {
+            "@context": { "type": "object" },
+            "@graph": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "@id": { "type": "string" },
+                        "@type": { "type": "string" }
+                    },
+                    "required": ["@type"]
+                }
+            }
+        },
+        "required": ["@context", "@graph"]
+    })
+}
+
 pub(super) fn openapi_document() -> Value {
     json!({
         "type": "object",

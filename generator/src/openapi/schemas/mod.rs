@@ -50,6 +50,7 @@ pub fn all(base_url: &str) -> BTreeMap<String, Value> {
         ("AiCatalog", exchange::ai_catalog()),
         ("ApiCatalog", exchange::api_catalog()),
         ("McpServerCard", exchange::mcp_server_card()),
+        ("DataCatalog", exchange::data_catalog()),
         ("OpenApiDocument", exchange::openapi_document()),
     ];
     for (name, schema) in written {
