@@ -65,6 +65,7 @@ pub enum StaticFile {
     AiCatalog,
     ApiCatalog,
     McpServerCard,
+    McpServerCardWellKnown,
     LlmsTxt,
     Sitemap,
     Feed,
@@ -81,6 +82,7 @@ impl StaticFile {
             StaticFile::AiCatalog => manifest::AI_CATALOG,
             StaticFile::ApiCatalog => manifest::API_CATALOG,
             StaticFile::McpServerCard => manifest::MCP_SERVER_CARD,
+            StaticFile::McpServerCardWellKnown => manifest::MCP_SERVER_CARD_WELL_KNOWN,
             StaticFile::LlmsTxt => manifest::LLMS_TXT,
             StaticFile::Sitemap => manifest::SITEMAP,
             StaticFile::Feed => manifest::FEED,
@@ -306,6 +308,15 @@ pub static MCP_SERVER_CARD: Route = file(
     "MCP server card",
     &[media::MCP_SERVER_CARD],
 );
+/// The same card at SEP-2127's location (decision 0047).
+pub static MCP_SERVER_CARD_WELL_KNOWN: Route = file(
+    StaticFile::McpServerCardWellKnown,
+    "/.well-known/mcp/server-card",
+    "getMcpServerCardWellKnown",
+    "discovery",
+    "MCP server card, where SEP-2127 has clients look",
+    &[media::JSON],
+);
 pub static LLMS_TXT: Route = file(
     StaticFile::LlmsTxt,
     "/llms.txt",
@@ -451,12 +462,13 @@ pub static READYZ: Route = get(
     Cache::NoStore,
 );
 /// The whole table: the documented files first, then the sidecar's routes.
-pub static ROUTES: [&Route; 19] = [
+pub static ROUTES: [&Route; 20] = [
     &SERVICE_INFORMATION,
     &OPENAPI,
     &AI_CATALOG,
     &API_CATALOG,
     &MCP_SERVER_CARD,
+    &MCP_SERVER_CARD_WELL_KNOWN,
     &LLMS_TXT,
     &SITEMAP,
     &FEED,

@@ -168,7 +168,7 @@ pub fn llms_txt(
         (
             "MCP server card",
             MCP_SERVER_CARD_PATH,
-            "the MCP endpoint's identity and protocol versions",
+            "the MCP endpoint's identity and protocol versions; the same card is at /.well-known/mcp/server-card, where SEP-2127 has clients look",
         ),
         (
             "security.txt",

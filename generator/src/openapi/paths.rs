@@ -169,6 +169,10 @@ fn operation(route: &Route, op: Operation) -> Operation {
                     sr("McpServerCard"),
                     "Identity, endpoint and protocol versions of the MCP server, readable before connecting.",
                 ),
+                StaticFile::McpServerCardWellKnown => (
+                    sr("McpServerCard"),
+                    "The same MCP server card, at the location the current server-card proposal (SEP-2127) names, as plain JSON.",
+                ),
                 StaticFile::LlmsTxt => (
                     text(),
                     "Markdown (llmstxt.org): summary, guardrails, then links to the API and the Markdown twin of every page.",
