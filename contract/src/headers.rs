@@ -70,6 +70,27 @@ pub fn link(key: &str) -> Option<&'static str> {
 /// `Vary` of a file that has precompressed twins.
 pub const VARY_ENCODING: &str = "accept-encoding";
 
+/// `Vary` of a file answered by `Accept-Encoding` (`encoding`: it has
+/// compressed twins) and by `Accept` (`accept`: a page with a Markdown
+/// twin, or that twin; see [`crate::twin::negotiated`]).
+pub fn vary(encoding: bool, accept: bool) -> Option<&'static str> {
+    match (encoding, accept) {
+        (true, true) => Some("accept-encoding, accept"),
+        (true, false) => Some(VARY_ENCODING),
+        (false, true) => Some("accept"),
+        (false, false) => None,
+    }
+}
+
+/// The `Accept` headers for which nginx and Caddy answer a page URL with
+/// its Markdown twin, as a regular expression both understand (PCRE and
+/// RE2, to be matched case-insensitively): `text/markdown` named at full
+/// quality, without parameters or with `q=1` only. Neither front compares
+/// q-values; the sidecar does (RFC 9110 §12.5.1) and answers Markdown for
+/// every header this matches, and for some more (decision 0046).
+/// No braces, which Caddy's configuration could read as a placeholder.
+pub const FRONT_MARKDOWN_ACCEPT: &str = r"(^|,)\s*text/markdown\s*(;\s*q=1(\.0?0?0?)?\s*)?(,|$)";
+
 /// Request headers a cross-origin GET of a file may carry (its preflight's
 /// `Access-Control-Allow-Headers`).
 pub const FILE_REQUEST_HEADERS: &str = "Accept, Accept-Encoding, If-None-Match, If-Range, Range";
@@ -97,6 +118,8 @@ mod tests {
         assert!(!is_html("text/markdown; charset=utf-8"));
         assert_eq!(link("index.html"), Some(API_CATALOG_LINK));
         assert_eq!(link("docs/index.html"), None);
+        assert_eq!(vary(true, true), Some("accept-encoding, accept"));
+        assert_eq!(vary(false, false), None);
     }
 
     #[test]

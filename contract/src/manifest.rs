@@ -21,6 +21,9 @@ pub const OPENAPI: &str = "openapi.json";
 pub const AI_CATALOG: &str = ".well-known/ai-catalog.json";
 pub const API_CATALOG: &str = ".well-known/api-catalog";
 pub const MCP_SERVER_CARD: &str = ".well-known/mcp/server-card.json";
+/// The same card where the current server-card proposal (SEP-2127) has
+/// clients look: extensionless, served as `application/json`.
+pub const MCP_SERVER_CARD_WELL_KNOWN: &str = ".well-known/mcp/server-card";
 pub const SECURITY_TXT: &str = ".well-known/security.txt";
 /// The open-data catalogue (DCAT-AP, JSON-LD).
 pub const DATA_CATALOG: &str = "catalog.jsonld";

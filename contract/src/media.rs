@@ -36,6 +36,8 @@ pub fn for_path(path: &str) -> &'static str {
     match path {
         crate::manifest::AI_CATALOG => return AI_CATALOG,
         crate::manifest::MCP_SERVER_CARD => return MCP_SERVER_CARD,
+        // SEP-2127 asks for plain JSON at its location.
+        crate::manifest::MCP_SERVER_CARD_WELL_KNOWN => return JSON,
         crate::manifest::API_CATALOG => return API_CATALOG,
         crate::manifest::OPENAPI => return OPENAPI,
         crate::manifest::FEED => return ATOM,
@@ -104,6 +106,11 @@ mod tests {
         assert_eq!(for_path("docs/a/index.md"), MARKDOWN_UTF8);
         assert_eq!(for_path(".well-known/ai-catalog.json"), AI_CATALOG);
         assert_eq!(for_path(".well-known/api-catalog"), API_CATALOG);
+        assert_eq!(
+            for_path(".well-known/mcp/server-card.json"),
+            MCP_SERVER_CARD
+        );
+        assert_eq!(for_path(".well-known/mcp/server-card"), JSON);
         assert_eq!(for_path("openapi.json"), OPENAPI);
         assert_eq!(for_path("feed.xml"), ATOM);
         assert!(compressible(ATOM));

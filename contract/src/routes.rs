@@ -65,6 +65,7 @@ pub enum StaticFile {
     AiCatalog,
     ApiCatalog,
     McpServerCard,
+    McpServerCardWellKnown,
     DataCatalog,
     LlmsTxt,
     Sitemap,
@@ -82,6 +83,7 @@ impl StaticFile {
             StaticFile::AiCatalog => manifest::AI_CATALOG,
             StaticFile::ApiCatalog => manifest::API_CATALOG,
             StaticFile::McpServerCard => manifest::MCP_SERVER_CARD,
+            StaticFile::McpServerCardWellKnown => manifest::MCP_SERVER_CARD_WELL_KNOWN,
             StaticFile::DataCatalog => manifest::DATA_CATALOG,
             StaticFile::LlmsTxt => manifest::LLMS_TXT,
             StaticFile::Sitemap => manifest::SITEMAP,
@@ -308,6 +310,15 @@ pub static MCP_SERVER_CARD: Route = file(
     "MCP server card",
     &[media::MCP_SERVER_CARD],
 );
+/// The same card at SEP-2127's location (decision 0047).
+pub static MCP_SERVER_CARD_WELL_KNOWN: Route = file(
+    StaticFile::McpServerCardWellKnown,
+    "/.well-known/mcp/server-card",
+    "getMcpServerCardWellKnown",
+    "discovery",
+    "MCP server card, where SEP-2127 has clients look",
+    &[media::JSON],
+);
 pub static DATA_CATALOG: Route = file(
     StaticFile::DataCatalog,
     "/catalog.jsonld",
@@ -461,12 +472,13 @@ pub static READYZ: Route = get(
     Cache::NoStore,
 );
 /// The whole table: the documented files first, then the sidecar's routes.
-pub static ROUTES: [&Route; 20] = [
+pub static ROUTES: [&Route; 21] = [
     &SERVICE_INFORMATION,
     &OPENAPI,
     &AI_CATALOG,
     &API_CATALOG,
     &MCP_SERVER_CARD,
+    &MCP_SERVER_CARD_WELL_KNOWN,
     &DATA_CATALOG,
     &LLMS_TXT,
     &SITEMAP,

@@ -14,6 +14,10 @@
 //!
 //! Text…
 //! ```
+//!
+//! A page's twin is also one of the page URL's two representations: a
+//! request there whose `Accept` prefers `text/markdown` is answered with
+//! the twin ([`twin_key`], [`negotiated`]; decision 0046).
 
 use std::fmt::{self, Display};
 
@@ -93,6 +97,32 @@ pub fn read_head(markdown: &str) -> ReadHead {
     head
 }
 
+/// The manifest key of the Markdown twin of the page published under
+/// `page`: `index.md` beside an `index.html` (the home page's included).
+/// Whether the twin exists is the manifest's to say.
+pub fn twin_key(page: &str) -> Option<String> {
+    let dir = page.strip_suffix("index.html")?;
+    (dir.is_empty() || dir.ends_with('/')).then(|| format!("{dir}index.md"))
+}
+
+/// The manifest key of the page whose Markdown twin is `twin`.
+pub fn page_key(twin: &str) -> Option<String> {
+    let dir = twin.strip_suffix("index.md")?;
+    (dir.is_empty() || dir.ends_with('/')).then(|| format!("{dir}index.html"))
+}
+
+/// Whether the answers for the file `key` depend on `Accept` (`Vary`): a
+/// page that has a twin, or the twin of a page, among the files for which
+/// `listed` holds. Both carry `Vary: Accept` at every URL they answer at,
+/// so a cache keys them alike whichever URL it stored.
+pub fn negotiated(key: &str, listed: impl Fn(&str) -> bool) -> bool {
+    match (twin_key(key), page_key(key)) {
+        (Some(twin), _) => listed(&twin),
+        (_, Some(page)) => listed(&page),
+        _ => false,
+    }
+}
+
 /// Where the text after the head begins: past the title, the quoted lines
 /// and the blank lines around them.
 pub fn body_start(markdown: &str) -> usize {
@@ -138,6 +168,27 @@ mod tests {
             }
         );
         assert_eq!(&twin[body_start(&twin)..], "Dip the strip.\n");
+    }
+
+    #[test]
+    fn pages_and_twins_pair_by_key() {
+        assert_eq!(twin_key("index.html").as_deref(), Some("index.md"));
+        assert_eq!(
+            twin_key("docs/a/index.html").as_deref(),
+            Some("docs/a/index.md")
+        );
+        assert_eq!(twin_key("docs/aindex.html"), None);
+        assert_eq!(twin_key("404.html"), None);
+        assert_eq!(
+            page_key("docs/a/index.md").as_deref(),
+            Some("docs/a/index.html")
+        );
+        assert_eq!(page_key("notes.md"), None);
+        let listed = |k: &str| ["index.html", "index.md", "docs/a/index.html"].contains(&k);
+        assert!(negotiated("index.html", listed));
+        assert!(negotiated("index.md", listed));
+        assert!(!negotiated("docs/a/index.html", listed), "no twin");
+        assert!(!negotiated("404.html", listed));
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! The request path and the request headers the sidecar interprets, fed
 //! arbitrary bytes: the path normaliser, `Range`, `If-None-Match` /
-//! `If-Range`, `Accept-Encoding` and `Origin`. None may panic, and each
+//! `If-Range`, `Accept-Encoding`, `Accept` and `Origin`. None may panic, and each
 //! answer keeps its promise: a normalised path is absolute, has no `..`,
 //! no empty segment, no backslash or control byte and (without escapes
 //! left in it) normalises to itself; a partial range lies inside the file; a coding is one the file
-//! has; an origin is allowed only when it is one of the site's.
+//! has; Markdown is chosen only when `text/markdown` is named; an origin
+//! is allowed only when it is one of the site's.
 //!
 //! The first byte picks the `Range` length and the twins present; the
 //! rest is split at the first NUL into a header value and a path.
@@ -13,7 +14,7 @@
 
 use http::HeaderValue;
 use libfuzzer_sys::fuzz_target;
-use sidecar::http::negotiate::{Coding, choose};
+use sidecar::http::negotiate::{Coding, choose, prefers_markdown};
 use sidecar::http::range::{RangeRequest, parse as range};
 use sidecar::http::{conditional, cors, paths};
 
@@ -62,6 +63,14 @@ fuzz_target!(|data: &[u8]| {
         Coding::Br => assert!(has_br),
         Coding::Gzip => assert!(has_gzip),
         Coding::Identity => {}
+    }
+
+    if prefers_markdown(Some(header)) {
+        let lower = header.to_ascii_lowercase();
+        assert!(
+            lower.windows(13).any(|w| w == b"text/markdown"),
+            "Markdown chosen for {header:?}"
+        );
     }
 
     if let Ok(origin) = HeaderValue::from_bytes(header) {

@@ -400,6 +400,11 @@ fn a_separate_api_origin_reaches_every_output_that_names_a_sidecar_route() {
     let card: serde_json::Value =
         serde_json::from_str(&read(".well-known/mcp/server-card.json")).unwrap();
     assert_eq!(card["remotes"][0]["url"], format!("{api}/mcp/"));
+    // The same card where SEP-2127 has clients look.
+    assert_eq!(
+        read(".well-known/mcp/server-card"),
+        read(".well-known/mcp/server-card.json")
+    );
     let llms = read("llms.txt");
     assert!(
         llms.contains(&format!("({api}/mcp/)")) && llms.contains(&format!("({site}/openapi.json)"))

@@ -35,6 +35,7 @@ use crate::http::access_log::{Seen, X_REQUEST_ID};
 use crate::http::body::{close, discard};
 use crate::http::cors::{self, Cors};
 use crate::http::handler::{Answer, Call, Handler, RELEASE, name_release, serve};
+use crate::http::negotiate;
 use crate::http::panic::CatchPanic;
 use crate::http::paths;
 use crate::http::problem::{Code, Problem};
@@ -193,6 +194,18 @@ fn static_route(state: &AppState, request: &Parts, path: &str) -> (Route, Cors, 
     let published = state.published.get();
     let mut response = match published.files.lookup(path) {
         Some(Resource::File(entry)) => static_file(state, entry, request),
+        Some(Resource::Page { html, markdown }) => {
+            let accept = request
+                .headers
+                .get(header::ACCEPT)
+                .map(HeaderValue::as_bytes);
+            let page = if negotiate::prefers_markdown(accept) {
+                markdown
+            } else {
+                html
+            };
+            static_file(state, page, request)
+        }
         Some(Resource::Redirect(location)) => match request.method {
             Method::GET | Method::HEAD => static_files::redirect(location, request.uri.query()),
             _ => not_a_file_method(state, request),

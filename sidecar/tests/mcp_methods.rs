@@ -35,13 +35,47 @@ async fn tools_list_follows_the_version() {
             assert_eq!(t["inputSchema"]["type"], "object");
             assert_eq!(t.get("annotations").is_some(), v != "2024-11-05", "{v}");
             if v != "2024-11-05" {
-                assert_eq!(
-                    t["annotations"],
-                    json!({"readOnlyHint": true, "idempotentHint": true, "openWorldHint": false})
-                );
+                assert_eq!(t["annotations"], reads_own_data());
             }
             assert_eq!(t.get("title").is_some(), v == "2025-06-18");
             assert_eq!(t.get("outputSchema").is_some(), v == "2025-06-18");
+        }
+    }
+}
+
+/// The hints of a tool that only reads the organisation's own data.
+fn reads_own_data() -> Value {
+    json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false})
+}
+
+/// Every tool's annotations as `tools/list` gives them, the live tools
+/// included: each only reads (`prepare_enquiry` drafts text, stores and
+/// sends nothing), destroys nothing, answers alike when repeated and
+/// reaches nothing beyond the organisation's own data.
+#[tokio::test]
+async fn every_tools_annotations() {
+    let f = fixture();
+    let mut s = state(&f);
+    s.mcp.set_live_tools(Arc::new(FakeLive));
+    let expected = [
+        "get_service_information",
+        "get_platform_statistics",
+        "get_observations",
+        "get_globe_points",
+        "search_documentation",
+        "get_document",
+        "prepare_enquiry",
+    ];
+    for v in ["2025-03-26", "2025-06-18"] {
+        let r = ok(&s, v, "tools/list", json!({})).await;
+        let tools = r["tools"].as_array().unwrap();
+        let mut names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+        names.sort_unstable();
+        let mut want = expected;
+        want.sort_unstable();
+        assert_eq!(names, want, "{v}");
+        for t in tools {
+            assert_eq!(t["annotations"], reads_own_data(), "{v} {}", t["name"]);
         }
     }
 }

@@ -54,7 +54,24 @@ fn a_client_session_over_http() {
     );
     assert_eq!(list.status, 200);
     let v: Value = serde_json::from_slice(&list.body).unwrap();
-    assert!(!v["result"]["tools"].as_array().unwrap().is_empty());
+    let tools = v["result"]["tools"].as_array().unwrap();
+    assert!(!tools.is_empty());
+    // Every tool only reads the organisation's own data, as its hints say.
+    for t in tools {
+        let a = &t["annotations"];
+        let hints = (
+            &a["readOnlyHint"],
+            &a["destructiveHint"],
+            &a["idempotentHint"],
+            &a["openWorldHint"],
+        );
+        assert_eq!(
+            hints,
+            (&true.into(), &false.into(), &true.into(), &false.into()),
+            "{}",
+            t["name"]
+        );
+    }
 
     let get = server.get("/mcp/", &[("Accept", "text/event-stream")]);
     assert_eq!(get.status, 405);

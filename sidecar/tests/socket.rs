@@ -119,9 +119,14 @@ fn gzip_and_brotli_negotiation() {
     let plain = server.get("/docs/guide/", &[]);
     assert_eq!(plain.header("content-encoding"), None);
     assert_eq!(plain.body, identity);
+    // The page has a Markdown twin: its answers vary by Accept too.
     for r in [&br, &gz, &plain] {
-        assert_eq!(r.must("vary"), "accept-encoding");
+        assert_eq!(r.must("vary"), "accept-encoding, accept");
     }
+    let md = server.get("/docs/guide/", &[("Accept", "text/markdown")]);
+    assert_eq!(md.must("content-type"), "text/markdown; charset=utf-8");
+    assert_eq!(md.body, f.read("docs/guide/index.md"));
+    assert_eq!(md.must("vary"), "accept", "a twin too small to compress");
     assert!(br.must("etag") != gz.must("etag") && gz.must("etag") != plain.must("etag"));
     let head = server.request("HEAD", "/docs/guide/", &[("Accept-Encoding", "br")]);
     assert_eq!(head.must("content-length"), br.body.len().to_string());

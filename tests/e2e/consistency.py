@@ -525,6 +525,64 @@ def check_discovery(site):
     print(f"  (discovery: {len(urls)} URLs, {external} on other origins not probed)")
 
 
+# Sentences shorter than this (in words) may recur: they are the stock
+# endings of list notes, each about its own page ("Archived as used in
+# 2024."); a claim said twice is longer.
+REPEAT_MIN_WORDS = 8
+
+
+def sentences(text):
+    """The sentences of a text discovery document: Markdown links reduced to
+    their labels, list, quote and heading markers dropped, split after `.`,
+    `!` or `?`; fragments without such an ending (titles, `Field: value`
+    lines) are not sentences."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    out = []
+    for line in text.splitlines():
+        line = re.sub(r"^\s*(?:[-*>#]+\s*)+", "", line)
+        for part in re.split(r"(?<=[.!?])\s+", line):
+            part = one_line(part)
+            if re.search(r"[.!?]$", part) and len(part.split()) >= REPEAT_MIN_WORDS:
+                out.append(part)
+    return out
+
+
+def repeated_sentences(text):
+    """Each sentence of `text` said more than once, with its count."""
+    counts = {}
+    for sentence in sentences(text):
+        counts[sentence] = counts.get(sentence, 0) + 1
+    return {s: n for s, n in counts.items() if n > 1}
+
+
+def check_repetition(site):
+    """No text discovery document says a sentence twice (llms.txt once
+    quoted the site's description and then listed it again as the home
+    page's note)."""
+    rep = site.report
+    docs = {"llms.txt": site.llms,
+            "robots.txt": site.get("/robots.txt").text(),
+            "security.txt": site.get("/.well-known/security.txt").text(),
+            "openapi info.description": site.description}
+    for where, text in docs.items():
+        repeated = repeated_sentences(text)
+        rep.check("repetition", not repeated,
+                  f"{where} repeats "
+                  + "; ".join(f"{n} times: {s[:80]!r}" for s, n in sorted(repeated.items())))
+
+
+def self_test_repetition():
+    """The sentence splitter on known texts: a check that passes on
+    anything would not show itself here."""
+    said = "The observatory publishes open data on fresh water for everyone."
+    described = f"# Site\n\n> Water, measured. {said}\n"
+    assert not repeated_sentences(described)
+    twice = described + f"\n- [Home](/index.md): Water, measured. {said}\n"
+    assert repeated_sentences(twice) == {said: 2}, repeated_sentences(twice)
+    short = "- [A](/a/): Notes on a. Archived as used in 2024.\n- [B](/b/): Notes on b. Archived as used in 2024.\n"
+    assert not repeated_sentences(short), "short stock endings may recur"
+
+
 # ---------------------------------------------------------------- 4. pages
 
 def check_pages(site):
@@ -963,10 +1021,12 @@ def run_check(args):
     site = Site(args.base, args.dist, report)
     print(f"consistency: {site.base} (dist {args.dist}): {len(site.paths)} contract paths, "
           f"{len(site.files)} files, {len(site.sitemap)} sitemap pages", flush=True)
+    self_test_repetition()
     steps = [
         ("routes", lambda: check_routes(site)),
         ("static", lambda: check_static(site)),
         ("discovery", lambda: check_discovery(site)),
+        ("repetition", lambda: check_repetition(site)),
         ("pages", lambda: check_pages(site)),
     ]
     for _, step in steps:
@@ -1051,11 +1111,22 @@ def drift_name(out):
     return r"^FAIL \[identity\] llms\.txt H1 \(name\)"
 
 
+def drift_repeat(out):
+    """llms.txt says the site's description twice: as its quote and again
+    as the home page's note, as it once did."""
+    text = (out / "llms.txt").read_text()
+    quote = re.search(r"^> (.+)$", text, re.M).group(1)
+    home = re.search(r"^- \[[^\]]*\]\([^)]*/index\.md\)$", text, re.M)
+    rewrite(out, "llms.txt", (text[: home.end()] + f": {quote}" + text[home.end():]).encode())
+    return r"^FAIL \[repetition\] llms\.txt repeats"
+
+
 DRIFTS = {
     "route": drift_route,
     "sitemap": drift_sitemap,
     "problem-page": drift_problem_page,
     "name": drift_name,
+    "repeat": drift_repeat,
 }
 
 

@@ -5,7 +5,8 @@
 # and tools, problem pages and the API reference, name, contact, licences
 # and guardrails). Then the test of the test: copies of the site with one
 # deliberate drift each (a route dropped from openapi.json, a page dropped
-# from sitemap.xml, a problem page removed, another name in llms.txt), each
+# from sitemap.xml, a problem page removed, another name in llms.txt, the
+# site's description said twice in llms.txt), each
 # served by a fresh sidecar; every run must fail and name its drift.
 #
 #   tests/e2e/consistency.sh [DIST_DIR]
@@ -102,7 +103,7 @@ check_drift() {
 }
 echo
 echo "consistency: drift fixtures (each must fail, naming the drift)"
-for kind in route sitemap problem-page name; do
+for kind in route sitemap problem-page name repeat; do
   check_drift "$kind"
 done
 

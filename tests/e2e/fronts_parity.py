@@ -172,6 +172,63 @@ class Checker:
                     self.diff(name, "revalidate", hname, what, a, b)
 
 
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+MARKDOWN = "text/markdown; charset=utf-8"
+
+
+def markdown_on_request(c, dist, manifest, redirects):
+    """Three page URLs with a Markdown twin (decision 0046): the twin for
+    `Accept: text/markdown` (also compressed, on HEAD and revalidated with
+    each server's own ETag), the HTML for a browser, `*/*` and a refused
+    `text/markdown;q=0`; `Vary: Accept` on all of them, on every server."""
+    pages = [k for k in sorted(manifest)
+             if (k == "index.html" or k.endswith("/index.html"))
+             and k[: -len("html")] + "md" in manifest
+             and "/" + k[: -len("index.html")] not in redirects]
+    pages = ([p for p in pages if p == "index.html"] + [p for p in pages if p != "index.html"])[:3]
+    if len(pages) < 3:
+        c.fail(f"only {len(pages)} pages with a Markdown twin to ask for", "markdown-pages")
+    servers = [("sidecar", c.sidecar), *c.fronts.items()]
+    for key in pages:
+        url = "/" + key[: -len("index.html")]
+        twin = open(f"{dist}/{key[:-len('html')]}md", "rb").read()
+        page = open(f"{dist}/{key}", "rb").read()
+        for accept, want_twin in [("text/markdown", True), ("text/markdown, text/html;q=0.5", True),
+                                  ("text/markdown, text/html, */*", True), (BROWSER, False),
+                                  ("*/*", False), ("text/markdown;q=0", False)]:
+            headers = {"Accept": accept, "Accept-Encoding": "identity"}
+            want, answers = c.check("markdown", "GET", url, headers)
+            for name, (status, h, body) in [("sidecar", want), *answers.items()]:
+                what = f"{name} GET {url} Accept: {accept}"
+                vary = norm("vary", h.get("vary")) or []
+                if status != 200 or "accept" not in vary:
+                    c.fail(f"{what}: {status}, Vary {h.get('vary')!r}", f"markdown vary {name}")
+                if want_twin and (h.get("content-type") != MARKDOWN or body != twin):
+                    c.fail(f"{what}: {h.get('content-type')!r}, {len(body)} bytes, not the twin",
+                           f"markdown twin {name}")
+                if not want_twin and (not h.get("content-type", "").startswith("text/html") or body != page):
+                    c.fail(f"{what}: {h.get('content-type')!r}, not the page", f"markdown page {name}")
+        md = {"Accept": "text/markdown"}
+        c.check("markdown-head", "HEAD", url, {**md, "Accept-Encoding": "identity"})
+        for coding in manifest[key[: -len("html")] + "md"].get("encodings", {}):
+            c.check("markdown-coded", "GET", url, {**md, "Accept-Encoding": coding})
+        for name, base in servers:
+            status, h, _ = request(base, "GET", url, {**md, "Accept-Encoding": "br"})
+            tag = h.get("etag")
+            if status != 200 or not tag or not STRONG_ETAG.match(tag):
+                c.fail(f"{name} GET {url} in Markdown: {status}, ETag {tag!r}", f"markdown etag {name}")
+                continue
+            again = request(base, "GET", url, {**md, "Accept-Encoding": "br", "If-None-Match": tag})
+            html = request(base, "GET", url, {"Accept": BROWSER, "Accept-Encoding": "br", "If-None-Match": tag})
+            c.count += 2
+            if again[0] != 304 or "accept" not in (norm("vary", again[1].get("vary")) or []):
+                c.fail(f"{name} {url}: the twin's ETag gave {again[0]}, Vary {again[1].get('vary')!r}",
+                       f"markdown 304 {name}")
+            if html[0] != 200:
+                c.fail(f"{name} {url}: the twin's ETag validated the page ({html[0]})", f"markdown etag {name}")
+    print(f"parity: Markdown on request checked on {', '.join(pages)}")
+
+
 def main():
     dist, sidecar = sys.argv[1], sys.argv[2].rstrip("/")
     fronts = dict(a.split("=", 1) for a in sys.argv[3:])
@@ -204,6 +261,8 @@ def main():
         c.revalidate(url, "identity")
         if "br" in entry.get("encodings", {}):
             c.revalidate(url, "br")
+
+    markdown_on_request(c, dist, manifest, redirects)
 
     # Ranges of the identity bytes.
     c.check("range", "GET", "/llms.txt", {"Range": "bytes=0-9"})

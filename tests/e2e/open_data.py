@@ -37,7 +37,7 @@ DCT = Namespace("http://purl.org/dc/terms/")
 SDO = Namespace("https://schema.org/")
 
 # Warnings of the recommended shapes the catalogue keeps on purpose
-# (docs/decisions/0047-open-data-catalogue.md).
+# (docs/decisions/0048-open-data-catalogue.md).
 ALLOWED_WARNINGS = [
     # (path, focus node starts or ends with, message contains, why)
     (str(DCT.publisher), "", "", "the publisher is not in the EU corporate-body table"),

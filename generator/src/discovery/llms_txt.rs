@@ -31,14 +31,14 @@ fn md_url(s: &str) -> String {
         .replace('>', "%3E")
 }
 
+/// `- [title](url): notes`, or without `: notes` when there are none.
 fn md_item(out: &mut String, title: &str, url: &str, notes: &str) {
-    let _ = writeln!(
-        out,
-        "- [{}]({}): {}",
-        md_label(title),
-        md_url(url),
-        one_line(notes)
-    );
+    let _ = write!(out, "- [{}]({})", md_label(title), md_url(url));
+    let notes = one_line(notes);
+    if !notes.is_empty() {
+        let _ = write!(out, ": {notes}");
+    }
+    out.push('\n');
 }
 
 /// Whether the guardrails' summary already says how enquiries go.
@@ -132,7 +132,15 @@ pub fn llms_txt(
         for d in docs.iter().filter(|d| d.section == *section) {
             let dir = if d.url.ends_with('/') { "" } else { "/" };
             let twin = format!("{base_url}{}{dir}index.md", d.url);
-            md_item(&mut out, &d.title, &twin, &d.summary);
+            // A summary said already (the home page's is the site's
+            // description, the quote at the top) is not said twice.
+            let summary = one_line(&d.summary);
+            let notes = if out.contains(summary.as_str()) {
+                ""
+            } else {
+                &summary
+            };
+            md_item(&mut out, &d.title, &twin, notes);
         }
     }
 
@@ -161,7 +169,7 @@ pub fn llms_txt(
         (
             "MCP server card",
             MCP_SERVER_CARD_PATH,
-            "the MCP endpoint's identity and protocol versions",
+            "the MCP endpoint's identity and protocol versions; the same card is at /.well-known/mcp/server-card, where SEP-2127 has clients look",
         ),
         (
             "security.txt",

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::catalogs::{clip, host, reverse_dns};
+use super::text::one_line;
 use super::*;
 use crate::model::Date;
 use crate::openapi::CONTRACT_VERSION;
@@ -196,6 +197,31 @@ fn llms_txt_has_the_expected_structure() {
     assert!(data < mcp && mcp < api_doc);
     assert!(text.contains("Guides:\n") && text.contains("Reference:\n"));
     snapshot_text("llms_txt", &text);
+}
+
+/// The home page's summary is the site's description, quoted at the top
+/// already: its entry links the page without saying it again.
+#[test]
+fn llms_txt_says_the_description_once() {
+    let service = fixture::service();
+    let mut docs = docs();
+    docs.insert(
+        0,
+        DocLink {
+            url: "/".to_owned(),
+            title: "Home".to_owned(),
+            summary: service.description.clone(),
+            section: String::new(),
+        },
+    );
+    let text = llms_txt(&Origins::same(BASE_URL), &fixture::site(), &service, &docs);
+    let description = one_line(&service.description);
+    assert_eq!(text.matches(description.as_str()).count(), 1, "{text}");
+    assert!(
+        text.contains("- [Home](https://waterwatch.example.org/index.md)\n"),
+        "{text}"
+    );
+    assert!(text.contains("/docs/data/index.md): What the data holds.\n"));
 }
 
 #[test]

@@ -4,7 +4,8 @@
 //! `handle` blocks with named matchers run in the order written and
 //! exclusively: the sidecar's routes (`reverse_proxy`), other API paths (a
 //! 404 problem), preflights of files, folders without their slash (308),
-//! then any file below `/assets/` this build does not list (an earlier
+//! then page URLs asked for in Markdown (their twins, `markdown`), then
+//! any file below `/assets/` this build does not list (an earlier
 //! release's hashed asset, `kept_assets`), then the files (`file_server`
 //! with the `.br`/`.gz` twins). Every file's
 //! headers come from `header` directives on path matchers grouped by value,
@@ -204,6 +205,7 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
         );
     }
 
+    markdown::handle(&mut o, plan);
     kept_assets::handle(&mut o, plan);
 
     // Files.
@@ -248,20 +250,17 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
     for (ty, files) in plan.group_by(|f| f.content_type.clone()) {
         group(&mut o, "Content-Type", &files, &[("Content-Type", &ty)]);
     }
-    let varies: Vec<&File> = plan
-        .files
-        .iter()
-        .filter(|f| f.varies(plan.compress))
-        .collect();
-    if !varies.is_empty() {
-        // Deferred (set as the answer is written): replaces the Vary Caddy
-        // adds only when it sends a twin or compresses.
-        group(
-            &mut o,
-            "Vary, compressed or not",
-            &varies,
-            &[("Vary", headers::VARY_ENCODING), ("defer", "")],
-        );
+    for (vary, files) in plan.group_by(|f| f.vary(plan.compress)) {
+        if let Some(vary) = vary {
+            // Deferred (set as the answer is written): replaces the Vary
+            // Caddy adds only when it sends a twin or compresses.
+            group(
+                &mut o,
+                "Vary: compressed or not, HTML or Markdown",
+                &files,
+                &[("Vary", vary), ("defer", "")],
+            );
+        }
     }
     let html: Vec<&File> = plan.files.iter().filter(|f| f.is_html()).collect();
     if !html.is_empty() {
@@ -417,6 +416,7 @@ fn problem(o: &mut String, plan: &Plan, code: ProblemCode, detail: &str, extra: 
 }
 
 mod kept_assets;
+mod markdown;
 
 #[cfg(test)]
 mod tests {
@@ -457,11 +457,11 @@ mod tests {
     #[test]
     fn compression_of_files_only() {
         let text = render(&fixture::plan()).unwrap();
-        assert_eq!(text.matches("precompressed br gzip").count(), 3);
+        assert_eq!(text.matches("precompressed br gzip").count(), 4);
         assert!(!text.contains("encode"));
         let text = render(&fixture::plan_without_twins()).unwrap();
         assert!(!text.contains("precompressed"));
-        assert_eq!(text.matches("encode gzip {").count(), 3);
+        assert_eq!(text.matches("encode gzip {").count(), 4);
         assert!(text.contains("\t\t\t\theader Content-Type text/markdown*\n"));
         let sidecar = text.split("handle @pis_sidecar {").nth(1).unwrap();
         let sidecar = sidecar.split("\n\t}\n").next().unwrap();

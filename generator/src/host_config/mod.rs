@@ -153,6 +153,9 @@ pub struct File {
     /// Its size in bytes.
     pub size: u64,
     pub link: Option<&'static str>,
+    /// A page with a Markdown twin, or such a twin: its answers vary by
+    /// `Accept` ([`contract::twin::negotiated`]).
+    pub negotiated: bool,
 }
 
 impl File {
@@ -165,6 +168,12 @@ impl File {
     /// the fly.
     pub fn varies(&self, compress: Compress) -> bool {
         self.twins || (compress == Compress::OnTheFly && self.on_the_fly())
+    }
+
+    /// Its `Vary`, as the sidecar sends it: by `Accept-Encoding` when it
+    /// [`File::varies`], by `Accept` when it is [`File::negotiated`].
+    pub fn vary(&self, compress: Compress) -> Option<&'static str> {
+        headers::vary(self.varies(compress), self.negotiated)
     }
 
     /// Whether the front compresses it when compressing on the fly.
@@ -294,6 +303,7 @@ impl Plan {
                 compressible: media::compressible(&entry.content_type),
                 size: entry.size,
                 link: headers::link(key),
+                negotiated: contract::twin::negotiated(key, |k| manifest.files.contains_key(k)),
             });
         }
         ensure!(
@@ -455,6 +465,28 @@ impl Plan {
             groups.entry(key(f)).or_default().push(f);
         }
         groups
+    }
+
+    /// The page URLs a request preferring Markdown gets the twin at (nginx
+    /// and Caddy), each with its twin's file: the folder URL of every page
+    /// with a twin, unless a moved page's redirect takes that path.
+    pub fn markdown_pages(&self) -> Vec<(&str, &File)> {
+        let twins: BTreeMap<&str, &File> = self
+            .files
+            .iter()
+            .filter(|f| f.negotiated && contract::twin::page_key(&f.key).is_some())
+            .map(|f| (f.key.as_str(), f))
+            .collect();
+        self.files
+            .iter()
+            .filter(|f| f.negotiated)
+            .filter_map(|f| Some((f, twins.get(contract::twin::twin_key(&f.key)?.as_str())?)))
+            .filter_map(|(f, twin)| {
+                let folder = f.urls.iter().find(|u| u.ends_with('/'))?;
+                let moved = self.moved.iter().any(|(from, _)| from == folder);
+                (!moved).then_some((folder.as_str(), *twin))
+            })
+            .collect()
     }
 
     /// The 404 page.

@@ -188,17 +188,21 @@ fn maps(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
 
     o.push_str(
         "# Files with precompressed twins, or compressed on the fly, vary by\n\
-         # Accept-Encoding (compressed or not), as the sidecar says.\n\
+         # Accept-Encoding (compressed or not); pages with a Markdown twin, and\n\
+         # their twins, by Accept; as the sidecar says.\n\
          map $uri $pis_file_vary {\n    volatile;\n    default \"\";\n",
     );
-    for f in plan.files.iter().filter(|f| f.varies(plan.compress)) {
-        for u in &f.urls {
-            let _ = writeln!(o, "    {} {};", q(u), q(headers::VARY_ENCODING));
+    for f in &plan.files {
+        if let Some(vary) = f.vary(plan.compress) {
+            for u in &f.urls {
+                let _ = writeln!(o, "    {} {};", q(u), q(vary));
+            }
         }
     }
     kept_assets::vary_entries(o, plan);
     o.push_str("}\n\n");
     kept_assets::vary_map(o, plan);
+    markdown::maps(o, plan);
 
     o.push_str(
         "# RFC 9727: the api-catalog relation on the catalog and the home page\n\
@@ -438,6 +442,7 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
 
     o.push_str("    # Files of dist/.\n    location / {\n        if ($pis_file_cache = \"\") { return 404; }\n");
     file_headers(o, gzip_here, "        ");
+    markdown::rewrite(o, plan, "        ");
     o.push_str("    }\n\n");
     kept_assets::location(o, plan, &kept, gzip_here, &gzip_types);
 
@@ -581,5 +586,6 @@ pub(super) fn encode_path(path: &str) -> String {
 
 mod gzip;
 mod kept_assets;
+mod markdown;
 #[cfg(test)]
 mod tests;

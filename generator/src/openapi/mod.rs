@@ -323,7 +323,10 @@ fn info_description(origins: &Origins, site: &Site, service: &ServiceInformation
         This contract lists every machine-readable route of {title} {at}. \
         Pages are not operations: the home page, `/docs/…` and the other HTML pages (each with \
         a Markdown twin, `index.md` beside `index.html`, for agents) and the content-hashed \
-        files under `/assets/` are listed in `/sitemap.xml` and `/llms.txt` instead. The other \
+        files under `/assets/` are listed in `/sitemap.xml` and `/llms.txt` instead. A page's \
+        own URL answers its twin (`text/markdown; charset=utf-8`) to a request whose `Accept` \
+        names `text/markdown` at a quality no lower than HTML's, and the HTML otherwise; both \
+        answers carry `Vary: Accept`. The other \
         static files are the file archive's downloads under `/files/…` (listed on its page), \
         the search indexes the site's scripts read (`/search-index.json`, \
         `/search-passages.json` and the parts under `/search/` they list), the page for unknown addresses `/404.html` and the contact \

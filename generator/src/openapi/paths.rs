@@ -169,6 +169,10 @@ fn operation(route: &Route, op: Operation) -> Operation {
                     sr("McpServerCard"),
                     "Identity, endpoint and protocol versions of the MCP server, readable before connecting.",
                 ),
+                StaticFile::McpServerCardWellKnown => (
+                    sr("McpServerCard"),
+                    "The same MCP server card, at the location the current server-card proposal (SEP-2127) names, as plain JSON.",
+                ),
                 StaticFile::DataCatalog => (
                     sr("DataCatalog"),
                     "DCAT-AP 3 catalogue of the open data (observations and the archive's files): datasets, distributions with media types, licences, publisher, contact point, temporal and spatial coverage, update frequency. The same facts are on each dataset's page as schema.org `Dataset` JSON-LD.",

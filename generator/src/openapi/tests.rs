@@ -296,8 +296,8 @@ fn cacheable_gets_are_conditional() {
         assert!(not_modified["headers"]["ETag"].is_object());
         assert!(not_modified.get("content").is_none());
     }
-    // Eleven static documents and three live data routes.
-    assert_eq!(conditional, 14);
+    // Twelve static documents and three live data routes.
+    assert_eq!(conditional, 15);
 }
 
 #[test]

@@ -395,6 +395,8 @@ pub(super) fn data_files(
         path: path.to_owned(),
         bytes: s.into_bytes(),
     };
+    // One card at both locations (decision 0047).
+    let card = pretty(&discovery::mcp_server_card(&site.origins, cs, service))?;
     Ok(vec![
         OutFile {
             path: manifest::SERVICE_INFORMATION.into(),
@@ -410,7 +412,11 @@ pub(super) fn data_files(
         },
         OutFile {
             path: manifest::MCP_SERVER_CARD.into(),
-            bytes: pretty(&discovery::mcp_server_card(&site.origins, cs, service))?,
+            bytes: card.clone(),
+        },
+        OutFile {
+            path: manifest::MCP_SERVER_CARD_WELL_KNOWN.into(),
+            bytes: card,
         },
         OutFile {
             path: manifest::DATA_CATALOG.into(),

@@ -1,5 +1,6 @@
 //! `Accept-Encoding` negotiation between the identity bytes and the
-//! precompressed `br` / `gzip` twins (RFC 9110 §12.5.3).
+//! precompressed `br` / `gzip` twins (RFC 9110 §12.5.3), and `Accept`
+//! negotiation between a page's HTML and its Markdown twin (§12.5.1).
 //!
 //! Parsing runs on every static request, so it walks the header once without
 //! allocating.
@@ -59,6 +60,46 @@ pub fn choose(accept_encoding: Option<&[u8]>, has_br: bool, has_gzip: bool) -> C
     } else {
         Coding::Gzip
     }
+}
+
+/// Whether a page asked for with `accept` is answered with its Markdown
+/// twin rather than its HTML (decision 0046): the header names
+/// `text/markdown` itself with a q above 0, and no higher than the q it
+/// gives HTML (by its most specific range: `text/html`, `text/*`, `*/*`).
+/// A tie goes to Markdown only because it was named: `*/*` or `text/*`
+/// alone is a browser or a generic client, answered with HTML. Media-type
+/// parameters other than `q` are ignored; a range named twice counts with
+/// its highest q.
+pub fn prefers_markdown(accept: Option<&[u8]>) -> bool {
+    let Some(header) = accept else {
+        return false;
+    };
+    let (mut markdown, mut html, mut text, mut any) = (None, None, None, None);
+    for item in header.split(|b| *b == b',') {
+        let mut parts = item.split(|b| *b == b';');
+        let range = trim(parts.next().unwrap_or_default());
+        let slot = if range.eq_ignore_ascii_case(b"text/markdown") {
+            &mut markdown
+        } else if range.eq_ignore_ascii_case(b"text/html") {
+            &mut html
+        } else if range.eq_ignore_ascii_case(b"text/*") {
+            &mut text
+        } else if range == b"*/*" {
+            &mut any
+        } else {
+            continue;
+        };
+        let q = parts.map(trim).fold(1000, |q, param| {
+            if param.len() >= 2 && param[0].eq_ignore_ascii_case(&b'q') && param[1] == b'=' {
+                parse_qvalue(trim(&param[2..]))
+            } else {
+                q
+            }
+        });
+        *slot = Some(slot.map_or(q, |seen: u16| seen.max(q)));
+    }
+    let html = html.or(text).or(any).unwrap_or(0);
+    markdown.is_some_and(|md| md > 0 && md >= html)
 }
 
 /// A qvalue in thousandths; anything malformed counts as 0 (not acceptable),
@@ -126,6 +167,42 @@ mod tests {
         assert_eq!(pick("br;q=bogus, gzip;q=0.001"), Coding::Gzip);
         assert_eq!(pick("br;q=1.000"), Coding::Br);
         assert_eq!(pick("br;q=1.5"), Coding::Identity);
+    }
+
+    #[test]
+    fn markdown_when_named_and_not_below_html() {
+        let md = |h: &str| prefers_markdown(Some(h.as_bytes()));
+        // Browsers, generic clients, no header: HTML.
+        assert!(!md(
+            "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+        ));
+        assert!(!md("*/*"));
+        assert!(!md("text/*"));
+        assert!(!md(""));
+        assert!(!prefers_markdown(None));
+        // Agents that name Markdown.
+        assert!(md("text/markdown"));
+        assert!(md("text/markdown, text/html;q=0.5"));
+        assert!(md("text/markdown, text/html, */*"));
+        assert!(md("text/markdown, text/plain;q=0.9, */*;q=0.8"));
+        assert!(md("TEXT/Markdown ; charset=utf-8"));
+        assert!(md("text/html;q=0.8, text/markdown;q=0.9"));
+        assert!(md("text/markdown;q=0.5, text/plain"));
+        // Refused, or below HTML by its most specific range.
+        assert!(!md("text/markdown;q=0"));
+        assert!(!md("text/markdown;q=0.000, text/html;q=0"));
+        assert!(!md("text/markdown;q=0.5, text/html"));
+        assert!(!md("text/markdown;q=0.5, text/*;q=0.6"));
+        assert!(!md("text/markdown;q=0.5, */*"));
+        assert!(
+            md("text/markdown;q=0.5, text/html;q=0.1, */*"),
+            "text/html is more specific"
+        );
+        assert!(!md("text/markdown;q=bogus"));
+        assert!(
+            md("text/markdown;q=0, text/markdown;q=0.3"),
+            "the highest q"
+        );
     }
 
     #[test]

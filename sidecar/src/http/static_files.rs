@@ -17,7 +17,6 @@ use crate::http::range::{self, RangeRequest};
 use crate::http::security_headers;
 use crate::published::entry::{Entry, entity_headers, insert_encoding};
 
-const VARY_ENCODING: HeaderValue = HeaderValue::from_static(contract::headers::VARY_ENCODING);
 const NO_STORE: HeaderValue = HeaderValue::from_static("no-store");
 /// `Allow` of every static file.
 pub const ALLOW: HeaderValue = HeaderValue::from_static(contract::routes::Method::Get.allow());
@@ -122,8 +121,8 @@ pub fn not_found_page(entry: &Entry, request: &HeaderMap, head: bool) -> Respons
     h.insert(header::CONTENT_TYPE, entry.kind.content_type.clone());
     h.insert(header::CONTENT_LENGTH, variant.content_length.clone());
     h.insert(header::CACHE_CONTROL, NO_STORE);
-    if entry.kind.varies {
-        h.insert(header::VARY, VARY_ENCODING);
+    if let Some(vary) = &entry.kind.vary {
+        h.insert(header::VARY, vary.clone());
     }
     insert_encoding(h, coding);
     if let Some(csp) = &entry.kind.csp {

@@ -72,12 +72,34 @@ pub trait LiveTools: Send + Sync {
     fn globe(&self) -> LiveFuture<'_>;
 }
 
+/// A tool's behaviour hints (MCP 2025-03-26 and later), stated per tool so
+/// that a tool that came to write or reach outside would have to say so.
+#[derive(Clone, Copy)]
+struct Hints {
+    read_only: bool,
+    destructive: bool,
+    idempotent: bool,
+    /// Whether it reaches beyond the organisation's own published data.
+    open_world: bool,
+}
+
+/// Reads the organisation's own published or live data, and nothing else.
+/// `prepare_enquiry` is one of these: it drafts text and stores or sends
+/// nothing (a human submits the form).
+const READS_OWN_DATA: Hints = Hints {
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+    open_world: false,
+};
+
 /// A tool's static description.
 struct Tool {
     name: &'static str,
     title: &'static str,
     description: &'static str,
     live: bool,
+    hints: Hints,
     input: fn() -> Value,
     output: fn() -> Value,
 }
@@ -88,6 +110,7 @@ const TOOLS: [Tool; 7] = [
         title: "Service information",
         description: "The organisation's published service information: what it offers (services), its projects, evidence of its work, its scope, the consortium behind it, how to contact it and the guardrails for agents. Give `section` to get one part only.",
         live: false,
+        hints: READS_OWN_DATA,
         input: || {
             json!({"type": "object", "properties": {"section": {
                 "type": "string", "enum": SECTIONS,
@@ -101,6 +124,7 @@ const TOOLS: [Tool; 7] = [
         title: "Platform statistics",
         description: "Live statistics of the citizen-science platform (volunteers, sites, observations), computed from the database; the same as /api/platform-stats.php.",
         live: true,
+        hints: READS_OWN_DATA,
         input: || json!({"type": "object", "properties": {}, "additionalProperties": false}),
         output: || json!({"type": "object", "description": "The platform statistics object.", "additionalProperties": true}),
     },
@@ -109,6 +133,7 @@ const TOOLS: [Tool; 7] = [
         title: "Water observations",
         description: "Public water-quality observations, newest first, with the same filters and limits as /api/observations-data.php. Follow `next_cursor` by passing it back as `cursor`. The data licence and attribution travel with every page.",
         live: true,
+        hints: READS_OWN_DATA,
         input: || {
             json!({"type": "object", "properties": {
                 "parameter": {"type": "string", "description": "Only this measured parameter, such as nitrate or ph."},
@@ -127,6 +152,7 @@ const TOOLS: [Tool; 7] = [
         title: "Globe points",
         description: "Public geographic points of observation sites, as shown on the globe page; coordinates are coarsened for volunteers' privacy. The same as /api/globe-data.php.",
         live: true,
+        hints: READS_OWN_DATA,
         input: || json!({"type": "object", "properties": {}, "additionalProperties": false}),
         output: || json!({"type": "object", "description": "The globe points.", "additionalProperties": true}),
     },
@@ -135,6 +161,7 @@ const TOOLS: [Tool; 7] = [
         title: "Search the documentation",
         description: "Full-text search over the published documentation pages. Returns the best-ranked pages with a snippet, the page URL and the resource URI of its Markdown; read one with get_document.",
         live: false,
+        hints: READS_OWN_DATA,
         input: || {
             json!({"type": "object", "properties": {
                 "query": {"type": "string", "minLength": 1, "description": "Words to look for."},
@@ -159,6 +186,7 @@ const TOOLS: [Tool; 7] = [
         title: "Get a document",
         description: "One documentation page as Markdown, with its licence and attribution. `path` is a page path such as /docs/archive/, its URL, or a resource URI from search_documentation or resources/list.",
         live: false,
+        hints: READS_OWN_DATA,
         input: || {
             json!({"type": "object", "properties": {
                 "path": {"type": "string", "minLength": 1, "description": "Page path, page URL or resource URI."}
@@ -178,6 +206,7 @@ const TOOLS: [Tool; 7] = [
         title: "Prepare an enquiry",
         description: "Drafts an enquiry to the organisation for the user to review. It sends nothing and stores nothing: it returns the draft and the URL of the contact form, where only the user may submit it.",
         live: false,
+        hints: READS_OWN_DATA,
         input: || {
             json!({"type": "object", "properties": {
                 "topic": {"type": "string", "minLength": 1, "maxLength": TOPIC_MAX, "description": "What the enquiry is about."},
@@ -207,8 +236,13 @@ pub fn list(version: Version, live: bool) -> Value {
             let mut v =
                 json!({"name": t.name, "description": t.description, "inputSchema": (t.input)()});
             if version >= Version::V2025_03_26 {
-                v["annotations"] =
-                    json!({"readOnlyHint": true, "idempotentHint": true, "openWorldHint": false});
+                let h = t.hints;
+                v["annotations"] = json!({
+                    "readOnlyHint": h.read_only,
+                    "destructiveHint": h.destructive,
+                    "idempotentHint": h.idempotent,
+                    "openWorldHint": h.open_world,
+                });
             }
             if version >= Version::V2025_06_18 {
                 v["title"] = json!(t.title);

@@ -246,14 +246,15 @@ impl Entry {
 }
 
 /// Loads the file `key` of the manifest: its bytes (and the build's twins)
-/// into memory when `hold`, else only checked on disk.
+/// into memory when `hold`, else only checked on disk. `negotiated`: it is
+/// a page with a Markdown twin, or such a twin (its answers vary by
+/// `Accept`).
 pub(super) fn load_entry(
     root: &Path,
-    key: &str,
-    file: FileEntry,
+    (key, file): (&str, FileEntry),
     kinds: &mut Kinds,
     (csp, release): (&HeaderValue, &HeaderValue),
-    hold: bool,
+    (hold, negotiated): (bool, bool),
 ) -> anyhow::Result<Entry> {
     let identity = load_variant(root, key, file.size, &file.etag, hold, Coding::Identity)?;
     let mut br = None;
@@ -303,8 +304,9 @@ pub(super) fn load_entry(
         && hold
         && contract::media::compressible(&file.content_type)
         && identity.len >= LAZY_FROM as u64;
+    let vary = contract::headers::vary(built || lazy, negotiated).map(HeaderValue::from_static);
     let kind = kinds.kind(
-        (content_type, cache_control, html, link, built || lazy),
+        (content_type, cache_control, html, link, vary),
         csp,
         release,
     );
@@ -441,11 +443,10 @@ mod tests {
         for (hold, prepared) in [(true, true), (false, false)] {
             let entry = load_entry(
                 &root,
-                "a.html",
-                file.clone(),
+                ("a.html", file.clone()),
                 &mut kinds,
                 (&csp, &release),
-                hold,
+                (hold, false),
             )
             .unwrap();
             assert_eq!(entry.identity.prepared.is_some(), prepared);

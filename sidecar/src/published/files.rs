@@ -17,6 +17,10 @@
 //!
 //! The manifest does not list itself, and twins (`x.html.br`) are not keys,
 //! so neither is ever served on its own.
+//!
+//! A page's URL (`/docs/x/`) with a Markdown twin beside its HTML
+//! (`index.md`, see [`contract::twin`]) has both: the request's `Accept`
+//! chooses (decision 0046), and both files say `Vary: Accept`.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -36,6 +40,11 @@ use contract::manifest::{ASSETS, Manifest, NOT_FOUND_PAGE};
 #[derive(Debug, Clone)]
 pub enum Resource {
     File(Arc<Entry>),
+    /// A page URL with two representations: its HTML and its Markdown twin.
+    Page {
+        html: Arc<Entry>,
+        markdown: Arc<Entry>,
+    },
     /// A directory requested without its slash: 308 to this location.
     Redirect(HeaderValue),
     /// A moved page (an alias in the manifest's `redirects`): 301 to this
@@ -75,14 +84,27 @@ impl Files {
         let mut entries = Vec::with_capacity(manifest.files.len());
         let mut held = 0u64;
         let mut kinds = Kinds::default();
+        let negotiated: std::collections::HashSet<String> = manifest
+            .files
+            .keys()
+            .filter(|k| contract::twin::negotiated(k, |o| manifest.files.contains_key(o)))
+            .cloned()
+            .collect();
         for (key, file) in manifest.files {
             let size = file.size + file.encodings.values().map(|e| e.size).sum::<u64>();
             let hold = !on_disk_first(&key) || held + size <= budget;
             if hold {
                 held += size;
             }
-            let entry = load_entry(root, &key, file, &mut kinds, (&csp, release), hold)
-                .with_context(|| format!("manifest entry {key:?}"))?;
+            let negotiated = negotiated.contains(&key);
+            let entry = load_entry(
+                root,
+                (&key, file),
+                &mut kinds,
+                (&csp, release),
+                (hold, negotiated),
+            )
+            .with_context(|| format!("manifest entry {key:?}"))?;
             site.files += 1;
             site.bytes += entry.loaded_bytes();
             entries.push(Arc::new(entry));
@@ -93,10 +115,16 @@ impl Files {
     }
 
     /// Builds the URL map: each file under `/<key>`, each `…/index.html`
-    /// also under its directory URL, and a redirect from the directory
-    /// without slash (pages only — never in the API space).
+    /// also under its directory URL (with its Markdown twin, when it has
+    /// one), and a redirect from the directory without slash (pages only —
+    /// never in the API space).
     fn index(&mut self, entries: Vec<Arc<Entry>>) {
         let mut redirects = Vec::new();
+        let twins: HashMap<String, Arc<Entry>> = entries
+            .iter()
+            .filter(|e| contract::twin::page_key(&e.key).is_some())
+            .map(|e| (e.key.clone(), e.clone()))
+            .collect();
         for entry in entries {
             let url = format!("/{}", entry.key);
             if entry.key == NOT_FOUND_PAGE {
@@ -108,7 +136,15 @@ impl Files {
                 if !bare.is_empty() && !contract::routes::is_api_space(bare) {
                     redirects.push((bare.to_owned(), dir.clone()));
                 }
-                self.routes.insert(dir, Resource::File(entry.clone()));
+                let twin = contract::twin::twin_key(&entry.key).and_then(|k| twins.get(&k));
+                let page = match twin {
+                    Some(markdown) => Resource::Page {
+                        html: entry.clone(),
+                        markdown: markdown.clone(),
+                    },
+                    None => Resource::File(entry.clone()),
+                };
+                self.routes.insert(dir, page);
             }
             self.routes.insert(url, Resource::File(entry));
         }

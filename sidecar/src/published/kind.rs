@@ -10,7 +10,6 @@ use http::{HeaderMap, HeaderValue};
 use crate::http::negotiate::Coding;
 use crate::http::{cors, security_headers};
 
-const VARY_ENCODING: HeaderValue = HeaderValue::from_static(contract::headers::VARY_ENCODING);
 const BYTES: HeaderValue = HeaderValue::from_static("bytes");
 const BR: HeaderValue = HeaderValue::from_static("br");
 const GZIP: HeaderValue = HeaderValue::from_static("gzip");
@@ -34,9 +33,10 @@ pub struct Kind {
     pub link: Option<HeaderValue>,
     /// `X-Release`: the release these files were published in.
     pub release: HeaderValue,
-    /// Answers for these files depend on `Accept-Encoding` (`Vary`): they
-    /// have twins from the build, or may get them here.
-    pub varies: bool,
+    /// `Vary`: `Accept-Encoding` when the files have twins from the build,
+    /// or may get them here; `Accept` when they are pages with a Markdown
+    /// twin, or such twins.
+    pub vary: Option<HeaderValue>,
     /// Per coding (identity, brotli, gzip): the 200 answer's headers.
     pub(super) ok: [HeaderMap; 3],
     /// A 304 answer's headers, the ETag to fill in.
@@ -57,7 +57,13 @@ pub fn slot(coding: Coding) -> usize {
 
 /// What makes two files of a release one [`Kind`]: type, cache policy,
 /// HTML, `Link`, `Vary`.
-pub type KindKey = (HeaderValue, HeaderValue, bool, Option<HeaderValue>, bool);
+pub type KindKey = (
+    HeaderValue,
+    HeaderValue,
+    bool,
+    Option<HeaderValue>,
+    Option<HeaderValue>,
+);
 
 /// The kinds of a release's files, and their header values, each made
 /// once.
@@ -89,14 +95,14 @@ impl Kinds {
         self.kinds
             .entry(key.clone())
             .or_insert_with(|| {
-                let (content_type, cache_control, html, link, varies) = key;
+                let (content_type, cache_control, html, link, vary) = key;
                 Arc::new(Kind::new(Kind {
                     content_type,
                     cache_control,
                     csp: html.then(|| csp.clone()),
                     link,
                     release: release.clone(),
-                    varies,
+                    vary,
                     ok: Default::default(),
                     not_modified: HeaderMap::new(),
                 }))
@@ -135,8 +141,8 @@ pub fn entity_headers(
     h.insert(header::ETAG, etag.clone());
     h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
     h.insert(header::ACCEPT_RANGES, BYTES);
-    if entry.varies {
-        h.insert(header::VARY, VARY_ENCODING);
+    if let Some(vary) = &entry.vary {
+        h.insert(header::VARY, vary.clone());
     }
     insert_encoding(h, coding);
     if let Some(link) = &entry.link {
@@ -155,8 +161,8 @@ fn not_modified_headers(entry: &Kind, etag: &HeaderValue) -> HeaderMap {
     let mut h = HeaderMap::with_capacity(12);
     h.insert(header::ETAG, etag.clone());
     h.insert(header::CACHE_CONTROL, entry.cache_control.clone());
-    if entry.varies {
-        h.insert(header::VARY, VARY_ENCODING);
+    if let Some(vary) = &entry.vary {
+        h.insert(header::VARY, vary.clone());
     }
     h.insert(contract::headers::RELEASE, entry.release.clone());
     cors::apply(&cors::Cors::Public, &mut h);

@@ -49,7 +49,7 @@ pub struct File {
 pub const PAGE: &str = "public, max-age=60, stale-while-revalidate=600";
 pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
-fn html(title: &str) -> Vec<u8> {
+pub fn html(title: &str) -> Vec<u8> {
     let mut s =
         format!("<!doctype html><html lang=\"en\"><head><title>{title}</title></head><body><main>");
     for i in 0..60 {

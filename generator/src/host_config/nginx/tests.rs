@@ -102,13 +102,42 @@ fn on_the_fly_gzips_files_only() {
         .unwrap();
     for f in &plan.files {
         for u in &f.urls {
+            let entry = format!("    \"{u}\" \"");
+            match f.vary(plan.compress) {
+                Some(v) => assert!(vary.contains(&format!("{entry}{v}\";")), "{u}"),
+                None => assert!(!vary.contains(&entry), "{u}"),
+            }
             assert_eq!(
-                vary.contains(&format!("    \"{u}\" \"accept-encoding\";")),
+                vary.contains(&format!("{entry}accept-encoding")),
                 f.on_the_fly(),
                 "{u}"
             );
         }
     }
+}
+
+/// A page with a twin: rewritten to it for a request naming Markdown, in
+/// `location /` after the method checks; both vary by Accept.
+#[test]
+fn markdown_on_request() {
+    let plan = fixture::plan();
+    let conf = render(&plan).unwrap();
+    assert!(
+        conf.contains("    \"1:/docs/about/\" \"/docs/about/index.md\";\n"),
+        "{conf}"
+    );
+    assert!(
+        !conf.contains("\"1:/\""),
+        "the fixture's home page has no twin"
+    );
+    let root = conf.split("\n    location / {\n").nth(1).unwrap();
+    let root = root.split("\n    }\n").next().unwrap();
+    let rewrite = root
+        .find("if ($pis_twin) { rewrite ^ $pis_twin last; }")
+        .unwrap();
+    assert!(root.find("return 405;").unwrap() < rewrite, "{root}");
+    assert!(conf.contains("    \"/docs/about/index.md\" \"accept-encoding, accept\";\n"));
+    assert!(conf.contains("    \"/index.html\" \"accept-encoding\";\n"));
 }
 
 #[test]
