@@ -175,7 +175,7 @@ fn operation(route: &Route, op: Operation) -> Operation {
                 ),
                 StaticFile::DataCatalog => (
                     sr("DataCatalog"),
-                    "DCAT-AP 3 catalogue of the open data (observations and the archive's files): datasets, distributions with media types, licences, publisher, contact point, temporal and spatial coverage, update frequency. The same facts are on each dataset's page as schema.org `Dataset` JSON-LD.",
+                    "DCAT-AP 3 JSON-LD for data portals. The same facts are on each dataset's page as schema.org `Dataset` JSON-LD.",
                 ),
                 StaticFile::LlmsTxt => (
                     text(),
