@@ -20,10 +20,11 @@ bin="${CARGO_TARGET_DIR:-target}/debug/sidecar"
 
 # promtool comes with Debian's prometheus package; without it the rules
 # would go unchecked, so its absence fails the test.
+# (apt_ensure reads the package lists first: on a fresh machine they may
+# not name the package yet.)
 if ! command -v promtool >/dev/null; then
-  apt-cache policy prometheus 2>/dev/null | grep -q 'Candidate: [0-9]' \
-    || { echo "ops e2e: the Debian package prometheus (promtool) is not available from apt" >&2; exit 1; }
-  apt_ensure prometheus
+  apt_ensure prometheus \
+    || { echo "ops e2e: the Debian package prometheus (promtool) could not be installed from apt" >&2; exit 1; }
 fi
 echo "ops e2e: alert rules ($(promtool --version 2>&1 | head -1))"
 promtool check rules deploy/prometheus/alerts.yml
