@@ -288,9 +288,13 @@ await phase("archive pages carry the licence and attribution", async () => {
     const visible = page.locator(`main a[rel="license"][href="${ARCHIVE_LICENCE}"]`).first();
     check(await visible.isVisible(), path, "no visible CC BY-NC-ND 4.0 licence link");
     // The attribution the page declares (JSON-LD creditText) is shown on it.
+    // A page that describes a dataset holds its article in a @graph.
     const credit = await page.evaluate(() => {
       const s = document.querySelector('script[type="application/ld+json"]');
-      return s ? JSON.parse(s.textContent).creditText || "" : "";
+      if (!s) return "";
+      const doc = JSON.parse(s.textContent);
+      const article = doc["@graph"] ? doc["@graph"].find((n) => n["@type"] === "TechArticle") || {} : doc;
+      return article.creditText || "";
     });
     check(credit.length > 0, path, "no attribution (creditText) declared");
     const text = await page.locator("main").innerText();
