@@ -2,7 +2,7 @@
 //! repository's `content/` copied once (its documents cut to one), then, per
 //! input, one file replaced by the input and the whole folder loaded. The
 //! first byte picks the file: a TOML file of the site or the service, the
-//! synonyms or a document. Asserts that loading never panics, that an error
+//! synonyms, a document or the open-data catalogue. Asserts that loading never panics, that an error
 //! names the replaced file (or one it refers to) with a position inside it
 //! and a message, and that what loads keeps the loader's promises.
 
@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use generator::content::load_content;
 use libfuzzer_sys::fuzz_target;
 
-const FILES: [&str; 11] = [
+const FILES: [&str; 12] = [
     "site.toml",
     "service/organisation.toml",
     "service/services.toml",
@@ -26,6 +26,7 @@ const FILES: [&str; 11] = [
     "service/guardrails.toml",
     "synonyms.toml",
     "docs/page.md",
+    "catalog.toml",
 ];
 
 const DOC: &str = "+++\ntitle = \"A page\"\nsummary = \"One page.\"\nweight = 1\nupdated = \"2026-11-01\"\n+++\n\n# A page\n\nText.\n";
@@ -58,6 +59,20 @@ fn folder() -> &'static Folder {
         copy(&source.join("files/img"), &root.join("files/img"));
         std::fs::create_dir_all(root.join("docs")).unwrap();
         std::fs::write(root.join("docs/page.md"), DOC).unwrap();
+        // The catalogue's datasets describe the one page left.
+        let catalog = std::fs::read_to_string(root.join("catalog.toml")).unwrap();
+        let catalog = catalog
+            .lines()
+            .map(|l| {
+                if l.starts_with("page = ") {
+                    "page = \"/docs/page/\""
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(root.join("catalog.toml"), catalog + "\n").unwrap();
         load_content(&root).expect("the copied content loads");
         let originals = FILES
             .iter()
