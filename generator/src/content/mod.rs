@@ -9,8 +9,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::model::{
-    Catalog, Consortium, Contact, Date, Evidence, FrontMatter, Guardrails, Id, Link, Material,
-    Project, Scope, Service, ServiceInformation, Site,
+    Catalog, Consortium, Contact, Date, Evidence, FrontMatter, Guardrails, Id, Licence,
+    LicenceGrant, LicenceId, Link, Material, Project, Scope, Service, ServiceInformation, Site,
 };
 
 mod catalog;
@@ -63,6 +63,22 @@ pub struct Content {
     /// The open-data catalogue (`content/catalog.toml`; none when the file
     /// is absent).
     pub catalog: Option<Catalog>,
+}
+
+impl Content {
+    /// The licence grant of `guardrails.toml` that covers `material`.
+    pub fn grant(&self, material: Material) -> Option<&LicenceGrant> {
+        self.service
+            .guardrails
+            .licences
+            .iter()
+            .find(|g| g.covers.contains(&material))
+    }
+
+    /// The licence `site.toml` lists as `id`.
+    pub fn licence(&self, id: &LicenceId) -> Option<&Licence> {
+        self.site.licences.iter().find(|l| l.id == *id)
+    }
 }
 
 #[derive(Deserialize)]

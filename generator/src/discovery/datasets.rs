@@ -17,7 +17,7 @@ use codes::{
 
 use crate::archive::ArchivedFile;
 use crate::content::Content;
-use crate::model::{CatalogDataset, LicenceGrant, Material};
+use crate::model::{CatalogDataset, Material};
 use crate::origin::Origins;
 
 /// The catalogue's site path.
@@ -76,14 +76,8 @@ impl<'a> OpenData<'a> {
         let datasets = entries
             .iter()
             .map(|entry| {
-                let grant = content
-                    .service
-                    .guardrails
-                    .licences
-                    .iter()
-                    .find(|g| g.covers.contains(&entry.material));
-                let licence =
-                    grant.and_then(|g| content.site.licences.iter().find(|l| l.id == g.licence));
+                let grant = content.grant(entry.material);
+                let licence = grant.and_then(|g| content.licence(&g.licence));
                 let mut distributions = Vec::new();
                 for path in &entry.routes {
                     distributions.extend(route_distributions(path, &api_origin));
@@ -119,15 +113,6 @@ impl<'a> OpenData<'a> {
             api_origin,
             datasets,
         }
-    }
-
-    fn grant(&self, material: Material) -> Option<&LicenceGrant> {
-        self.content
-            .service
-            .guardrails
-            .licences
-            .iter()
-            .find(|g| g.covers.contains(&material))
     }
 
     fn catalog_iri(&self) -> String {
@@ -217,8 +202,16 @@ impl<'a> OpenData<'a> {
                 "dct:title": {"@value": "Data theme", "@language": "en"},
             });
         }
-        if let Some(g) = self.grant(Material::ServiceInformation) {
-            catalog["dct:license"] = json!({"@id": g.url.absolute(&self.base_url)});
+        // The catalogue's own licence: the service information's.
+        let mut licences: Vec<(String, String, String)> = Vec::new();
+        if let Some(g) = self.content.grant(Material::ServiceInformation) {
+            let url = g.url.absolute(&self.base_url);
+            catalog["dct:license"] = json!({"@id": url});
+            let title = self
+                .content
+                .licence(&g.licence)
+                .map_or_else(String::new, |l| l.title.clone());
+            add_licence(&mut licences, &url, &title, g.licence.as_str());
         }
         graph.push(catalog);
         graph.push(json!({
@@ -239,22 +232,6 @@ impl<'a> OpenData<'a> {
             "vcard:hasEmail": {"@id": format!("mailto:{}", contact.email)},
             "vcard:hasURL": {"@id": contact.form_url.absolute(&self.base_url)},
         });
-        let mut licences: Vec<(String, String, String)> = Vec::new();
-        if let Some(g) = self.grant(Material::ServiceInformation) {
-            let title = self
-                .content
-                .site
-                .licences
-                .iter()
-                .find(|l| l.id == g.licence)
-                .map_or_else(String::new, |l| l.title.clone());
-            add_licence(
-                &mut licences,
-                &g.url.absolute(&self.base_url),
-                &title,
-                g.licence.as_str(),
-            );
-        }
         let mut media_types: Vec<&'static str> = Vec::new();
         for d in &self.datasets {
             let e = d.entry;

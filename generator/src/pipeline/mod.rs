@@ -506,18 +506,9 @@ fn validate_base_url(url: &str) -> Result<String> {
 }
 
 /// The licence grant that covers `material`, if any.
-fn grant(content: &Content, material: Material) -> Option<&LicenceGrant> {
-    content
-        .service
-        .guardrails
-        .licences
-        .iter()
-        .find(|g| g.covers.contains(&material))
-}
-
 /// The file archive's listing, when the content has an archive licence grant.
 fn archive_listing(content: &Content, downloads: &[(String, Vec<u8>)]) -> Result<Option<Listing>> {
-    let Some(g) = grant(content, Material::Archive) else {
+    let Some(g) = content.grant(Material::Archive) else {
         return Ok(None);
     };
     let licence = content
@@ -536,7 +527,7 @@ fn add_generated_documents(
     api: &apiref::Reference,
     base_url: &str,
 ) -> Result<()> {
-    let g = grant(content, Material::ServiceInformation);
+    let g = content.grant(Material::ServiceInformation);
     let licence: Option<LicenceId> = g.map(|g| g.licence.clone());
     let attribution = g.and_then(|g| g.attribution.clone());
     let mut generated = about::documents(&content.service, licence.clone(), attribution.clone());

@@ -36,7 +36,7 @@ impl<'a> Site<'a> {
         Self {
             content,
             openapi,
-            archive_grant: grant(content, Material::Archive),
+            archive_grant: content.grant(Material::Archive),
             template_extra: HashMap::new(),
             twin_extra: HashMap::new(),
             images: Images::new(&content.files),
