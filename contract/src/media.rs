@@ -7,6 +7,8 @@ pub const GEO_JSON: &str = "application/geo+json";
 /// registered, with the specification's version.
 pub const OPENAPI: &str = "application/vnd.oai.openapi+json;version=3.1";
 /// The OpenAPI media type without its version parameter.
+/// OpenAPI 3.0, for the OGC API – Features routes' own definition.
+pub const OPENAPI_30: &str = "application/vnd.oai.openapi+json;version=3.0";
 pub const OPENAPI_ESSENCE: &str = "application/vnd.oai.openapi+json";
 pub const AI_CATALOG: &str = "application/ai-catalog+json";
 pub const MCP_SERVER_CARD: &str = "application/mcp-server-card+json";
@@ -40,6 +42,7 @@ pub fn for_path(path: &str) -> &'static str {
         crate::manifest::MCP_SERVER_CARD_WELL_KNOWN => return JSON,
         crate::manifest::API_CATALOG => return API_CATALOG,
         crate::manifest::OPENAPI => return OPENAPI,
+        crate::manifest::FEATURES_OPENAPI => return OPENAPI_30,
         crate::manifest::FEED => return ATOM,
         _ => {}
     }

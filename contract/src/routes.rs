@@ -10,6 +10,9 @@
 
 use crate::{manifest, media};
 
+mod features;
+pub use features::*;
+
 /// The methods a route takes (HEAD is implied by GET, OPTIONS by CORS).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
@@ -67,6 +70,7 @@ pub enum StaticFile {
     McpServerCard,
     McpServerCardWellKnown,
     DataCatalog,
+    FeaturesOpenApi,
     LlmsTxt,
     Sitemap,
     Feed,
@@ -85,6 +89,7 @@ impl StaticFile {
             StaticFile::McpServerCard => manifest::MCP_SERVER_CARD,
             StaticFile::McpServerCardWellKnown => manifest::MCP_SERVER_CARD_WELL_KNOWN,
             StaticFile::DataCatalog => manifest::DATA_CATALOG,
+            StaticFile::FeaturesOpenApi => manifest::FEATURES_OPENAPI,
             StaticFile::LlmsTxt => manifest::LLMS_TXT,
             StaticFile::Sitemap => manifest::SITEMAP,
             StaticFile::Feed => manifest::FEED,
@@ -106,10 +111,16 @@ pub enum Endpoint {
     Chat,
     Healthz,
     Readyz,
+    FeaturesLanding,
+    FeaturesConformance,
+    FeaturesCollections,
+    FeaturesCollection,
+    FeaturesItems,
+    FeaturesItem,
 }
 
 impl Endpoint {
-    pub const ALL: [Endpoint; 9] = [
+    pub const ALL: [Endpoint; 15] = [
         Endpoint::PlatformStats,
         Endpoint::ObservationsData,
         Endpoint::GlobeData,
@@ -119,6 +130,12 @@ impl Endpoint {
         Endpoint::Chat,
         Endpoint::Healthz,
         Endpoint::Readyz,
+        Endpoint::FeaturesLanding,
+        Endpoint::FeaturesConformance,
+        Endpoint::FeaturesCollections,
+        Endpoint::FeaturesCollection,
+        Endpoint::FeaturesItems,
+        Endpoint::FeaturesItem,
     ];
 
     /// Its entry in the route table.
@@ -133,6 +150,12 @@ impl Endpoint {
             Endpoint::Chat => &CHAT,
             Endpoint::Healthz => &HEALTHZ,
             Endpoint::Readyz => &READYZ,
+            Endpoint::FeaturesLanding => &FEATURES_LANDING,
+            Endpoint::FeaturesConformance => &FEATURES_CONFORMANCE,
+            Endpoint::FeaturesCollections => &FEATURES_COLLECTIONS,
+            Endpoint::FeaturesCollection => &FEATURES_COLLECTION,
+            Endpoint::FeaturesItems => &FEATURES_ITEMS,
+            Endpoint::FeaturesItem => &FEATURES_ITEM,
         }
     }
 
@@ -189,9 +212,30 @@ pub struct Route {
 }
 
 impl Route {
-    /// Whether the route answers at `path` (its own or its alias).
+    /// Whether the route answers at `path` (its own or its alias). A
+    /// `{name}` segment of the route's path matches any one non-empty
+    /// segment.
     pub fn answers(&self, path: &str) -> bool {
-        self.path == path || self.alias.is_some_and(|a| a.path == path)
+        matches_template(self.path, path) || self.alias.is_some_and(|a| a.path == path)
+    }
+
+    /// The values of the `{name}` segments of its path in `path`, in order
+    /// (empty when the path has none or does not match).
+    pub fn path_values<'p>(&self, path: &'p str) -> Vec<&'p str> {
+        if !matches_template(self.path, path) {
+            return Vec::new();
+        }
+        self.path
+            .split('/')
+            .zip(path.split('/'))
+            .filter(|(t, _)| t.starts_with('{'))
+            .map(|(_, v)| v)
+            .collect()
+    }
+
+    /// Whether its path has `{name}` segments.
+    pub fn is_template(&self) -> bool {
+        self.path.contains('{')
     }
 
     /// Its paths: the canonical one, then the alias.
@@ -203,6 +247,31 @@ impl Route {
         match self.id {
             RouteId::Sidecar(e) => Some(e),
             RouteId::Static(_) => None,
+        }
+    }
+}
+
+/// Whether `path` matches `template`, where a `{name}` segment stands for
+/// any one non-empty segment.
+fn matches_template(template: &str, path: &str) -> bool {
+    if !template.contains('{') {
+        return template == path;
+    }
+    let (mut t, mut p) = (template.split('/'), path.split('/'));
+    loop {
+        match (t.next(), p.next()) {
+            (None, None) => return true,
+            (Some(ts), Some(ps)) => {
+                let ok = if ts.starts_with('{') {
+                    !ps.is_empty()
+                } else {
+                    ts == ps
+                };
+                if !ok {
+                    return false;
+                }
+            }
+            _ => return false,
         }
     }
 }
@@ -471,8 +540,9 @@ pub static READYZ: Route = get(
     &[media::JSON],
     Cache::NoStore,
 );
+
 /// The whole table: the documented files first, then the sidecar's routes.
-pub static ROUTES: [&Route; 21] = [
+pub static ROUTES: [&Route; 28] = [
     &SERVICE_INFORMATION,
     &OPENAPI,
     &AI_CATALOG,
@@ -480,6 +550,7 @@ pub static ROUTES: [&Route; 21] = [
     &MCP_SERVER_CARD,
     &MCP_SERVER_CARD_WELL_KNOWN,
     &DATA_CATALOG,
+    &FEATURES_OPENAPI,
     &LLMS_TXT,
     &SITEMAP,
     &FEED,
@@ -494,6 +565,12 @@ pub static ROUTES: [&Route; 21] = [
     &CHAT,
     &HEALTHZ,
     &READYZ,
+    &FEATURES_LANDING,
+    &FEATURES_CONFORMANCE,
+    &FEATURES_COLLECTIONS,
+    &FEATURES_COLLECTION,
+    &FEATURES_ITEMS,
+    &FEATURES_ITEM,
 ];
 
 /// The contact form's thank-you page, which the generator builds and the
@@ -513,54 +590,4 @@ pub fn is_api_space(path: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_endpoint_is_in_the_table_once_and_found_at_its_paths() {
-        for e in Endpoint::ALL {
-            let rows = ROUTES.iter().filter(|r| r.endpoint() == Some(e)).count();
-            assert_eq!(rows, 1, "{e:?}");
-            for path in e.route().paths() {
-                assert_eq!(Endpoint::lookup(path), Some(e), "{path}");
-            }
-        }
-        assert_eq!(Endpoint::lookup("/api/service.json"), None);
-        assert_eq!(Endpoint::lookup("/docs/"), None);
-        assert_eq!(Endpoint::lookup("/"), None);
-    }
-
-    #[test]
-    fn paths_and_operation_ids_are_unique() {
-        let mut paths: Vec<_> = ROUTES.iter().flat_map(|r| r.paths()).collect();
-        let mut ids: Vec<_> = ROUTES
-            .iter()
-            .flat_map(|r| std::iter::once(r.operation_id).chain(r.alias.map(|a| a.operation_id)))
-            .collect();
-        let (n, m) = (paths.len(), ids.len());
-        paths.sort();
-        paths.dedup();
-        ids.sort();
-        ids.dedup();
-        assert_eq!((paths.len(), ids.len()), (n, m));
-    }
-
-    #[test]
-    fn bodies_only_on_post_and_static_files_are_public_gets() {
-        for r in ROUTES {
-            assert_eq!(
-                r.body_types.is_empty(),
-                r.method == Method::Get,
-                "{}",
-                r.path
-            );
-            if let RouteId::Static(f) = r.id {
-                assert_eq!(r.path.trim_start_matches('/'), f.file());
-                assert_eq!(
-                    (r.method, r.cors, r.cache),
-                    (Method::Get, Cors::Public, Cache::File)
-                );
-            }
-        }
-    }
-}
+mod tests;

@@ -379,9 +379,15 @@ fn same_origin_fetch(headers: &http::HeaderMap) -> bool {
 async fn feature(state: &AppState, call: Call<'_>) -> Answer {
     match call.endpoint {
         Endpoint::Healthz | Endpoint::Readyz => Health(state).handle(call).await,
-        Endpoint::PlatformStats | Endpoint::ObservationsData | Endpoint::GlobeData => {
-            serve(state.live.as_deref(), call).await
-        }
+        Endpoint::PlatformStats
+        | Endpoint::ObservationsData
+        | Endpoint::GlobeData
+        | Endpoint::FeaturesLanding
+        | Endpoint::FeaturesConformance
+        | Endpoint::FeaturesCollections
+        | Endpoint::FeaturesCollection
+        | Endpoint::FeaturesItems
+        | Endpoint::FeaturesItem => serve(state.live.as_deref(), call).await,
         Endpoint::ContactChallenge | Endpoint::Contact => {
             serve(state.contact.as_deref(), call).await
         }

@@ -169,7 +169,9 @@ class Site:
         self.problems = []  # problem objects seen in answers: (path, status, object)
         self.cache = {}
         self.openapi = self.get_json("/openapi.json")
-        self.paths = self.openapi.get("paths", {})
+        # A path with `{name}` segments is probed at its parameters'
+        # examples (or first enum values), as a client would call it.
+        self.paths = {concrete(path, item): item for path, item in self.openapi.get("paths", {}).items()}
         self.service = self.get_json("/api/service.json")
         self.llms = self.get("/llms.txt").text()
         self.llms_links = [(label, self.path_of(url)) for label, url in md_links(self.llms)]
@@ -264,6 +266,19 @@ def body_for(method):
     if method in ("POST", "PUT", "PATCH"):
         return b"{}", {"Content-Type": "application/json"}
     return None, {}
+
+
+def concrete(path, item):
+    """`path` with each `{name}` segment replaced by the example of its
+    parameter in `item` (the first of `examples`, else of `enum`)."""
+    for op in item.values():
+        for p in op.get("parameters", []) if isinstance(op, dict) else []:
+            if p.get("in") == "path":
+                schema = p.get("schema", {})
+                value = (schema.get("examples") or schema.get("enum") or [None])[0]
+                if value is not None:
+                    path = path.replace("{" + p["name"] + "}", str(value))
+    return path
 
 
 # ---------------------------------------------------------------- 1. routes

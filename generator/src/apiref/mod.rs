@@ -210,10 +210,21 @@ pub fn reference(doc: &Value, base_url: &str) -> Reference {
                     }
                 })
                 .collect();
+            // `{name}` segments take their parameter's example.
+            let mut example_path = path.clone();
+            for p in op["parameters"].as_array().into_iter().flatten() {
+                let p = resolve(doc, p);
+                if p["in"] == "path"
+                    && let Some(value) = example_value(&p["schema"])
+                {
+                    example_path =
+                        example_path.replace(&format!("{{{}}}", text(&p["name"])), &value);
+                }
+            }
             let id = text(&op["operationId"]);
             let operation = Operation {
                 anchor: operation_anchor(&id),
-                curl: curl(server, &method, path, &example_query, body_example),
+                curl: curl(server, &method, &example_path, &example_query, body_example),
                 id,
                 method,
                 path: path.clone(),

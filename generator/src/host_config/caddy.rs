@@ -88,7 +88,12 @@ pub fn render(plan: &Plan) -> anyhow::Result<String> {
          \t\terror @pis_too_large 413\n\
          \t\trequest_body {{\n\t\t\tmax_size {MAX_BODY_BYTES}\n\t\t}}\n\
          \t\treverse_proxy {} {{",
-        plan.sidecar_paths().join(" "),
+        plan.sidecar_paths()
+            .into_iter()
+            .map(str::to_owned)
+            .chain(plan.sidecar_prefixes().into_iter().map(|p| format!("{p}*")))
+            .collect::<Vec<_>>()
+            .join(" "),
         plan.upstreams()
             .map(|u| u.authority())
             .collect::<Vec<_>>()

@@ -454,8 +454,26 @@ impl Plan {
     }
 
     /// Every URL path the sidecar answers (canonical paths and aliases).
+    /// Routes with `{name}` segments are not among them: see
+    /// [`Plan::sidecar_prefixes`].
     pub fn sidecar_paths(&self) -> Vec<&'static str> {
-        sidecar_routes().flat_map(|r| r.paths()).collect()
+        sidecar_routes()
+            .filter(|r| !r.is_template())
+            .flat_map(|r| r.paths())
+            .collect()
+    }
+
+    /// The path prefixes (ending in `/`) under which the sidecar answers
+    /// routes with `{name}` segments: a front sends every path below them
+    /// to it, and the sidecar answers an unknown one with its 404 problem.
+    pub fn sidecar_prefixes(&self) -> Vec<&'static str> {
+        let mut prefixes: Vec<&'static str> = sidecar_routes()
+            .filter(|r| r.is_template())
+            .filter_map(|r| r.path.find('{').map(|i| &r.path[..i]))
+            .collect();
+        prefixes.sort_unstable();
+        prefixes.dedup();
+        prefixes
     }
 
     /// Files grouped by a header value they share, in a stable order.

@@ -501,6 +501,12 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
             "    location = {path} {{ proxy_pass {scheme}://{UPSTREAM}; }}"
         );
     }
+    for prefix in plan.sidecar_prefixes() {
+        let _ = writeln!(
+            o,
+            "    location ^~ {prefix} {{ proxy_pass {scheme}://{UPSTREAM}; }}"
+        );
+    }
     o.push('\n');
 
     o.push_str("    # Any other path of the API space: a 404 problem object.\n");

@@ -19,7 +19,14 @@ fn plan_lists_urls_redirects_and_sidecar_paths() {
     );
     let paths = plan.sidecar_paths();
     assert!(paths.contains(&"/mcp") && paths.contains(&"/mcp/"));
-    assert_eq!(paths.len(), Endpoint::ALL.len() + 1);
+    // Every route without `{name}` segments, and the two aliases.
+    let templated = Endpoint::ALL
+        .iter()
+        .filter(|e| e.route().is_template())
+        .count();
+    assert_eq!(templated, 3);
+    assert_eq!(paths.len(), Endpoint::ALL.len() - templated + 2);
+    assert_eq!(plan.sidecar_prefixes(), ["/api/features/collections/"]);
     let problem: serde_json::Value =
         serde_json::from_str(&plan.problem(ProblemCode::NotFound, problems::NOT_FOUND)).unwrap();
     assert_eq!(

@@ -5,6 +5,7 @@
 //! a compile error, not a silently ignored key; schemas are JSON values. Every
 //! map is a `BTreeMap`, so the same input always gives the same bytes.
 
+pub mod oas30;
 mod paths;
 mod schemas;
 
@@ -477,6 +478,14 @@ fn error_responses(base_url: &str) -> BTreeMap<&'static str, Response> {
         (
             "TooManyRequests",
             problem(429, "Too many requests from this client.", &["Retry-After"]),
+        ),
+        (
+            "NotFound",
+            problem(
+                404,
+                "Nothing exists at this path: an unknown collection or feature.",
+                &[],
+            ),
         ),
         (
             "InternalError",

@@ -16,6 +16,8 @@ use contract::observations::{
 use contract::routes::{self, Endpoint, Method, Route, RouteId, StaticFile};
 use schemas::{MCP_PROTOCOL_VERSIONS, OBSERVATION_PARAMETERS};
 
+mod features;
+
 /// How an operation can fail, beyond the 405/500/503 every route can answer.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Errors {
@@ -173,6 +175,10 @@ fn operation(route: &Route, op: Operation) -> Operation {
                     sr("McpServerCard"),
                     "The same MCP server card, at the location the current server-card proposal (SEP-2127) names, as plain JSON.",
                 ),
+                StaticFile::FeaturesOpenApi => (
+                    sr("OpenApi30Document"),
+                    "The OGC API – Features routes of this contract in OpenAPI 3.0, for GIS clients.",
+                ),
                 StaticFile::DataCatalog => (
                     sr("DataCatalog"),
                     "DCAT-AP 3 JSON-LD for data portals. The same facts are on each dataset's page as schema.org `Dataset` JSON-LD.",
@@ -218,6 +224,12 @@ fn operation(route: &Route, op: Operation) -> Operation {
         Endpoint::Healthz => probe(op, "The process is up.", media, sr("Health")),
         Endpoint::Readyz => probe(op, "Ready to serve live data.", media, sr("Readiness"))
             .respond("503", readiness_failure()),
+        Endpoint::FeaturesLanding
+        | Endpoint::FeaturesConformance
+        | Endpoint::FeaturesCollections
+        | Endpoint::FeaturesCollection
+        | Endpoint::FeaturesItems
+        | Endpoint::FeaturesItem => features::operation(endpoint, op),
     }
 }
 

@@ -296,8 +296,9 @@ fn cacheable_gets_are_conditional() {
         assert!(not_modified["headers"]["ETag"].is_object());
         assert!(not_modified.get("content").is_none());
     }
-    // Twelve static documents and three live data routes.
-    assert_eq!(conditional, 15);
+    // Thirteen static documents, three live data routes and the seven
+    // paths of the six OGC API – Features routes.
+    assert_eq!(conditional, 23);
 }
 
 #[test]
@@ -306,6 +307,7 @@ fn static_media_types_agree_with_the_manifest() {
     let routes = [
         ("/api/service.json", "api/service.json"),
         ("/openapi.json", "openapi.json"),
+        ("/api/features/openapi.json", "api/features/openapi.json"),
         (
             "/.well-known/ai-catalog.json",
             ".well-known/ai-catalog.json",

@@ -419,6 +419,13 @@ pub(super) fn data_files(
             bytes: card,
         },
         OutFile {
+            path: manifest::FEATURES_OPENAPI.into(),
+            bytes: pretty(&crate::openapi::oas30::document(
+                &site.openapi,
+                site.origins.api(),
+            ))?,
+        },
+        OutFile {
             path: manifest::DATA_CATALOG.into(),
             bytes: pretty(&site.open_data.dcat_ap())?,
         },

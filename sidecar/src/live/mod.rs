@@ -29,6 +29,7 @@
 
 mod csv;
 pub(crate) mod encoded;
+pub mod features;
 mod globe;
 pub mod mcp_tools;
 pub mod monthly;
@@ -152,6 +153,7 @@ pub struct Live {
     cfg: LiveConfig,
     stats: stats::Cache<stats::StatsValue>,
     globe: stats::Cache<globe::GlobeBody>,
+    sites: stats::Cache<features::Sites>,
     pages: page_cache::PageCache,
 }
 
@@ -173,6 +175,7 @@ impl Live {
             cfg,
             stats: stats::Cache::default(),
             globe: stats::Cache::default(),
+            sites: stats::Cache::default(),
             pages,
         }
     }
@@ -203,7 +206,8 @@ impl Handler for Live {
         let mut response = match call.endpoint {
             Endpoint::PlatformStats => platform_stats(self, parts).await,
             Endpoint::ObservationsData => observations(self, parts).await,
-            _ => globe(self, parts).await,
+            Endpoint::GlobeData => globe(self, parts).await,
+            e => features::features(self, e, parts, call.release).await,
         };
         // Dropped here, the HEAD body leaves no `Content-Length` for the
         // router's `finish` to add.

@@ -46,7 +46,7 @@ struct Page<'a> {
 }
 
 /// The `q` an `Accept` header gives `media` (exact, `type/*` or `*/*`).
-fn quality(accept: &str, media: &str) -> f32 {
+pub(crate) fn quality(accept: &str, media: &str) -> f32 {
     let (kind, _) = media.split_once('/').unwrap_or((media, ""));
     let mut best: Option<(u8, f32)> = None;
     for range in accept.split(',') {

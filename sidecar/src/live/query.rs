@@ -49,12 +49,19 @@ pub struct ObservationQuery {
 /// A rejected query parameter.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LiveError {
-    UnknownParameter { name: String },
-    InvalidParameter { name: String, reason: String },
+    /// `known`: the parameters the route takes.
+    UnknownParameter {
+        name: String,
+        known: &'static [&'static str],
+    },
+    InvalidParameter {
+        name: String,
+        reason: String,
+    },
 }
 
 impl LiveError {
-    fn invalid(name: &str, reason: impl Into<String>) -> LiveError {
+    pub(crate) fn invalid(name: &str, reason: impl Into<String>) -> LiveError {
         LiveError::InvalidParameter {
             name: name.to_owned(),
             reason: reason.into(),
@@ -70,15 +77,17 @@ impl LiveError {
 
     pub fn name(&self) -> &str {
         match self {
-            LiveError::UnknownParameter { name } | LiveError::InvalidParameter { name, .. } => name,
+            LiveError::UnknownParameter { name, .. } | LiveError::InvalidParameter { name, .. } => {
+                name
+            }
         }
     }
 
     fn reason(&self) -> String {
         match self {
-            LiveError::UnknownParameter { .. } => format!(
+            LiveError::UnknownParameter { known, .. } => format!(
                 "not a parameter of this route; it takes {}",
-                KNOWN.join(", ")
+                known.join(", ")
             ),
             LiveError::InvalidParameter { reason, .. } => reason.clone(),
         }
@@ -88,7 +97,7 @@ impl LiveError {
     pub fn into_problem(self) -> Problem {
         let reason = self.reason();
         let detail = match &self {
-            LiveError::UnknownParameter { name } => {
+            LiveError::UnknownParameter { name, .. } => {
                 format!("Unknown query parameter `{name}`: {reason}.")
             }
             LiveError::InvalidParameter { name, reason } => {
@@ -97,7 +106,9 @@ impl LiveError {
         };
         let code = self.code();
         let name = match self {
-            LiveError::UnknownParameter { name } | LiveError::InvalidParameter { name, .. } => name,
+            LiveError::UnknownParameter { name, .. } | LiveError::InvalidParameter { name, .. } => {
+                name
+            }
         };
         Problem::new(code, detail).with_errors(vec![FieldError {
             name: name.into(),
@@ -108,7 +119,7 @@ impl LiveError {
 }
 
 /// Decodes one `application/x-www-form-urlencoded` component.
-fn decode(raw: &str) -> Option<String> {
+pub(crate) fn decode(raw: &str) -> Option<String> {
     let b = raw.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -132,7 +143,7 @@ pub fn encode_cursor(observed_at: i64, id: i64) -> String {
     URL_SAFE_NO_PAD.encode(format!("{CURSOR_VERSION}:{observed_at}:{id}"))
 }
 
-fn decode_cursor(value: &str) -> Option<(i64, i64)> {
+pub(crate) fn decode_cursor(value: &str) -> Option<(i64, i64)> {
     if value.len() > CURSOR_MAX {
         return None;
     }
@@ -147,7 +158,7 @@ fn decode_cursor(value: &str) -> Option<(i64, i64)> {
     parts.next().is_none().then_some((at, id))
 }
 
-fn date_bound(name: &str, value: &str, end_of_day: bool) -> Result<i64, LiveError> {
+pub(crate) fn date_bound(name: &str, value: &str, end_of_day: bool) -> Result<i64, LiveError> {
     if let Some(day) = rfc3339::parse_date(value) {
         return Ok((day + i64::from(end_of_day)) * 86_400);
     }
@@ -170,7 +181,7 @@ fn coordinate(s: &str) -> Option<f64> {
     ok.then(|| s.parse().ok()).flatten()
 }
 
-fn bbox(value: &str) -> Result<[f64; 4], LiveError> {
+pub(crate) fn bbox(value: &str) -> Result<[f64; 4], LiveError> {
     let bad = |why: &str| LiveError::invalid("bbox", why);
     let nums: Vec<f64> = value
         .split(',')
@@ -211,7 +222,10 @@ pub fn parse(query: Option<&str>) -> Result<ObservationQuery, LiveError> {
         let (raw_name, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
         let name = decode(raw_name).unwrap_or_else(|| raw_name.to_owned());
         let Some(&known) = KNOWN.iter().find(|k| **k == name) else {
-            return Err(LiveError::UnknownParameter { name });
+            return Err(LiveError::UnknownParameter {
+                name,
+                known: &KNOWN,
+            });
         };
         if seen.contains(&known) {
             return Err(LiveError::invalid(known, "given more than once"));

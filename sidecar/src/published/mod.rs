@@ -37,6 +37,10 @@ pub struct Published {
     pub release_header: HeaderValue,
     pub files: Files,
     pub content: Content,
+    /// The origin the sidecar's routes are published at: the build's API
+    /// origin, else the site's (for links in the answers, such as OGC API
+    /// – Features').
+    pub api_origin: String,
 }
 
 impl Published {
@@ -79,6 +83,7 @@ impl Published {
         // In manifest order: documents are listed in it.
         let keys: Vec<String> = manifest.files.keys().cloned().collect();
         let site_origin = manifest.site_origin.clone();
+        let api_origin = manifest.api_origin.clone();
         let files = Files::load(&root, manifest, &release_header, file_memory)?;
         let read = |key: &str| {
             files
@@ -90,11 +95,15 @@ impl Published {
         if content.service.is_none() {
             tracing::warn!("api/service.json is missing or invalid; MCP serves without it");
         }
+        let api_origin = api_origin
+            .map(|o| o.trim_end_matches('/').to_owned())
+            .unwrap_or_else(|| content.base_url.clone());
         Ok(Published {
             release,
             release_header,
             files,
             content,
+            api_origin,
         })
     }
 }
@@ -111,6 +120,7 @@ impl Published {
                 base_url: base_url.trim_end_matches('/').to_owned(),
                 ..Content::default()
             },
+            api_origin: base_url.trim_end_matches('/').to_owned(),
         }
     }
 }

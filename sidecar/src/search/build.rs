@@ -94,7 +94,7 @@ impl Builder {
         let prior = priors(&passages, &number, &texts);
         let mut vocab: Vec<(String, usize)> = ids.into_iter().collect();
         vocab.sort_unstable();
-        let postings = vocab
+        let postings: Vec<Vec<Posting>> = vocab
             .iter()
             .map(|(_, id)| {
                 let mut list = std::mem::take(&mut raw[*id]);
@@ -119,6 +119,18 @@ impl Builder {
                     .collect()
             })
             .collect();
+        let is_reference: Vec<bool> = (0..passages.len())
+            .map(|p| passages.get(p).reference)
+            .collect();
+        let prose_passages = is_reference.iter().filter(|r| !**r).count().max(1);
+        let prose_df = postings
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .filter(|p| !is_reference[p.passage as usize])
+                    .count() as u32
+            })
+            .collect();
         let vocab = vocab.into_iter().map(|(term, _)| term).collect();
         let (page, page_start) = pages(&passages);
         let mut synonyms: HashMap<String, Vec<String>> = HashMap::new();
@@ -137,6 +149,8 @@ impl Builder {
             page_start,
             vocab,
             postings,
+            prose_df,
+            prose_passages,
             synonyms,
             scratch: Mutex::default(),
             serial: {

@@ -83,6 +83,13 @@ pub struct Index {
     vocab: Vec<String>,
     /// Per term: its occurrences, by passage.
     postings: Vec<Vec<Posting>>,
+    /// Per term: the prose passages it occurs in (its document frequency
+    /// for rarity), and how many prose passages there are: generated
+    /// reference material (the API reference) does not make a word of the
+    /// documents rarer or commoner, so the size of the API does not reorder
+    /// the documents' passages.
+    prose_df: Vec<u32>,
+    prose_passages: usize,
     /// Per term: the other terms of its synonym groups.
     synonyms: HashMap<String, Vec<String>>,
     /// Accumulators for one question at a time each, reused.
@@ -159,8 +166,14 @@ impl Index {
     }
 
     fn idf(&self, df: usize) -> f32 {
-        let n = self.passages.len() as f32;
-        (1.0 + (n - df as f32 + 0.5) / (df as f32 + 0.5)).ln()
+        let n = self.prose_passages as f32;
+        let df = (df as f32).min(n);
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// The rarity of term `id`.
+    fn term_idf(&self, id: usize) -> f32 {
+        self.idf(self.prose_df[id] as usize)
     }
 
     /// The terms a question word stands for, each with its weight.
@@ -219,7 +232,7 @@ impl Index {
                 let w = self
                     .vocab
                     .binary_search(&stem)
-                    .map_or(unknown, |id| self.idf(self.postings[id].len()));
+                    .map_or(unknown, |id| self.term_idf(id));
                 (stem, w)
             })
             .collect()
@@ -269,7 +282,7 @@ impl Index {
             // straight into the accumulators.
             if let [(id, weight)] = terms[..] {
                 let postings = &self.postings[id];
-                let factor = weight * self.idf(postings.len());
+                let factor = weight * self.term_idf(id);
                 if s.dense {
                     for posting in postings {
                         let i = posting.passage as usize;
@@ -287,7 +300,7 @@ impl Index {
             // word itself, a synonym and a longer word.
             for &(id, weight) in terms {
                 let postings = &self.postings[id];
-                let factor = weight * self.idf(postings.len());
+                let factor = weight * self.term_idf(id);
                 for posting in postings {
                     let value = factor * posting.weight;
                     let best = &mut s.best[posting.passage as usize];
@@ -327,7 +340,7 @@ impl Index {
                     for &(id, weight) in terms {
                         let postings = &self.postings[id];
                         if let Ok(at) = postings.binary_search_by_key(&passage, |p| p.passage) {
-                            let value = weight * self.idf(postings.len()) * postings[at].weight;
+                            let value = weight * self.term_idf(id) * postings[at].weight;
                             if value > best.0 {
                                 best = (value, weight);
                             }

@@ -179,6 +179,8 @@ pub struct ObservationFilter {
     /// `[min_lon, min_lat, max_lon, max_lat]`, matched on the published
     /// (coarsened) location, as a response shows it.
     pub bbox: Option<[f64; 4]>,
+    /// Only the observation with this id.
+    pub id: Option<i64>,
     pub before: Option<(i64, i64)>,
     pub limit: u32,
 }
@@ -212,6 +214,7 @@ pub struct MonthCounts {
 pub struct SiteSummary {
     pub site: Site,
     pub observations: i64,
+    pub first_observed_at: i64,
     pub latest_observed_at: i64,
     pub parameters: Vec<String>,
 }
@@ -402,6 +405,9 @@ pub(crate) fn observation_query(
     if let Some(site) = &filter.site {
         bind(&mut sql, " AND o.site_id = ?", Arg::Text(site.clone()));
     }
+    if let Some(id) = filter.id {
+        bind(&mut sql, " AND o.id = ?", Arg::Int(id));
+    }
     if let Some(from) = filter.from {
         bind(&mut sql, " AND o.observed_at >= ?", Arg::Int(from));
     }
@@ -437,7 +443,7 @@ pub(crate) fn observation_query(
 /// site summaries.
 pub(crate) fn summarise(
     sites: Vec<Site>,
-    groups: Vec<(String, String, i64, i64)>,
+    groups: Vec<(String, String, i64, i64, i64)>,
 ) -> Vec<SiteSummary> {
     let mut by_id: std::collections::BTreeMap<String, SiteSummary> = sites
         .into_iter()
@@ -447,15 +453,17 @@ pub(crate) fn summarise(
                 SiteSummary {
                     site,
                     observations: 0,
+                    first_observed_at: i64::MAX,
                     latest_observed_at: i64::MIN,
                     parameters: Vec::new(),
                 },
             )
         })
         .collect();
-    for (site, parameter, count, latest) in groups {
+    for (site, parameter, count, first, latest) in groups {
         if let Some(s) = by_id.get_mut(&site) {
             s.observations += count;
+            s.first_observed_at = s.first_observed_at.min(first);
             s.latest_observed_at = s.latest_observed_at.max(latest);
             s.parameters.push(parameter);
         }

@@ -328,13 +328,13 @@ impl PgStore {
             .collect();
         let groups = client
             .query(
-                "SELECT site_id, parameter, count(*), max(observed_at) FROM observations \
+                "SELECT site_id, parameter, count(*), min(observed_at), max(observed_at) FROM observations \
                  WHERE NOT withdrawn GROUP BY site_id, parameter ORDER BY site_id, parameter",
                 &[],
             )
             .await?
             .iter()
-            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
             .collect();
         Ok(super::summarise(sites, groups))
     }

@@ -319,12 +319,12 @@ impl SqliteStore {
                     })?
                     .collect::<rusqlite::Result<Vec<_>>>()?;
                 let mut stmt = c.prepare(
-                    "SELECT site_id, parameter, count(*), max(observed_at) FROM observations \
+                    "SELECT site_id, parameter, count(*), min(observed_at), max(observed_at) FROM observations \
                      WHERE withdrawn = FALSE GROUP BY site_id, parameter \
                      ORDER BY site_id, parameter",
                 )?;
                 let groups = stmt
-                    .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+                    .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
                     .collect::<rusqlite::Result<Vec<_>>>()?;
                 Ok((sites, groups))
             })

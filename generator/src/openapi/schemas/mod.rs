@@ -7,6 +7,7 @@
 
 mod data;
 mod exchange;
+mod features;
 
 use std::collections::BTreeMap;
 
@@ -52,6 +53,16 @@ pub fn all(base_url: &str) -> BTreeMap<String, Value> {
         ("McpServerCard", exchange::mcp_server_card()),
         ("DataCatalog", exchange::data_catalog()),
         ("OpenApiDocument", exchange::openapi_document()),
+        ("OgcLink", features::ogc_link()),
+        ("FeaturesLanding", features::landing()),
+        ("FeaturesConformance", features::conformance()),
+        ("FeatureCollections", features::collections()),
+        ("FeatureCollectionInfo", features::collection_info()),
+        ("SiteFeature", features::site_feature()),
+        ("ObservationFeature", features::observation_feature()),
+        ("Feature", features::feature()),
+        ("FeaturePage", features::feature_page()),
+        ("OpenApi30Document", features::openapi_30_document()),
     ];
     for (name, schema) in written {
         let clash = schemas.insert(name.to_owned(), schema);

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# OGC API - Features as GIS users meet it: GDAL's OAPIF driver (Debian's
+# gdal-bin: ogrinfo, ogr2ogr) against the running sidecar, compared with the
+# seed's live routes (tests/e2e/ogc_features.py), and the routes' OpenAPI
+# 3.0 definition checked by openapi-spec-validator.
+#
+#   tests/e2e/ogc.sh BASE_URL DIST_DIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+base=${1:?usage: tests/e2e/ogc.sh BASE_URL DIST_DIR}
+dist=${2:?usage: tests/e2e/ogc.sh BASE_URL DIST_DIR}
+apt_ensure gdal-bin
+venv_ensure "openapi-spec-validator==0.9.0"
+.tools/venv/bin/openapi-spec-validator "$dist/api/features/openapi.json"
+timeout "${OGC_TIMEOUT:-300}" python3 tests/e2e/ogc_features.py "${base%/}"

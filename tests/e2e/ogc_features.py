@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""GDAL's OGC API - Features driver (OAPIF) as a real client of the
+sidecar's /api/features routes, compared with the seed's own routes.
+
+  tests/e2e/ogc_features.py BASE_URL
+
+- ogrinfo lists the two collections, without an error (the API definition
+  it reads from `service-desc` included);
+- ogr2ogr pages through every public site (a small page size, so `next`
+  links are followed) and gets exactly the sites and rounded coordinates
+  of /api/globe-data.php;
+- a spatial filter reaches the server as `bbox` and returns the globe's
+  sites inside the box;
+- a time filter on `observed_at` reaches the server as `datetime` and
+  returns exactly the observations /api/observations-data.php returns for
+  the same window;
+- single features, unknown ones (404 problems), HTML by `f` and by
+  `Accept`, CORS and conditional requests, over HTTP.
+"""
+
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+BASE = sys.argv[1].rstrip("/")
+LANDING = f"OAPIF:{BASE}/api/features"
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def gdal(args):
+    """Runs a GDAL tool with HTTP debugging; (stdout, the URLs it fetched,
+    the error lines)."""
+    p = subprocess.run(args + ["--debug", "on"], capture_output=True, text=True, timeout=300)
+    urls = [l.split("Fetch(", 1)[1].rstrip(")") for l in p.stderr.splitlines() if "HTTP: Fetch(" in l]
+    errors = [l for l in p.stderr.splitlines() if l.startswith("ERROR")]
+    if p.returncode != 0:
+        errors.append(f"exit status {p.returncode}")
+    return p.stdout, urls, errors
+
+
+def export(layer, *extra):
+    out, urls, errors = gdal(["ogr2ogr", "-f", "GeoJSON", "/vsistdout/", LANDING, layer, *extra])
+    return json.loads(out)["features"] if out.strip() else [], urls, errors
+
+
+def http(path, accept="application/json", headers=None):
+    req = urllib.request.Request(BASE + path, headers={"Accept": accept, **(headers or {})})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read()
+
+
+def get_json(path):
+    status, _, body = http(path)
+    assert status == 200, (path, status, body[:300])
+    return json.loads(body)
+
+
+def all_observations(query):
+    rows, cursor = [], None
+    while True:
+        q = query + "&limit=1000" + (f"&cursor={cursor}" if cursor else "")
+        page = get_json(f"/api/observations-data.php?{q}")
+        rows += page["data"]
+        cursor = page["next_cursor"]
+        if not cursor:
+            return rows
+
+
+globe = {f["id"]: tuple(f["geometry"]["coordinates"]) for f in get_json("/api/globe-data.php")["features"]}
+print(f"the globe has {len(globe)} public sites")
+
+# The collections.
+out, urls, errors = gdal(["ogrinfo", "-ro", "-q", LANDING])
+check("1: sites" in out and "2: observations" in out, "ogrinfo lists the sites and observations collections")
+check(not errors, f"ogrinfo reports no error ({errors[:3]})")
+
+# Every site, page by page.
+sites, urls, errors = export("sites", "-oo", "PAGE_SIZE=25")
+got = {f["properties"]["id"]: tuple(f["geometry"]["coordinates"]) for f in sites}
+pages = [u for u in urls if "/collections/sites/items" in u]
+check(not errors, f"ogr2ogr reads every site without an error ({errors[:3]})")
+check(len(pages) >= len(globe) // 25 and any("cursor=" in u for u in pages),
+      f"ogr2ogr followed the next links ({len(pages)} pages of 25)")
+check(len(sites) == len(globe), f"ogr2ogr got {len(sites)} sites, the globe has {len(globe)}")
+check(got == globe, "the same sites at the same rounded coordinates as /api/globe-data.php")
+
+# A spatial filter.
+w, s, e, n = 3.3, 50.7, 7.3, 53.6
+inside = {k: v for k, v in globe.items() if w <= v[0] <= e and s <= v[1] <= n}
+boxed, urls, errors = export("sites", "-spat", str(w), str(s), str(e), str(n))
+got = {f["properties"]["id"]: tuple(f["geometry"]["coordinates"]) for f in boxed}
+check(not errors and any("bbox=" in u for u in urls), "the spatial filter reaches the server as bbox")
+check(0 < len(inside) < len(globe) and got == inside,
+      f"bbox: {len(got)} sites, the globe has {len(inside)} inside the box")
+
+# A time filter.
+latest = max(f["properties"]["latest_observed_at"] for f in get_json("/api/globe-data.php")["features"])
+since = latest[:10] + "T00:00:00Z"
+obs, urls, errors = export("observations", "-where", f"observed_at >= '{since}'", "-oo", "PAGE_SIZE=20")
+api = all_observations(f"from={since}")
+key = lambda p: (p["site_id"], p["observed_at"], p["parameter"], round(p["value"], 6))
+check(not errors and any("datetime=" in u for u in urls), f"the time filter reaches the server as datetime ({[u for u in urls if 'items' in u][:2]})")
+check(0 < len(api) and sorted(key(f["properties"]) for f in obs) == sorted(key(r) for r in api),
+      f"datetime: {len(obs)} observations, /api/observations-data.php has {len(api)} since {since}")
+check(all((f["geometry"]["coordinates"][0], f["geometry"]["coordinates"][1]) == (r["longitude"], r["latitude"])
+          for f, r in zip(sorted(obs, key=lambda f: key(f["properties"])), sorted(api, key=key))),
+      "observations at their sites' rounded coordinates")
+
+# Single features and mistakes.
+some = sorted(globe)[0]
+status, headers, body = http(f"/api/features/collections/sites/items/{some}")
+feature = json.loads(body)
+check(status == 200 and headers.get("content-type") == "application/geo+json"
+      and tuple(feature["geometry"]["coordinates"]) == globe[some], f"the site {some} as one feature")
+one = api[0]
+status, _, body = http(f"/api/features/collections/observations/items/{one['id']}")
+check(status == 200 and json.loads(body)["properties"]["observed_at"] == one["observed_at"],
+      f"the observation {one['id']} as one feature")
+for path in ["/api/features/collections/rivers", "/api/features/collections/sites/items/no-such-site",
+             "/api/features/collections/observations/items/999999999"]:
+    status, headers, body = http(path)
+    check(status == 404 and headers.get("content-type") == "application/problem+json"
+          and json.loads(body)["code"] == "not_found", f"{path}: a 404 problem")
+status, _, body = http("/api/features/collections/sites/items?bbox=1,2")
+check(status == 400 and json.loads(body)["errors"][0]["name"] == "bbox", "a bad bbox: a 400 naming it")
+status, _, body = http("/api/features/collections/sites/items?colour=red")
+check(status == 400 and json.loads(body)["code"] == "unknown_parameter", "an unknown parameter: a 400")
+
+# HTML, negotiation, CORS, conditional requests.
+status, headers, body = http("/api/features/collections/sites/items?f=html&limit=5")
+check(status == 200 and headers.get("content-type", "").startswith("text/html") and b"<table>" in body,
+      "f=html: an HTML page")
+status, headers, body = http("/api/features/collections", accept="text/html,application/xhtml+xml,*/*;q=0.8")
+check(status == 200 and headers.get("content-type", "").startswith("text/html"), "a browser's Accept: HTML")
+check("Accept" in headers.get("vary", ""), "Vary: Accept")
+status, headers, _ = http("/api/features/collections/sites/items", headers={"Origin": "https://gis.example"})
+check(headers.get("access-control-allow-origin") == "*", "CORS as the other public routes")
+status, _, _ = http("/api/features/collections/sites/items", headers={"If-None-Match": headers.get("etag", "")})
+check(status == 304, "a matching If-None-Match: 304")
+conformance = get_json("/api/features/conformance")["conformsTo"]
+for c in ["core", "geojson", "html"]:
+    check(f"http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/{c}" in conformance, f"conforms to {c}")
+
+if failures:
+    print(f"ogc-features: {len(failures)} failed")
+    sys.exit(1)
+print("ogc-features: all checks passed")
