@@ -200,6 +200,20 @@ pub fn api_catalog(origins: &Origins, service: &ServiceInformation) -> Value {
                 "href": origins.url(routes::READYZ.path),
                 "type": "application/json",
             }],
+        }, {
+            // The OGC API – Features routes, with their own OpenAPI 3.0
+            // definition, for GIS clients (decision 0049).
+            "anchor": origins.url(routes::FEATURES_LANDING.path),
+            "service-desc": [{
+                "href": format!("{base_url}{}", routes::FEATURES_OPENAPI.path),
+                "type": contract::media::OPENAPI_30,
+                "title": format!("{} OGC API – Features definition (OpenAPI 3.0)", service.name),
+            }],
+            "service-doc": [{
+                "href": format!("{base_url}/docs/data/"),
+                "type": "text/html",
+                "title": format!("{} open data", service.name),
+            }],
         }],
     })
 }

@@ -109,6 +109,7 @@ pub fn llms_txt(
         ("Platform statistics", routes::PLATFORM_STATS.path.to_owned(), "live counts of volunteers, observations, sites and projects".to_owned()),
         ("Observations", routes::OBSERVATIONS_DATA.path.to_owned(), "public water observations; filter with parameter, site, from, to and bbox; limit up to 1000; cursor pagination; JSON or CSV".to_owned()),
         ("Globe data", routes::GLOBE_DATA.path.to_owned(), "GeoJSON points of public monitoring sites, with coarsened coordinates".to_owned()),
+        ("OGC API – Features", routes::FEATURES_LANDING.path.to_owned(), format!("the public sites and observations as collections for GIS software (GeoJSON or HTML), filtered by bbox and datetime, paged by next links; OpenAPI 3.0 at {}", routes::FEATURES_OPENAPI.path)),
         ("Open-data catalogue", routes::DATA_CATALOG.path.to_owned(), "DCAT-AP 3 JSON-LD of the open datasets: distributions with media types, licences, coverage in time and space, update frequency".to_owned()),
     ];
     for (title, path, notes) in api {

@@ -146,7 +146,12 @@ fn clip_bounds_length_on_char_boundaries() {
 fn api_catalog_is_a_linkset() {
     let catalog = api_catalog(&Origins::same(BASE_URL), &fixture::service());
     let linkset = catalog["linkset"].as_array().unwrap();
-    assert_eq!(linkset.len(), 1);
+    assert_eq!(linkset.len(), 2);
+    assert_eq!(linkset[1]["anchor"], format!("{BASE_URL}/api/features"));
+    assert_eq!(
+        linkset[1]["service-desc"][0]["type"],
+        contract::media::OPENAPI_30
+    );
     let context = linkset[0].as_object().unwrap();
     assert_eq!(context["anchor"], format!("{BASE_URL}/"));
     for rel in ["service-desc", "service-doc", "service-meta", "status"] {
@@ -158,7 +163,7 @@ fn api_catalog_is_a_linkset() {
         );
     }
     assert_eq!(context["service-desc"][0]["type"], OPENAPI_MEDIA_TYPE);
-    assert_same_origin(&catalog, 6);
+    assert_same_origin(&catalog, 9);
     assert_eq!(context["service-meta"][1]["type"], "application/ld+json");
     snapshot_json("api_catalog", &catalog);
 }

@@ -114,6 +114,8 @@ pub(super) fn operation(endpoint: Endpoint, op: Operation) -> Operation {
                 "An instant or an interval `start/end` (`..` for an open end).",
                 json!({
                     "type": "string",
+                    "minLength": 1,
+                    "maxLength": 64,
                     "examples": ["2024-01-01/2024-06-30", "2024-03-01T00:00:00Z/..", "2024-05-02"]
                 }),
             ),

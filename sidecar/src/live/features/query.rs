@@ -50,6 +50,9 @@ pub struct FeaturesQuery {
 
 const OFFSET_PREFIX: &str = "s1:";
 
+/// The longest `datetime` taken (two RFC 3339 date-times and a slash fit).
+pub const DATETIME_MAX: usize = 64;
+
 /// The `cursor` of the sites' page starting at `offset`.
 pub fn offset_cursor(offset: usize) -> String {
     URL_SAFE_NO_PAD.encode(format!("{OFFSET_PREFIX}{offset}"))
@@ -69,6 +72,12 @@ fn decode_offset(value: &str) -> Option<usize> {
 /// includes both ends.
 fn datetime(value: &str) -> Result<(Option<i64>, Option<i64>), LiveError> {
     const NAME: &str = "datetime";
+    if value.len() > DATETIME_MAX {
+        return Err(LiveError::invalid(
+            NAME,
+            format!("longer than {DATETIME_MAX} characters"),
+        ));
+    }
     let open = |s: &str| s.is_empty() || s == "..";
     match value.split_once('/') {
         None => Ok((
@@ -218,6 +227,11 @@ mod tests {
                 "datetime",
             ),
             ("datetime=yesterday", "invalid_parameter", "datetime"),
+            (
+                "datetime=2025-01-01T00:00:00.000000000000000000000000000000000000000000000000Z/..",
+                "invalid_parameter",
+                "datetime",
+            ),
             ("cursor=abc", "invalid_parameter", "cursor"),
             ("f=json&f=json", "invalid_parameter", "f"),
         ] {
