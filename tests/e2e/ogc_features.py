@@ -2,7 +2,7 @@
 """GDAL's OGC API - Features driver (OAPIF) as a real client of the
 sidecar's /api/features routes, compared with the seed's own routes.
 
-  tests/e2e/ogc_features.py BASE_URL
+  tests/e2e/ogc_features.py BASE_URL [HTML_DIR]
 
 - ogrinfo lists the two collections, without an error (the API definition
   it reads from `service-desc` included);
@@ -16,9 +16,13 @@ sidecar's /api/features routes, compared with the seed's own routes.
   the same window;
 - single features, unknown ones (404 problems), HTML by `f` and by
   `Accept`, CORS and conditional requests, over HTTP.
+
+With HTML_DIR, the HTML page of every kind of document is saved there (for
+html-validate).
 """
 
 import json
+import pathlib
 import subprocess
 import sys
 import urllib.error
@@ -148,6 +152,17 @@ status, headers, _ = http("/api/features/collections/sites/items", headers={"Ori
 check(headers.get("access-control-allow-origin") == "*", "CORS as the other public routes")
 status, _, _ = http("/api/features/collections/sites/items", headers={"If-None-Match": headers.get("etag", "")})
 check(status == 304, "a matching If-None-Match: 304")
+if len(sys.argv) > 2:
+    out = pathlib.Path(sys.argv[2])
+    out.mkdir(parents=True, exist_ok=True)
+    for i, path in enumerate(["/api/features", "/api/features/conformance", "/api/features/collections",
+                              "/api/features/collections/sites", "/api/features/collections/sites/items?limit=5",
+                              f"/api/features/collections/sites/items/{some}",
+                              "/api/features/collections/observations/items?limit=5",
+                              f"/api/features/collections/observations/items/{one['id']}"]):
+        status, headers, body = http(path + ("&" if "?" in path else "?") + "f=html")
+        check(status == 200 and headers.get("content-type", "").startswith("text/html"), f"{path}: HTML")
+        (out / f"{i}.html").write_bytes(body)
 conformance = get_json("/api/features/conformance")["conformsTo"]
 for c in ["core", "geojson", "html"]:
     check(f"http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/{c}" in conformance, f"conforms to {c}")

@@ -128,7 +128,7 @@ pub(super) fn page(doc: &Value, path: &str) -> String {
     let mut o = String::with_capacity(4096);
     let _ = write!(
         o,
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{t}</title>\n</head>\n<body>\n<main>\n<h1>{t}</h1>\n",
         t = escape(&title)
