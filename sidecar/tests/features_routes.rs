@@ -136,6 +136,7 @@ async fn the_routes_publish_what_the_live_routes_publish(backend: Backend) {
     let page = e.ok("/api/features/collections/sites/items").await;
     assert_eq!(ids(&page), ["a-1", "b-2"]);
     assert_eq!(page["numberReturned"], 2);
+    assert_eq!(page["numberMatched"], 2);
     assert_eq!(
         page["features"][0]["geometry"]["coordinates"],
         serde_json::json!([4.99, 52.12])
@@ -144,6 +145,10 @@ async fn the_routes_publish_what_the_live_routes_publish(backend: Backend) {
     // Paged one by one.
     let first = e.ok("/api/features/collections/sites/items?limit=1").await;
     assert_eq!(ids(&first), ["a-1"]);
+    assert_eq!(
+        (&first["numberReturned"], &first["numberMatched"]),
+        (&1.into(), &2.into())
+    );
     let second = e.ok(&next(&first).unwrap()).await;
     assert_eq!(ids(&second), ["b-2"]);
     assert!(next(&second).is_none());

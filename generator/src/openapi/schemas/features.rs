@@ -221,6 +221,12 @@ pub(super) fn feature_page() -> Value {
             "type": { "const": "FeatureCollection" },
             "features": { "type": "array", "items": schema_ref("Feature") },
             "numberReturned": { "type": "integer", "format": "int32", "minimum": 0 },
+            "numberMatched": {
+                "type": "integer",
+                "format": "int32",
+                "minimum": 0,
+                "description": "How many features match in all; given for the sites, not for the observations (it would cost a count per page)."
+            },
             "links": links(),
             "licence": schema_ref("DataLicence"),
             "attribution": { "type": "string" }

@@ -187,6 +187,9 @@ pub(super) fn collection(cfg: &LiveConfig, o: &Origins, sites: &Sites, c: Collec
 pub(super) struct Page {
     features: Vec<Value>,
     next: Option<String>,
+    /// How many features match in all, when that is known without
+    /// another query (the sites, which are read whole).
+    matched: Option<usize>,
 }
 
 fn wrong_cursor() -> Problem {
@@ -240,7 +243,11 @@ pub(super) fn site_page(sites: &Sites, q: &FeaturesQuery, limit: u32) -> Result<
         .map(|s| site_feature(s))
         .collect();
     let next = (end < matching.len()).then(|| offset_cursor(end));
-    Ok(Page { features, next })
+    Ok(Page {
+        features,
+        next,
+        matched: Some(matching.len()),
+    })
 }
 
 fn observation_feature(r: &ObservationRow) -> Value {
@@ -303,6 +310,7 @@ pub(super) fn observation_page(mut rows: Vec<ObservationRow>, limit: u32) -> Pag
     Page {
         features: rows.iter().map(observation_feature).collect(),
         next,
+        matched: None,
     }
 }
 
@@ -390,17 +398,18 @@ pub(super) fn feature_collection(
             "Next page",
         ));
     }
-    Doc {
-        json: json!({
-            "type": "FeatureCollection",
-            "numberReturned": page.features.len(),
-            "features": page.features,
-            "links": links,
-            "licence": cfg.licence,
-            "attribution": cfg.attribution,
-        }),
-        geo: true,
+    let mut json = json!({
+        "type": "FeatureCollection",
+        "numberReturned": page.features.len(),
+        "features": page.features,
+        "links": links,
+        "licence": cfg.licence,
+        "attribution": cfg.attribution,
+    });
+    if let Some(n) = page.matched {
+        json["numberMatched"] = json!(n);
     }
+    Doc { json, geo: true }
 }
 
 pub(super) fn single(cfg: &LiveConfig, o: &Origins, c: Collection, mut feature: Value) -> Doc {
