@@ -6,7 +6,8 @@
 # export wrote; the row counts equal what the running sidecar's API
 # returns (every observation page, the globe's sites); `generate build
 # --snapshots` publishes the snapshot, its data page lists it and the
-# sidecar serves its files byte for byte. Broken copies must fail: a
+# sidecar serves its files byte for byte, and scripts/release publishes
+# them with the rest of the build. Broken copies must fail: a
 # tampered file fails the checksums (and the build refuses it), a CSV
 # that breaks its Table Schema fails frictionless.
 #
@@ -75,4 +76,8 @@ site_origin=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["si
 port2=$(free_port)
 sidecar_start "$bin/sidecar" "$port2" "$tmp/sidecar.log" --dist "$tmp/dist" --data-dir "$tmp/data" --admin-listen off
 "$py" tests/e2e/snapshot_e2e.py published "$snap" "http://127.0.0.1:$port2"
+
+echo "snapshot e2e: scripts/release publishes it with the rest of the build"
+scripts/release publish "$tmp/dist" --to "$tmp/site" >/dev/null
+(cd "$tmp/site/current/snapshots/e2e-1" && sha256sum --quiet -c SHA256SUMS) || fail "the released snapshot does not verify"
 echo "snapshot e2e: all checks passed"
