@@ -127,6 +127,26 @@ fn snapshots_are_published_and_listed() {
         page.contains(&citation.replace('/', "&#x2f;")) || page.contains(&citation),
         "the page does not cite {citation}"
     );
+    // A distribution of the observation data in the DCAT-AP catalogue and
+    // in the page's schema.org markup, with its size and checksum.
+    let catalog = std::fs::read_to_string(out.join("catalog.jsonld")).unwrap();
+    let file_url = "https://water.example.org/snapshots/2026-11-27/observations.csv";
+    let graph: serde_json::Value = serde_json::from_str(&catalog).unwrap();
+    let node = graph["@graph"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["dcat:downloadURL"]["@id"] == file_url)
+        .expect("the snapshot's CSV is a distribution");
+    assert!(
+        node["@id"]
+            .as_str()
+            .unwrap()
+            .contains("#observations-distribution-")
+    );
+    assert_eq!(node["spdx:checksum"]["spdx:checksumValue"]["@value"], sha);
+    assert!(page.contains(&file_url.replace('/', "&#x2f;")) || page.contains(file_url));
+    assert!(!catalog.contains("snapshots/2026-11-27/datacite.json"));
     let twin = std::fs::read_to_string(out.join("docs/data/index.md")).unwrap();
     assert!(twin.contains("### Version 2026-11-27 (2026-11-27)"));
     assert!(twin.contains(

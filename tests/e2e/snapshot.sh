@@ -73,6 +73,9 @@ echo "snapshot e2e: published with the site"
 site_origin=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["site_origin"])' "$dist/manifest.json")
 "$bin/generate" build --out "$tmp/dist" --base-url "$site_origin" --snapshots "$tmp/snapshots" --quiet
 "$bin/generate" check --out "$tmp/dist"
+# The snapshot's files are distributions in the DCAT-AP catalogue and the
+# page's schema.org markup: the official shapes still hold.
+tests/e2e/open-data.sh "$tmp/dist"
 port2=$(free_port)
 sidecar_start "$bin/sidecar" "$port2" "$tmp/sidecar.log" --dist "$tmp/dist" --data-dir "$tmp/data" --admin-listen off
 "$py" tests/e2e/snapshot_e2e.py published "$snap" "http://127.0.0.1:$port2"

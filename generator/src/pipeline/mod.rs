@@ -21,7 +21,7 @@ use crate::archive::{self, Listing};
 use crate::assets;
 use crate::content::{self, Content, Document};
 use crate::data_snapshots::{self, Snapshots};
-use crate::discovery::{self, OpenData};
+use crate::discovery::OpenData;
 use crate::images::Images;
 use crate::manifest::Manifest;
 use crate::markdown::{self, Heading};
@@ -303,8 +303,10 @@ impl Prepared {
                 .insert(archive::TEMPLATE, ("files", Value::from(Serde(listing))));
             site.twin_extra
                 .insert(archive::TEMPLATE, listing.markdown(&site.base_url));
-            site.open_data = discovery::OpenData::new(&self.content, &self.origins, &listing.files);
         }
+        let archive = self.listing.as_ref().map_or(&[][..], |l| &l.files[..]);
+        let snapshots = &self.snapshots.snapshots;
+        site.open_data = OpenData::new(&self.content, &self.origins, archive, snapshots);
         site
     }
 
