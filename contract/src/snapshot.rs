@@ -81,6 +81,25 @@ pub struct DataCite {
     pub sizes: Vec<String>,
     pub formats: Vec<String>,
     pub language: String,
+    /// The box around the published (coarsened) site locations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub geo_locations: Vec<GeoLocation>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GeoLocation {
+    pub geo_location_box: GeoLocationBox,
+}
+
+/// Decimal degrees (WGS 84).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GeoLocationBox {
+    pub west_bound_longitude: f64,
+    pub east_bound_longitude: f64,
+    pub south_bound_latitude: f64,
+    pub north_bound_latitude: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -234,6 +253,7 @@ mod tests {
             sizes: vec![],
             formats: vec![],
             language: "en".into(),
+            geo_locations: vec![],
         };
         assert_eq!(
             d.citation(),

@@ -68,6 +68,7 @@ fn meta(version: &str) -> DataCite {
         sizes: vec!["2 observations".into(), "1 sites".into()],
         formats: vec!["text/csv".into()],
         language: "en".into(),
+        geo_locations: vec![],
     }
 }
 

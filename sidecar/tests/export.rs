@@ -151,6 +151,11 @@ async fn holds_what_the_routes_publish(backend: Backend) {
     );
     assert_eq!(cite["sizes"][0], "3 observations");
     assert_eq!(cite["dates"][1]["date"], "2024-03-01/2024-03-02");
+    assert_eq!(
+        cite["geoLocations"][0]["geoLocationBox"],
+        serde_json::json!({"westBoundLongitude": 4.0, "eastBoundLongitude": 5.13,
+                           "southBoundLatitude": 50.99, "northBoundLatitude": 52.12})
+    );
     let readme = read(&dir, "README.md");
     assert!(readme.contains("Example Observatory (2024): Public water observations of Example Observatory. Version 2024-06-01. Example Observatory. Dataset. https://data.example/snapshots/2024-06-01/"));
     assert!(readme.contains("| `dissolved_oxygen` | mg/L |"));
@@ -172,6 +177,28 @@ async fn holds_what_the_routes_publish(backend: Backend) {
             "{name}"
         );
     }
+    // A later version names the one it follows.
+    export::export(&db.store, about(), &to, "2024-06-02", NOW + 86_400)
+        .await
+        .unwrap();
+    let next: serde_json::Value =
+        serde_json::from_str(&read(&to.join("2024-06-02"), "datacite.json")).unwrap();
+    let relations = next["relatedIdentifiers"].as_array().unwrap();
+    assert!(relations.contains(&serde_json::json!({
+        "relatedIdentifier": "https://data.example/snapshots/2024-06-01/",
+        "relatedIdentifierType": "URL",
+        "relationType": "IsNewVersionOf"
+    })));
+    assert!(
+        cite["relatedIdentifiers"]
+            .to_string()
+            .contains("IsDerivedFrom")
+    );
+    assert!(
+        !cite["relatedIdentifiers"]
+            .to_string()
+            .contains("IsNewVersionOf")
+    );
     let err = export::export(&db.store, about(), &to, "2024-06-01", NOW)
         .await
         .unwrap_err();
@@ -180,7 +207,13 @@ async fn holds_what_the_routes_publish(backend: Backend) {
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
-    assert_eq!(names, ["2024-06-01"], "no partial folder is left");
+    let mut names = names;
+    names.sort();
+    assert_eq!(
+        names,
+        ["2024-06-01", "2024-06-02"],
+        "no partial folder is left"
+    );
 }
 
 async fn an_empty_database_is_refused(backend: Backend) {

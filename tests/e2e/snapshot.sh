@@ -64,6 +64,11 @@ printf '1,x\r\n' >>"$tmp/tampered/sites.csv"
 if (cd "$tmp/tampered" && sha256sum --quiet -c SHA256SUMS); then
   fail "a tampered file passed sha256sum -c"
 fi
+# The Data Package names each file's size and SHA-256 too.
+if (cd "$tmp/tampered" && "$OLDPWD/.tools/venv/bin/frictionless" validate datapackage.json >"$tmp/tampered.out"); then
+  fail "a tampered file passed frictionless"
+fi
+grep -q "hash-count" "$tmp/tampered.out" || fail "frictionless failed the tampered file, but not on its hash"
 mkdir -p "$tmp/tampered-set" && cp -r "$tmp/tampered" "$tmp/tampered-set/e2e-1"
 if "$bin/generate" build --out "$tmp/dist-tampered" --snapshots "$tmp/tampered-set" --quiet 2>"$tmp/tampered.err"; then
   fail "generate build published a tampered snapshot"
@@ -75,7 +80,7 @@ if (cd "$tmp/off-schema" && "$OLDPWD/.tools/venv/bin/frictionless" validate data
   fail "a CSV breaking its Table Schema passed frictionless"
 fi
 grep -q "type-error" "$tmp/off-schema.out" || fail "frictionless failed, but not on the value's type: $(head -40 "$tmp/off-schema.out")"
-echo "snapshot e2e: tampered file refused by sha256sum and generate build; off-schema value refused by frictionless (type-error)"
+echo "snapshot e2e: tampered file refused by sha256sum, frictionless (hash-count) and generate build; off-schema value refused by frictionless (type-error)"
 
 echo "snapshot e2e: published with the site"
 site_origin=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["site_origin"])' "$dist/manifest.json")

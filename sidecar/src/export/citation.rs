@@ -35,7 +35,7 @@ pub fn datacite(s: &Snapshot) -> DataCite {
             date_type: "Collected".into(),
         });
     }
-    let related = match &s.about.site_origin {
+    let mut related = match &s.about.site_origin {
         Some(origin) => {
             let origin = origin.trim_end_matches('/');
             vec![
@@ -53,6 +53,17 @@ pub fn datacite(s: &Snapshot) -> DataCite {
         }
         None => Vec::new(),
     };
+    if let (Some(origin), Some(previous)) = (&s.about.site_origin, &s.previous) {
+        related.push(RelatedIdentifier {
+            related_identifier: format!(
+                "{}/{}/{previous}/",
+                origin.trim_end_matches('/'),
+                snapshot::SITE_FOLDER
+            ),
+            related_identifier_type: "URL".into(),
+            relation_type: "IsNewVersionOf".into(),
+        });
+    }
     DataCite {
         identifiers: s
             .url()
@@ -107,7 +118,23 @@ pub fn datacite(s: &Snapshot) -> DataCite {
             "application/json".into(),
         ],
         language: "en".into(),
+        geo_locations: geo_box(s)
+            .map(|geo_location_box| GeoLocation { geo_location_box })
+            .into_iter()
+            .collect(),
     }
+}
+
+/// The box around the published site locations, when there are sites.
+fn geo_box(s: &Snapshot) -> Option<contract::snapshot::GeoLocationBox> {
+    let lons = s.sites.iter().map(|x| x.site.longitude);
+    let lats = s.sites.iter().map(|x| x.site.latitude);
+    Some(contract::snapshot::GeoLocationBox {
+        west_bound_longitude: lons.clone().reduce(f64::min)?,
+        east_bound_longitude: lons.reduce(f64::max)?,
+        south_bound_latitude: lats.clone().reduce(f64::min)?,
+        north_bound_latitude: lats.reduce(f64::max)?,
+    })
 }
 
 pub fn datacite_json(s: &Snapshot) -> anyhow::Result<Vec<u8>> {
@@ -222,9 +249,22 @@ pub fn readme(s: &Snapshot) -> String {
     if let Some((first, last)) = collected(s) {
         let _ = writeln!(out, "- Observations taken: {first} to {last}");
     }
+    if let Some(b) = geo_box(s) {
+        let _ = writeln!(
+            out,
+            "- Area: longitude {} to {}, latitude {} to {} (WGS 84)",
+            b.west_bound_longitude,
+            b.east_bound_longitude,
+            b.south_bound_latitude,
+            b.north_bound_latitude
+        );
+    }
     let _ = writeln!(out, "- Publisher: {} ({})", s.about.publisher, s.about.home);
     if let Some(url) = s.url() {
         let _ = writeln!(out, "- Published at: {url}");
+    }
+    if let Some(previous) = &s.previous {
+        let _ = writeln!(out, "- Follows version {previous}");
     }
     let _ = writeln!(
         out,

@@ -47,6 +47,8 @@ pub struct About {
 #[derive(Debug, Clone)]
 pub struct Snapshot {
     pub version: String,
+    /// The latest snapshot already in the folder, which this one follows.
+    pub previous: Option<String>,
     /// The export's date, `YYYY-MM-DD` (UTC).
     pub issued: String,
     /// The export's time, RFC 3339 (UTC).
@@ -146,6 +148,7 @@ pub async fn export(
     let created = crate::store::rfc3339::format_rfc3339(now);
     let snapshot = Snapshot {
         version: version.to_owned(),
+        previous: latest(to),
         issued: created[..10].to_owned(),
         created,
         about,
@@ -178,6 +181,21 @@ fn check_target(to: &Path, version: &str) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The version of the latest snapshot under `to` (by issue date, then
+/// name), read from the metadata of each.
+fn latest(to: &Path) -> Option<String> {
+    let mut found: Vec<(String, String)> = std::fs::read_dir(to)
+        .ok()?
+        .filter_map(|e| {
+            let meta = std::fs::read(e.ok()?.path().join(snapshot::DATACITE)).ok()?;
+            let meta: snapshot::DataCite = serde_json::from_slice(&meta).ok()?;
+            Some((meta.issued()?.to_owned(), meta.version))
+        })
+        .collect();
+    found.sort();
+    found.pop().map(|(_, version)| version)
 }
 
 /// The publisher, licence and attribution the live routes use, from
@@ -288,6 +306,8 @@ fn write(to: &Path, version: &str, files: &[(&str, Vec<u8>)]) -> anyhow::Result<
         check_target(to, version)?;
         std::fs::rename(&partial, &dir)
             .with_context(|| format!("renaming {} to {}", partial.display(), dir.display()))?;
+        // The rename itself durable too.
+        std::fs::File::open(to)?.sync_all()?;
         Ok(dir.clone())
     })();
     if written.is_err() {
