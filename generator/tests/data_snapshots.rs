@@ -109,6 +109,7 @@ fn snapshots_are_published_and_listed() {
     for name in [OBSERVATIONS_CSV, DATACITE, CHECKSUMS] {
         let entry = &manifest["files"][format!("snapshots/2026-11-27/{name}")];
         assert!(entry["etag"].as_str().unwrap().starts_with('"'), "{name}");
+        assert_eq!(entry["cache_control"], "public, max-age=86400", "{name}");
     }
     assert_eq!(
         manifest["files"]["snapshots/2026-11-27/SHA256SUMS"]["content_type"],
