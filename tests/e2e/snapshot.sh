@@ -5,7 +5,8 @@
 # validate datapackage.json` loads every CSV against the Table Schema the
 # export wrote; the row counts equal what the running sidecar's API
 # returns (every observation page, the globe's sites); `generate build
-# --snapshots` publishes the snapshot, its data page lists it and the
+# --snapshots` publishes the snapshot (the DCAT-AP shapes and
+# html-validate hold on that build), its data page lists it and the
 # sidecar serves its files byte for byte, and scripts/release publishes
 # them with the rest of the build. Broken copies must fail: a
 # tampered file fails the checksums (and the build refuses it), a CSV
@@ -89,6 +90,8 @@ site_origin=$("$py" -c 'import json, sys; print(json.load(open(sys.argv[1]))["si
 # The snapshot's files are distributions in the DCAT-AP catalogue and the
 # page's schema.org markup: the official shapes still hold.
 tests/e2e/open-data.sh "$tmp/dist"
+# The listing's markup (the suite's html-validate step sees a build without one).
+tests/e2e/html-validate.sh "$tmp/dist"
 port2=$(free_port)
 sidecar_start "$bin/sidecar" "$port2" "$tmp/sidecar.log" --dist "$tmp/dist" --data-dir "$tmp/data" --admin-listen off
 "$py" tests/e2e/snapshot_e2e.py published "$snap" "http://127.0.0.1:$port2"
