@@ -22,7 +22,9 @@
 //! - [`search`]: the shape of `dist/search-index.json`;
 //! - [`mcp`]: the MCP protocol versions the endpoint negotiates;
 //! - [`origin`]: what an origin (`scheme://host[:port]`) is and how it is
-//!   written, for the flags of both programs.
+//!   written, for the flags of both programs;
+//! - [`snapshot`]: the files of a citable open-data snapshot, its DataCite
+//!   metadata and its citation.
 
 #![forbid(unsafe_code)]
 
@@ -37,6 +39,7 @@ pub mod problems;
 pub mod routes;
 pub mod search;
 pub mod service;
+pub mod snapshot;
 pub mod twin;
 pub mod vocabulary;
 

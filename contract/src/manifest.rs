@@ -119,7 +119,7 @@ pub const CACHE_SERVICE: &str = "public, max-age=300, stale-while-revalidate=360
 pub const CACHE_PAGE: &str = "public, max-age=60, stale-while-revalidate=600";
 /// Discovery documents change rarely.
 pub const CACHE_DISCOVERY: &str = "public, max-age=3600";
-/// Archived downloads: stable URLs, rarely changed.
+/// Archived downloads and data snapshots: stable URLs, rarely changed.
 pub const CACHE_DOWNLOAD: &str = "public, max-age=86400";
 /// Answers that must never be stored: problems, POST answers, probes.
 pub const NO_STORE: &str = "no-store";
@@ -132,7 +132,12 @@ pub fn cache_policy(path: &str) -> &'static str {
         CACHE_REVALIDATE
     } else if path.starts_with("api/") {
         CACHE_SERVICE
-    } else if path.starts_with("files/") {
+    } else if path.starts_with("files/")
+        || path
+            .strip_prefix(crate::snapshot::SITE_FOLDER)
+            .is_some_and(|rest| rest.starts_with('/'))
+    {
+        // A snapshot never changes, but may be withdrawn: a day, not a year.
         CACHE_DOWNLOAD
     } else if path == SEARCH_INDEX || path == SEARCH_PASSAGES {
         // Changes with every content change, like the pages it indexes.
@@ -159,6 +164,10 @@ mod tests {
         assert_eq!(cache_policy("docs/a/index.html"), CACHE_PAGE);
         assert_eq!(cache_policy(SEARCH_INDEX), CACHE_PAGE);
         assert_eq!(cache_policy(AI_CATALOG), CACHE_DISCOVERY);
+        assert_eq!(
+            cache_policy("snapshots/2026-11-27/observations.csv"),
+            CACHE_DOWNLOAD
+        );
     }
 
     #[test]

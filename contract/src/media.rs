@@ -46,6 +46,12 @@ pub fn for_path(path: &str) -> &'static str {
         crate::manifest::FEED => return ATOM,
         _ => {}
     }
+    let name = path.rsplit('/').next().unwrap_or_default();
+    // A snapshot's checksum list and licence notice keep their customary
+    // names without an extension.
+    if name == crate::snapshot::CHECKSUMS || name == crate::snapshot::LICENSE {
+        return TEXT_PLAIN_UTF8;
+    }
     let ext = path
         .rsplit('/')
         .next()
@@ -61,6 +67,8 @@ pub fn for_path(path: &str) -> &'static str {
         "jsonld" => JSON_LD,
         "geojson" => GEO_JSON,
         "txt" => TEXT_PLAIN_UTF8,
+        // Citation File Format: YAML, shown as text.
+        "cff" => "text/plain; charset=utf-8",
         "csv" => CSV_UTF8,
         "xml" => XML,
         "svg" => "image/svg+xml",

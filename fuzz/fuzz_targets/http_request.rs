@@ -132,6 +132,7 @@ fn dist(dirs: &mut Vec<tempfile::TempDir>) -> PathBuf {
         // The default build: the sidecar makes the twins on first use.
         precompress: false,
         drafts: false,
+        snapshots: None,
     })
     .expect("the repository's content builds");
     dirs.push(dir);

@@ -62,6 +62,11 @@ enum Command {
         /// first time it is asked for it.
         #[arg(long, env = "GENERATE_PRECOMPRESS")]
         precompress: bool,
+        /// Folder of citable data snapshots (`sidecar export --to DIR`):
+        /// each `DIR/VERSION/` is checked against its SHA256SUMS, published
+        /// under /snapshots/VERSION/ and listed on the open-data page.
+        #[arg(long, env = "GENERATE_SNAPSHOTS")]
+        snapshots: Option<PathBuf>,
     },
     /// Preview the site while writing it: build into a temporary folder,
     /// serve it on loopback, rebuild on every change to the content or the
@@ -173,6 +178,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             cache,
             no_cache,
             precompress,
+            snapshots,
         } => {
             let summary = generator::build(&generator::BuildOptions {
                 content,
@@ -184,6 +190,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 cache: (!no_cache).then_some(cache),
                 precompress,
                 drafts: false,
+                snapshots,
             })?;
             println!("{}", summary.line());
             Ok(ExitCode::SUCCESS)

@@ -109,6 +109,7 @@ async fn run(opts: ServeOptions) -> Result<()> {
         // The preview answers with the files as they are.
         precompress: false,
         drafts: true,
+        snapshots: None,
     };
 
     let (status_tx, status_rx) = watch::channel(Status::default());

@@ -24,6 +24,7 @@ fn opts(content: &Path, out: &Path) -> BuildOptions {
         cache: None,
         precompress: true,
         drafts: false,
+        snapshots: None,
     }
 }
 

@@ -31,6 +31,7 @@ fn dist() -> &'static Path {
                 cache: None,
                 precompress: false,
                 drafts: false,
+                snapshots: None,
             })
             .unwrap();
             (tmp, out)
@@ -272,6 +273,7 @@ fn check_reports_a_search_index_that_misses_a_page() {
         cache: None,
         precompress: false,
         drafts: false,
+        snapshots: None,
     })
     .unwrap();
     assert!(generator::check::check_links(&out).unwrap().is_empty());
@@ -324,6 +326,7 @@ fn an_archive_page_may_not_name_another_licence() {
         cache: None,
         precompress: false,
         drafts: false,
+        snapshots: None,
     })
     .unwrap_err();
     let err = format!("{err:#}");
@@ -353,6 +356,7 @@ fn a_separate_api_origin_reaches_every_output_that_names_a_sidecar_route() {
         cache: None,
         precompress: false,
         drafts: false,
+        snapshots: None,
     };
     for bad in [
         "api.example.net",
@@ -443,6 +447,7 @@ fn every_script_and_stylesheet_carries_the_integrity_of_its_bytes() {
         cache: None,
         precompress: false,
         drafts: false,
+        snapshots: None,
     })
     .unwrap();
     let tags = |html: &str| -> Vec<String> {

@@ -42,6 +42,7 @@ impl Fixture {
             cache: Some(tmp.path().join("cache")),
             precompress,
             drafts: false,
+            snapshots: None,
         });
         Self {
             precompress,
@@ -73,6 +74,7 @@ impl Fixture {
             cache: None,
             precompress: self.precompress,
             drafts: false,
+            snapshots: None,
         })
         .unwrap();
         let (ours, whole) = (tree(&self.out), tree(&dir));

@@ -8,7 +8,8 @@
 //! [`mcp`] (the MCP endpoint), [`contact`] (the enquiry form and its
 //! outbox), [`chat`] (questions answered from the published passages),
 //! [`search`] (the one ranking of those passages, for chat and MCP) and
-//! [`store`] (SQLite and PostgreSQL). Each feature (and [`health`]) answers
+//! [`store`] (SQLite and PostgreSQL); [`export`] writes the citable
+//! open-data snapshot from the store. Each feature (and [`health`]) answers
 //! its routes through one handler shape, [`http::handler::Handler`].
 //! [`router::handle`] composes them into the request handler, a plain async
 //! function of state and request that tests call without sockets; nothing
@@ -24,6 +25,7 @@ pub mod chat;
 pub mod compress;
 pub mod config;
 pub mod contact;
+pub mod export;
 pub mod health;
 pub mod healthcheck;
 pub mod http;

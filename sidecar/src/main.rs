@@ -52,6 +52,21 @@ fn main() -> ExitCode {
             sidecar::store::sqlite::backup::backup(&db, &args.to)
                 .map(|c| format!("backed up {} to {}: {c}", db.display(), args.to.display()))
         }),
+        Command::Export(args) => match sidecar::export::run(&args) {
+            Ok(r) => {
+                println!(
+                    "exported {} observations at {} sites to {}",
+                    r.observations,
+                    r.sites,
+                    r.dir.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("sidecar export: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Restore(args) => copy("restore", &args.db, |db| {
             sidecar::store::sqlite::backup::restore(&args.from, &db)
                 .map(|c| format!("restored {} as {}: {c}", args.from.display(), db.display()))

@@ -17,6 +17,7 @@ use codes::{
 
 use crate::archive::ArchivedFile;
 use crate::content::Content;
+use crate::data_snapshots::Snapshot;
 use crate::model::{CatalogDataset, Material};
 use crate::origin::Origins;
 
@@ -68,8 +69,15 @@ pub struct OpenData<'a> {
 
 impl<'a> OpenData<'a> {
     /// The facts of `content`'s catalogue (an empty catalogue without
-    /// `catalog.toml`); `archive` are the files of the file archive.
-    pub fn new(content: &'a Content, origins: &Origins, archive: &[ArchivedFile]) -> Self {
+    /// `catalog.toml`); `archive` are the files of the file archive, and
+    /// the data files of the citable `snapshots` are distributions of the
+    /// observation data.
+    pub fn new(
+        content: &'a Content,
+        origins: &Origins,
+        archive: &[ArchivedFile],
+        snapshots: &[Snapshot],
+    ) -> Self {
         let base_url = origins.site.clone();
         let api_origin = origins.api().to_owned();
         let entries = content.catalog.as_ref().map_or(&[][..], |c| &c.datasets);
@@ -92,6 +100,9 @@ impl<'a> OpenData<'a> {
                         size: Some(f.size),
                         sha256: Some(f.sha256.clone()),
                     }));
+                }
+                if entry.material == Material::ObservationData {
+                    distributions.extend(snapshot_distributions(snapshots, &base_url));
                 }
                 Dataset {
                     entry,
@@ -474,6 +485,38 @@ impl<'a> OpenData<'a> {
         }
         nodes
     }
+}
+
+/// The data files of each citable snapshot, newest first.
+fn snapshot_distributions(snapshots: &[Snapshot], base_url: &str) -> Vec<Distribution> {
+    let data = [
+        contract::snapshot::OBSERVATIONS_CSV,
+        contract::snapshot::SITES_CSV,
+        contract::snapshot::SITES_GEOJSON,
+    ];
+    snapshots
+        .iter()
+        .flat_map(|s| {
+            s.files
+                .iter()
+                .filter(|f| data.contains(&f.name.as_str()))
+                .map(move |f| Distribution {
+                    title: format!("{}, snapshot {}", f.name, s.version),
+                    description: format!(
+                        "Citable snapshot {} of {} ({}): {}",
+                        s.version,
+                        s.issued,
+                        s.sizes.join(", "),
+                        f.name
+                    ),
+                    url: format!("{base_url}{}", f.url),
+                    download: true,
+                    media_type: media_essence(&f.media_type),
+                    size: Some(f.size),
+                    sha256: Some(f.sha256.clone()),
+                })
+        })
+        .collect()
 }
 
 /// The distributions of a contract route: one per media type it answers.

@@ -20,7 +20,8 @@ use crate::apiref;
 use crate::archive::{self, Listing};
 use crate::assets;
 use crate::content::{self, Content, Document};
-use crate::discovery::{self, OpenData};
+use crate::data_snapshots::{self, Snapshots};
+use crate::discovery::OpenData;
 use crate::images::Images;
 use crate::manifest::Manifest;
 use crate::markdown::{self, Heading};
@@ -74,6 +75,9 @@ pub struct BuildOptions {
     /// Build the documents marked `draft = true` too (`generate serve`);
     /// a published build leaves them out.
     pub drafts: bool,
+    /// Folder of `sidecar export` snapshots, published under
+    /// `/snapshots/` and listed on the open-data page.
+    pub snapshots: Option<PathBuf>,
 }
 
 /// What a build produced, for the one-line summary.
@@ -210,6 +214,7 @@ struct Prepared {
     openapi: serde_json::Value,
     api: apiref::Reference,
     listing: Option<Listing>,
+    snapshots: Snapshots,
     assets: assets::Assets,
     renderer: Renderer,
     downloads: Vec<(String, Vec<u8>)>,
@@ -259,6 +264,7 @@ impl Prepared {
             })
             .collect::<Result<_>>()?;
         let listing = archive_listing(&content, &downloads)?;
+        let snapshots = data_snapshots::load(opts.snapshots.as_deref())?;
         let api = apiref::reference(&openapi, &base_url);
         add_generated_documents(&mut content, &api, &base_url)?;
         let assets = assets::load(&opts.templates.join("assets"))?;
@@ -269,6 +275,7 @@ impl Prepared {
             openapi,
             api,
             listing,
+            snapshots,
             assets,
             renderer,
             downloads,
@@ -284,13 +291,22 @@ impl Prepared {
         let mut site = Site::new(&self.content, &self.origins, self.openapi.clone());
         site.template_extra
             .insert(apiref::TEMPLATE, ("api", Value::from(Serde(&self.api))));
+        let snapshots = ("snapshots", Value::from(Serde(&self.snapshots)));
+        site.template_extra
+            .insert(data_snapshots::TEMPLATE, snapshots);
+        site.twin_extra.insert(
+            data_snapshots::TEMPLATE,
+            self.snapshots.markdown(&site.base_url),
+        );
         if let Some(listing) = &self.listing {
             site.template_extra
                 .insert(archive::TEMPLATE, ("files", Value::from(Serde(listing))));
             site.twin_extra
                 .insert(archive::TEMPLATE, listing.markdown(&site.base_url));
-            site.open_data = discovery::OpenData::new(&self.content, &self.origins, &listing.files);
         }
+        let archive = self.listing.as_ref().map_or(&[][..], |l| &l.files[..]);
+        let snapshots = &self.snapshots.snapshots;
+        site.open_data = OpenData::new(&self.content, &self.origins, archive, snapshots);
         site
     }
 
@@ -402,6 +418,10 @@ impl Prepared {
                     path: format!("files/{rel}"),
                     bytes: bytes.clone(),
                 });
+            }
+            for (path, bytes) in &self.snapshots.files {
+                let (path, bytes) = (path.clone(), bytes.clone());
+                files.push(OutFile { path, bytes });
             }
         }
         Ok((files, fixed))

@@ -40,7 +40,7 @@ impl<'a> Site<'a> {
             template_extra: HashMap::new(),
             twin_extra: HashMap::new(),
             images: Images::new(&content.files),
-            open_data: OpenData::new(content, origins, &[]),
+            open_data: OpenData::new(content, origins, &[], &[]),
             base_url: origins.site.clone(),
             origins: origins.clone(),
             csp_meta: Value::from(contract::headers::meta_content_security_policy(

@@ -123,7 +123,11 @@ fn inputs(opts: &BuildOptions) -> Option<String> {
         "api-origin",
         opts.api_origin.as_deref().unwrap_or(""),
     );
-    for (name, dir) in [("content", &opts.content), ("templates", &opts.templates)] {
+    let snapshots = opts.snapshots.iter().map(|d| ("snapshots", d));
+    for (name, dir) in [("content", &opts.content), ("templates", &opts.templates)]
+        .into_iter()
+        .chain(snapshots)
+    {
         let dir = std::path::absolute(dir).ok()?;
         line(&mut h, name, &dir.to_string_lossy());
         h.extend(walk(&dir)?);

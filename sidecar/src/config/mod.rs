@@ -17,9 +17,11 @@ use crate::store::SampleSize;
 
 mod args;
 mod check;
+mod export;
 pub use args::*;
 pub(crate) use check::parse_origin;
 use check::*;
+pub use export::ExportArgs;
 
 /// Serves the built site (`dist/`) and the live, MCP and contact routes of
 /// the public-information service.
@@ -51,6 +53,11 @@ pub enum Command {
     /// Restore a `sidecar backup` file as the SQLite database, which must
     /// not exist yet (stop the sidecar and move the old file away first).
     Restore(RestoreArgs),
+    /// Write a citable snapshot of the public observations and sites (CSV,
+    /// GeoJSON, Data Package, README, licence, DataCite and CFF metadata,
+    /// SHA-256 sums) to `DIR/VERSION/`, for `generate build --snapshots`.
+    #[command(disable_version_flag = true)]
+    Export(ExportArgs),
     /// List, show, export or delete stored enquiries, to answer a person's
     /// request for access to or erasure of their data.
     Enquiries(EnquiriesArgs),

@@ -1,0 +1,230 @@
+//! Citable data snapshots (`generate build --snapshots DIR`): each folder
+//! `DIR/VERSION/` that `sidecar export` wrote is published unchanged under
+//! `/snapshots/VERSION/`, so its files are in the manifest like every
+//! other file, and listed on the page whose front matter says
+//! `template = "open-data.html"` (as the `snapshots` context variable, and
+//! as a table appended to its Markdown twin).
+//!
+//! A snapshot is published only whole and unchanged: every file but the
+//! checksum list must be in `SHA256SUMS` with the SHA-256 of its bytes,
+//! every file there must exist, and the DataCite metadata must name the
+//! folder's version. A build refuses anything else rather than publish a
+//! citation whose files differ from what was cited.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use contract::snapshot::{self, DataCite};
+use serde::Serialize;
+
+use crate::archive::size_text;
+use crate::manifest::{content_type, sha256_hex};
+
+/// Template that receives the listing as `snapshots`.
+pub const TEMPLATE: &str = "open-data.html";
+
+/// One published file of a snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SnapshotFile {
+    pub name: String,
+    /// Site path of the download.
+    pub url: String,
+    pub size: u64,
+    pub size_text: String,
+    pub sha256: String,
+    pub media_type: String,
+}
+
+/// One snapshot as the data page lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Snapshot {
+    pub version: String,
+    /// Issue date, `YYYY-MM-DD`.
+    pub issued: String,
+    /// Site path of its folder.
+    pub url: String,
+    /// Row counts in words (`1234 observations`, `56 sites`).
+    pub sizes: Vec<String>,
+    /// The time span of the observations (`first/last`), when stated.
+    pub collected: Option<String>,
+    pub citation: String,
+    pub licence_id: String,
+    pub licence_title: String,
+    pub licence_url: String,
+    pub files: Vec<SnapshotFile>,
+}
+
+/// Every snapshot, newest first, with the bytes to publish.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Snapshots {
+    pub snapshots: Vec<Snapshot>,
+    #[serde(skip)]
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+/// Reads and checks the snapshots under `dir` (none without a folder).
+pub fn load(dir: Option<&Path>) -> Result<Snapshots> {
+    let Some(dir) = dir else {
+        return Ok(Snapshots::default());
+    };
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("--snapshots {}", dir.display()))?;
+    let mut out = Snapshots::default();
+    for entry in entries {
+        let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // An export still being written (or abandoned) is hidden.
+        if name.starts_with('.') {
+            continue;
+        }
+        let path = entry.path();
+        if !path.is_dir() || !snapshot::valid_version(&name) {
+            bail!(
+                "{}: expected only snapshot folders named by their version (sidecar export)",
+                path.display()
+            );
+        }
+        let (s, files) = one(&path, &name)?;
+        out.snapshots.push(s);
+        out.files.extend(files);
+    }
+    out.snapshots.sort_by(|a, b| {
+        (b.issued.as_str(), b.version.as_str()).cmp(&(a.issued.as_str(), a.version.as_str()))
+    });
+    out.files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+type Published = Vec<(String, Vec<u8>)>;
+
+/// One snapshot folder, checked against its checksum list.
+fn one(dir: &Path, version: &str) -> Result<(Snapshot, Published)> {
+    let mut bytes: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !path.is_file() || name.starts_with('.') {
+            bail!("{}: expected only the files of a snapshot", path.display());
+        }
+        let read = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        bytes.insert(name, read);
+    }
+    let sums = bytes
+        .get(snapshot::CHECKSUMS)
+        .with_context(|| format!("{}: no {}", dir.display(), snapshot::CHECKSUMS))?;
+    let sums = std::str::from_utf8(sums).context("SHA256SUMS is not UTF-8")?;
+    let mut listed: BTreeMap<&str, &str> = BTreeMap::new();
+    for line in sums.lines() {
+        let (hash, name) = line
+            .split_once("  ")
+            .with_context(|| format!("{}/SHA256SUMS: bad line {line:?}", dir.display()))?;
+        listed.insert(name, hash);
+    }
+    for (name, b) in &bytes {
+        if name == snapshot::CHECKSUMS {
+            continue;
+        }
+        match listed.get(name.as_str()) {
+            Some(hash) if *hash == sha256_hex(b) => {}
+            Some(_) => bail!(
+                "{}/{name}: its SHA-256 is not the one SHA256SUMS lists (the file changed after the export)",
+                dir.display()
+            ),
+            None => bail!("{}/{name}: not listed in SHA256SUMS", dir.display()),
+        }
+    }
+    if let Some(missing) = listed.keys().find(|n| !bytes.contains_key(**n)) {
+        bail!(
+            "{}/{missing}: listed in SHA256SUMS but missing",
+            dir.display()
+        );
+    }
+    let meta: DataCite = serde_json::from_slice(
+        bytes
+            .get(snapshot::DATACITE)
+            .with_context(|| format!("{}: no {}", dir.display(), snapshot::DATACITE))?,
+    )
+    .with_context(|| format!("{}/{}", dir.display(), snapshot::DATACITE))?;
+    if meta.version != version {
+        bail!(
+            "{}: datacite.json names version {:?}, the folder {version:?}",
+            dir.display(),
+            meta.version
+        );
+    }
+    let folder = format!("{}/{version}/", snapshot::SITE_FOLDER);
+    let mut files: Vec<SnapshotFile> = bytes
+        .iter()
+        .map(|(name, b)| SnapshotFile {
+            name: name.clone(),
+            url: format!("/{folder}{name}"),
+            size: b.len() as u64,
+            size_text: size_text(b.len() as u64),
+            sha256: sha256_hex(b),
+            media_type: content_type(name).to_owned(),
+        })
+        .collect();
+    let order = |n: &str| snapshot::FILES.iter().position(|f| *f == n);
+    files.sort_by(|a, b| (order(&a.name), &a.name).cmp(&(order(&b.name), &b.name)));
+    let rights = meta.rights_list.first();
+    let s = Snapshot {
+        version: version.to_owned(),
+        issued: meta.issued().unwrap_or_default().to_owned(),
+        url: format!("/{folder}"),
+        sizes: meta.sizes.clone(),
+        collected: meta
+            .dates
+            .iter()
+            .find(|d| d.date_type == "Collected")
+            .map(|d| d.date.replace('/', " to ")),
+        citation: meta.citation(),
+        licence_id: rights
+            .map(|r| r.rights_identifier.clone())
+            .unwrap_or_default(),
+        licence_title: rights.map(|r| r.rights.clone()).unwrap_or_default(),
+        licence_url: rights.map(|r| r.rights_uri.clone()).unwrap_or_default(),
+        files,
+    };
+    let published = bytes
+        .into_iter()
+        .map(|(name, b)| (format!("{folder}{name}"), b))
+        .collect();
+    Ok((s, published))
+}
+
+impl Snapshots {
+    /// The table appended to the data page's Markdown twin.
+    pub fn markdown(&self, base_url: &str) -> String {
+        let mut s = String::from("\n\n## Citable snapshots\n\n");
+        if self.snapshots.is_empty() {
+            s.push_str("No snapshot has been published yet.\n");
+            return s;
+        }
+        for snap in &self.snapshots {
+            let _ = writeln!(
+                s,
+                "### Version {} ({})\n\n{}. Licence: {} ({}).\n\nCite as: {}\n\n| File | Size | SHA-256 |\n|---|---|---|",
+                snap.version,
+                snap.issued,
+                snap.sizes.join(", "),
+                snap.licence_title,
+                snap.licence_id,
+                snap.citation
+            );
+            for f in &snap.files {
+                let _ = writeln!(
+                    s,
+                    "| [{}]({base_url}{}) | {} | `{}` |",
+                    f.name, f.url, f.size_text, f.sha256
+                );
+            }
+            s.push('\n');
+        }
+        s
+    }
+}

@@ -1,0 +1,187 @@
+//! `generate build --snapshots DIR`: a snapshot that `sidecar export`
+//! wrote is published under `/snapshots/VERSION/`, in the manifest, and
+//! listed with its citation on the open-data page and its twin; a snapshot
+//! whose files no longer match its SHA256SUMS is refused.
+
+use std::path::Path;
+
+use contract::snapshot::*;
+use generator::{BuildOptions, build};
+use sha2::{Digest, Sha256};
+
+use common::repo;
+
+fn opts(out: &Path, snapshots: &Path) -> BuildOptions {
+    BuildOptions {
+        content: repo().join("content"),
+        templates: repo().join("templates"),
+        out: out.to_path_buf(),
+        base_url: Some("https://water.example.org".into()),
+        api_origin: None,
+        progress: false,
+        cache: None,
+        precompress: false,
+        drafts: false,
+        snapshots: Some(snapshots.to_path_buf()),
+    }
+}
+
+fn meta(version: &str) -> DataCite {
+    DataCite {
+        identifiers: vec![Identifier {
+            identifier: format!("https://water.example.org/snapshots/{version}/"),
+            identifier_type: "URL".into(),
+        }],
+        creators: vec![Creator {
+            name: "Blue Reach Observatory".into(),
+            name_type: "Organizational".into(),
+        }],
+        titles: vec![Title {
+            title: "Public water observations".into(),
+        }],
+        publisher: "Blue Reach Observatory".into(),
+        publication_year: "2026".into(),
+        types: Types {
+            resource_type_general: "Dataset".into(),
+            resource_type: "Water-quality observations".into(),
+        },
+        version: version.into(),
+        dates: vec![
+            DateEntry {
+                date: "2026-11-27".into(),
+                date_type: "Issued".into(),
+            },
+            DateEntry {
+                date: "2022-01-01/2024-12-31".into(),
+                date_type: "Collected".into(),
+            },
+        ],
+        rights_list: vec![Rights {
+            rights: "Open Database License 1.0".into(),
+            rights_uri: "https://opendatacommons.org/licenses/odbl/1-0/".into(),
+            rights_identifier: "ODbL-1.0".into(),
+            rights_identifier_scheme: "SPDX".into(),
+        }],
+        descriptions: vec![],
+        subjects: vec![],
+        related_identifiers: vec![],
+        sizes: vec!["2 observations".into(), "1 sites".into()],
+        formats: vec!["text/csv".into()],
+        language: "en".into(),
+        geo_locations: vec![],
+    }
+}
+
+/// A snapshot folder as the export writes it (fewer files).
+fn write_snapshot(dir: &Path, version: &str) {
+    let dir = dir.join(version);
+    std::fs::create_dir_all(&dir).unwrap();
+    let files: [(&str, Vec<u8>); 2] = [
+        (OBSERVATIONS_CSV, b"id,value\r\n1,2.5\r\n2,3\r\n".to_vec()),
+        (DATACITE, serde_json::to_vec_pretty(&meta(version)).unwrap()),
+    ];
+    let mut sums = String::new();
+    for (name, bytes) in &files {
+        std::fs::write(dir.join(name), bytes).unwrap();
+        sums.push_str(&format!("{}  {name}\n", hex::encode(Sha256::digest(bytes))));
+    }
+    std::fs::write(dir.join(CHECKSUMS), sums).unwrap();
+}
+
+#[test]
+fn snapshots_are_published_and_listed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let snaps = tmp.path().join("snapshots");
+    write_snapshot(&snaps, "2026-11-27");
+    // An export still being written is hidden and left out.
+    std::fs::create_dir_all(snaps.join(".2026-11-28.partial-1")).unwrap();
+    let out = tmp.path().join("dist");
+    build(&opts(&out, &snaps)).unwrap();
+
+    let csv = out.join("snapshots/2026-11-27/observations.csv");
+    assert_eq!(
+        std::fs::read(&csv).unwrap(),
+        b"id,value\r\n1,2.5\r\n2,3\r\n"
+    );
+    assert!(!out.join("snapshots/.2026-11-28.partial-1").exists());
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    for name in [OBSERVATIONS_CSV, DATACITE, CHECKSUMS] {
+        let entry = &manifest["files"][format!("snapshots/2026-11-27/{name}")];
+        assert!(entry["etag"].as_str().unwrap().starts_with('"'), "{name}");
+        assert_eq!(entry["cache_control"], "public, max-age=86400", "{name}");
+    }
+    assert_eq!(
+        manifest["files"]["snapshots/2026-11-27/SHA256SUMS"]["content_type"],
+        "text/plain; charset=utf-8"
+    );
+
+    let page = std::fs::read_to_string(out.join("docs/data/index.html")).unwrap();
+    assert!(page.contains(r#"<h2 id="snapshots">Citable snapshots</h2>"#));
+    assert!(page.contains("Version 2026-11-27"));
+    assert!(page.contains("2 observations, 1 sites"));
+    assert!(page.contains("2022-01-01 to 2024-12-31"));
+    let sha = hex::encode(Sha256::digest(b"id,value\r\n1,2.5\r\n2,3\r\n"));
+    assert!(page.contains(&sha));
+    assert!(page.contains(r#"href="/snapshots/2026-11-27/observations.csv""#));
+    let citation = meta("2026-11-27").citation();
+    assert!(
+        page.contains(&citation.replace('/', "&#x2f;")) || page.contains(&citation),
+        "the page does not cite {citation}"
+    );
+    // A distribution of the observation data in the DCAT-AP catalogue and
+    // in the page's schema.org markup, with its size and checksum.
+    let catalog = std::fs::read_to_string(out.join("catalog.jsonld")).unwrap();
+    let file_url = "https://water.example.org/snapshots/2026-11-27/observations.csv";
+    let graph: serde_json::Value = serde_json::from_str(&catalog).unwrap();
+    let node = graph["@graph"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["dcat:downloadURL"]["@id"] == file_url)
+        .expect("the snapshot's CSV is a distribution");
+    assert!(
+        node["@id"]
+            .as_str()
+            .unwrap()
+            .contains("#observations-distribution-")
+    );
+    assert_eq!(node["spdx:checksum"]["spdx:checksumValue"]["@value"], sha);
+    assert!(page.contains(&file_url.replace('/', "&#x2f;")) || page.contains(file_url));
+    assert!(!catalog.contains("snapshots/2026-11-27/datacite.json"));
+    let twin = std::fs::read_to_string(out.join("docs/data/index.md")).unwrap();
+    assert!(twin.contains("### Version 2026-11-27 (2026-11-27)"));
+    assert!(twin.contains(
+        "[observations.csv](https://water.example.org/snapshots/2026-11-27/observations.csv)"
+    ));
+    assert!(twin.contains(&format!("Cite as: {citation}")));
+}
+
+#[test]
+fn a_changed_snapshot_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let snaps = tmp.path().join("snapshots");
+    write_snapshot(&snaps, "v1");
+    std::fs::write(
+        snaps.join("v1").join(OBSERVATIONS_CSV),
+        b"id,value\r\n1,9\r\n",
+    )
+    .unwrap();
+    let err = build(&opts(&tmp.path().join("dist"), &snaps)).unwrap_err();
+    assert!(format!("{err:#}").contains("SHA-256"), "{err:#}");
+
+    let snaps = tmp.path().join("other");
+    write_snapshot(&snaps, "v2");
+    std::fs::rename(snaps.join("v2"), snaps.join("v3")).unwrap();
+    let err = build(&opts(&tmp.path().join("dist2"), &snaps)).unwrap_err();
+    assert!(format!("{err:#}").contains("names version"), "{err:#}");
+
+    let snaps = tmp.path().join("third");
+    write_snapshot(&snaps, "v1");
+    std::fs::write(snaps.join("v1/extra.txt"), b"x").unwrap();
+    let err = build(&opts(&tmp.path().join("dist3"), &snaps)).unwrap_err();
+    assert!(
+        format!("{err:#}").contains("not listed in SHA256SUMS"),
+        "{err:#}"
+    );
+}
