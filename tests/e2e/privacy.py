@@ -341,6 +341,27 @@ def main():
         get("observations", f"/api/observations-data.php?format=csv&bbox={bbox}")
         break
 
+    # OGC API - Features: every site and every observation, page by page
+    # (JSON, and the sites as HTML), and each non-public site asked for by id.
+    for collection in ("sites", "observations"):
+        path = f"/api/features/collections/{collection}/items?limit=1000"
+        while path:
+            status, _, body = get("features", path)
+            assert status == 200, f"features {collection}: {status} {body[:200]!r}"
+            nxt = [link["href"] for link in json.loads(body)["links"] if link["rel"] == "next"]
+            path = urllib.parse.urlsplit(nxt[0])._replace(scheme="", netloc="").geturl() if nxt else None
+    get("features", "/api/features/collections/sites/items?limit=1000&f=html")
+    # (Not scanned: a 404 names the path it was asked, the id included.)
+    # The answer must be the one an id that never existed gets.
+    _, _, unknown = client.request("GET", "/api/features/collections/sites/items/no-such-site")
+    for sid, _, lat, lon, public in truth.sites:
+        if not public:
+            status, _, body = client.request("GET", f"/api/features/collections/sites/items/{sid}")
+            same = json.loads(body).get("detail", "").replace(sid, "?") == \
+                json.loads(unknown).get("detail", "").replace("no-such-site", "?")
+            if status != 404 or not same:
+                scanner.found(f"features sites/items/{sid}", f"a non-public site answers {status} {body[:120]!r}")
+
     # The bbox filter must not be an oracle for the exact location: a box
     # (0.05 degrees wide) holding a site's exact location, with one edge
     # between it and the published coordinate, must not find the site —
@@ -359,6 +380,11 @@ def main():
             path = f"/api/observations-data.php?site={sid}&limit=1&bbox={bbox}"
             status, _, body = get("observations", path)
             probed += 1
+            f_path = f"/api/features/collections/sites/items?limit=1000&bbox={bbox}"
+            f_status, _, f_body = get("features", f_path)
+            if f_status == 200 and any(f["id"] == sid for f in json.loads(f_body)["features"]):
+                oracle += 1
+                scanner.found(f"GET {f_path}", f"site {sid} found by a box that holds its exact {axis} only")
             if status == 200 and json.loads(body)["data"]:
                 oracle += 1
                 if oracle <= 3:
