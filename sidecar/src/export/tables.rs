@@ -10,24 +10,11 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::Snapshot;
+use crate::live::csv::push_row;
 use crate::store::rfc3339::format_rfc3339;
 
 /// The observation columns: those of the API's CSV, in the same order.
-pub const OBSERVATION_COLUMNS: [&str; 13] = [
-    "id",
-    "site_id",
-    "site_name",
-    "country",
-    "water_body_type",
-    "observed_at",
-    "parameter",
-    "value",
-    "unit",
-    "method",
-    "quality_flag",
-    "latitude",
-    "longitude",
-];
+pub use crate::live::csv::COLUMNS as OBSERVATION_COLUMNS;
 
 /// The site columns: the globe route's properties, flattened.
 pub const SITE_COLUMNS: [&str; 9] = [
@@ -42,51 +29,15 @@ pub const SITE_COLUMNS: [&str; 9] = [
     "parameters",
 ];
 
-fn push_row(out: &mut String, cells: &[String]) {
-    for (i, c) in cells.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        if c.contains([',', '"', '\r', '\n']) {
-            out.push('"');
-            out.push_str(&c.replace('"', "\"\""));
-            out.push('"');
-        } else {
-            out.push_str(c);
-        }
-    }
-    out.push_str("\r\n");
-}
-
 fn header(columns: &[&str]) -> String {
     let mut out = columns.join(",");
     out.push_str("\r\n");
     out
 }
 
+/// The observations as the API's CSV writes them (rows already coarsened).
 pub fn observations_csv(s: &Snapshot) -> Vec<u8> {
-    let mut out = header(&OBSERVATION_COLUMNS);
-    for r in &s.observations {
-        push_row(
-            &mut out,
-            &[
-                r.id.to_string(),
-                r.site_id.clone(),
-                r.site_name.clone(),
-                r.country.clone(),
-                r.water_body_type.clone(),
-                format_rfc3339(r.observed_at),
-                r.parameter.clone(),
-                r.value.to_string(),
-                r.unit.clone(),
-                r.method.clone(),
-                r.quality_flag.clone(),
-                r.latitude.to_string(),
-                r.longitude.to_string(),
-            ],
-        );
-    }
-    out.into_bytes()
+    crate::live::csv::render(&s.observations).into_bytes()
 }
 
 pub fn sites_csv(s: &Snapshot) -> Vec<u8> {

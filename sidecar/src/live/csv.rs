@@ -20,14 +20,21 @@ pub const COLUMNS: [&str; 13] = [
     "longitude",
 ];
 
-fn field(out: &mut String, value: &str) {
-    if value.contains([',', '"', '\r', '\n']) {
-        out.push('"');
-        out.push_str(&value.replace('"', "\"\""));
-        out.push('"');
-    } else {
-        out.push_str(value);
+/// One CSV record of `cells`, quoted where RFC 4180 needs it, with CRLF.
+pub(crate) fn push_row(out: &mut String, cells: &[String]) {
+    for (i, c) in cells.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if c.contains([',', '"', '\r', '\n']) {
+            out.push('"');
+            out.push_str(&c.replace('"', "\"\""));
+            out.push('"');
+        } else {
+            out.push_str(c);
+        }
     }
+    out.push_str("\r\n");
 }
 
 /// The page as CSV; coordinates are already coarsened by the caller.
@@ -50,13 +57,7 @@ pub fn render(rows: &[ObservationRow]) -> String {
             r.latitude.to_string(),
             r.longitude.to_string(),
         ];
-        for (i, c) in cells.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            field(&mut out, c);
-        }
-        out.push_str("\r\n");
+        push_row(&mut out, &cells);
     }
     out
 }

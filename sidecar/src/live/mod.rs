@@ -27,7 +27,7 @@
 //! to narrow a site down below the published precision.
 //! Only public sites and their observations are served.
 
-mod csv;
+pub(crate) mod csv;
 pub(crate) mod encoded;
 pub mod features;
 mod globe;
