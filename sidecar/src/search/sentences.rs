@@ -311,11 +311,11 @@ impl Index {
         }
         let best_score = page.hits.first().map_or(0.0, |h| h.score);
         let mut best: Option<Best> = None;
-        // The passages ranking found on the page (its best few), and for
-        // "how do I …" its steps: reading every passage of the page cost
-        // more than ranking.
+        // The passages ranking kept for the page (its best
+        // `PAGE_PASSAGES`), and for "how do I …" its steps: reading every
+        // passage of the page cost more than ranking.
         let candidates = self.page_passages(page.number as usize).filter(|&id| {
-            page.hits.iter().take(QUOTED_PASSAGES).any(|h| h.id == id)
+            page.hits.iter().any(|h| h.id == id)
                 || (q.cue == Cue::Procedure
                     && q.cue.met("", self.passages.get(id as usize).heading))
         });
@@ -396,9 +396,6 @@ impl Index {
 /// piece, and where it ends when it runs over several (the steps of a
 /// procedure).
 type Best = (f32, f32, u32, usize, Option<usize>);
-
-/// The sentences of a page's best this many passages are read.
-const QUOTED_PASSAGES: usize = 2;
 
 /// A quote of two sentences stays under this many bytes.
 const QUOTE_MAX: usize = 420;
