@@ -43,8 +43,10 @@ pub enum Cue {
     Duration,
     /// "what unit", "in what units".
     Unit,
-    /// "how many", "how much", "maximum", "how far".
+    /// "how many", "how much", "maximum".
     Number,
+    /// "how far", "how close", "how deep": a number with a unit of length.
+    Distance,
     /// "how do I", "how should I", "how to".
     Procedure,
 }
@@ -52,48 +54,35 @@ pub enum Cue {
 impl Cue {
     /// The cue of a question, from its wording.
     pub fn of(question: &str) -> Cue {
-        let q = format!(
-            " {} ",
-            question.to_lowercase().replace(['?', ',', '.'], " ")
-        );
-        let has = |phrases: &[&str]| phrases.iter().any(|p| q.contains(p));
-        if has(&[" unit ", " units "]) {
-            Cue::Unit
-        } else if has(&[
-            " how long ",
-            " how often ",
-            " how frequently ",
-            " how soon ",
-            " how quickly ",
-        ]) {
-            Cue::Duration
-        } else if has(&[" when ", " what year ", " which year ", " what date "]) {
-            Cue::Date
-        } else if has(&[
-            " how many ",
-            " how much ",
-            " maximum ",
-            " minimum ",
-            " how far ",
-            " how close ",
-            " how big ",
-            " how deep ",
-            " what size ",
-            " limit ",
-        ]) {
-            Cue::Number
-        } else if has(&[
-            " how do i ",
-            " how should i ",
-            " how to ",
-            " how can i ",
-            " how did volunteers ",
-            " what steps ",
-        ]) {
-            Cue::Procedure
-        } else {
-            Cue::None
+        let lower = question.to_lowercase();
+        let padded = format!(" {} ", lower.replace(['?', ',', '.'], " "));
+        // A word that names the kind of fact asked counts wherever it stands.
+        if [" unit ", " units "].iter().any(|p| padded.contains(p)) {
+            return Cue::Unit;
         }
+        if [" maximum ", " minimum ", " limit "]
+            .iter()
+            .any(|p| padded.contains(p))
+        {
+            return Cue::Number;
+        }
+        // An interrogative counts where it opens a clause ("so when did …",
+        // "I am a journalist: how many …"), not where it joins two ("how
+        // close must I be when I start?" asks for a distance, not a date).
+        for clause in lower.split(['?', ',', '.', ':', ';', '!', '(', ')']) {
+            let words: Vec<&str> = clause.split_whitespace().collect();
+            for skip in 0..words.len().min(2) {
+                let opening = format!(" {} ", words[skip..].join(" "));
+                if let Some(&(_, cue)) = OPENINGS.iter().find(|(p, _)| opening.starts_with(p)) {
+                    return cue;
+                }
+                // Only a word like "so", "and" or "but" may stand before.
+                if !["so", "and", "but", "then", "ok", "okay", "also"].contains(&words[skip]) {
+                    break;
+                }
+            }
+        }
+        Cue::None
     }
 
     /// Whether `sentence` (under `heading`) holds the kind of fact asked.
@@ -124,6 +113,13 @@ impl Cue {
                 }
             }
             Cue::Number => words.iter().any(|w| number(w)),
+            Cue::Distance => words.windows(2).any(|p| {
+                (number(p[0]) && LENGTHS.contains(&p[1]))
+                    || LENGTHS.iter().any(|u| {
+                        p[0].strip_suffix(u)
+                            .is_some_and(|n| n.parse::<f64>().is_ok())
+                    })
+            }),
             Cue::Procedure => {
                 let h = heading.to_lowercase();
                 ["step", "procedure", "method", "how to", "what to do"]
@@ -133,6 +129,53 @@ impl Cue {
         }
     }
 }
+
+/// Openings of a clause that ask for a kind of fact, padded with spaces.
+const OPENINGS: &[(&str, Cue)] = &[
+    (" how long ", Cue::Duration),
+    (" how often ", Cue::Duration),
+    (" how frequently ", Cue::Duration),
+    (" how soon ", Cue::Duration),
+    (" how quickly ", Cue::Duration),
+    (" when ", Cue::Date),
+    (" since when ", Cue::Date),
+    (" until when ", Cue::Date),
+    (" what year ", Cue::Date),
+    (" which year ", Cue::Date),
+    (" what date ", Cue::Date),
+    (" in what year ", Cue::Date),
+    (" in which year ", Cue::Date),
+    (" how many ", Cue::Number),
+    (" how much ", Cue::Number),
+    (" how far ", Cue::Distance),
+    (" how close ", Cue::Distance),
+    (" how near ", Cue::Distance),
+    (" how big ", Cue::Number),
+    (" how deep ", Cue::Distance),
+    (" how large ", Cue::Number),
+    (" how high ", Cue::Number),
+    (" what size ", Cue::Number),
+    (" how do i ", Cue::Procedure),
+    (" how should i ", Cue::Procedure),
+    (" how to ", Cue::Procedure),
+    (" how can i ", Cue::Procedure),
+    (" how did volunteers ", Cue::Procedure),
+    (" what steps ", Cue::Procedure),
+];
+
+/// Units of length, as a sentence's words.
+const LENGTHS: &[&str] = &[
+    "m",
+    "metre",
+    "metres",
+    "meter",
+    "meters",
+    "km",
+    "kilometre",
+    "kilometres",
+    "cm",
+    "mm",
+];
 
 const MONTHS: &[&str] = &[
     "january",
@@ -535,6 +578,22 @@ mod tests {
         assert_eq!(Cue::of("how many sites are there"), Cue::Number);
         assert_eq!(Cue::of("How do I measure nitrate?"), Cue::Procedure);
         assert_eq!(Cue::of("what is turbidity"), Cue::None);
+        // An interrogative that joins two clauses does not set the cue.
+        assert_eq!(
+            Cue::of("How close must I be when I start a visit?"),
+            Cue::Distance
+        );
+        assert_eq!(
+            Cue::of("what happens to the figures when the database is down"),
+            Cue::None
+        );
+        assert_eq!(
+            Cue::of("I write for a paper: so when did it end?"),
+            Cue::Date
+        );
+        assert!(Cue::Distance.met("You must be within 200 metres of it.", ""));
+        assert!(Cue::Distance.met("It lies 3km away.", ""));
+        assert!(!Cue::Distance.met("It took 200 volunteers.", ""));
         assert!(Cue::Date.met("It ended in June 2024.", ""));
         assert!(!Cue::Date.met("It ended.", ""));
         assert!(Cue::Duration.met("Wait 60 seconds before reading.", ""));
