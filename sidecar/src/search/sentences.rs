@@ -25,7 +25,7 @@ const PIECE: usize = 240;
 /// What the kind of fact asked for adds when the sentence has it.
 const CUE_BONUS: f32 = 0.25;
 /// What each pair of question words standing together adds.
-const PHRASE_BONUS: f32 = 0.1;
+const PHRASE_BONUS: f32 = 0.15;
 /// How much a word of the heading or the page's title counts for the
 /// sentences under it, against the sentence's own words.
 const HEADING_SHARE: f32 = 0.5;
