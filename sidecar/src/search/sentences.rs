@@ -49,6 +49,8 @@ pub enum Cue {
     Distance,
     /// "how do I", "how should I", "how to".
     Procedure,
+    /// "who": a sentence that names who does it ("funded by …").
+    Agent,
 }
 
 impl Cue {
@@ -120,6 +122,7 @@ impl Cue {
                             .is_some_and(|n| n.parse::<f64>().is_ok())
                     })
             }),
+            Cue::Agent => words.iter().any(|w| AGENTS.contains(w)),
             Cue::Procedure => {
                 let h = heading.to_lowercase();
                 ["step", "procedure", "method", "how to", "what to do"]
@@ -161,6 +164,25 @@ const OPENINGS: &[(&str, Cue)] = &[
     (" how can i ", Cue::Procedure),
     (" how did volunteers ", Cue::Procedure),
     (" what steps ", Cue::Procedure),
+    (" who ", Cue::Agent),
+    (" by whom ", Cue::Agent),
+];
+
+/// Words that name who does something.
+const AGENTS: &[&str] = &[
+    "by",
+    "university",
+    "institute",
+    "authority",
+    "authorities",
+    "consortium",
+    "members",
+    "foundation",
+    "ministry",
+    "agency",
+    "council",
+    "staff",
+    "team",
 ];
 
 /// Units of length, as a sentence's words.
@@ -591,6 +613,8 @@ mod tests {
             Cue::of("I write for a paper: so when did it end?"),
             Cue::Date
         );
+        assert_eq!(Cue::of("who finances the school lab?"), Cue::Agent);
+        assert!(Cue::Agent.met("Supported by regional authorities.", ""));
         assert!(Cue::Distance.met("You must be within 200 metres of it.", ""));
         assert!(Cue::Distance.met("It lies 3km away.", ""));
         assert!(!Cue::Distance.met("It took 200 volunteers.", ""));
