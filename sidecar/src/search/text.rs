@@ -8,7 +8,9 @@ use std::sync::LazyLock;
 
 /// Words dropped from questions and passages alike: function words, and
 /// the verbs a question wraps around its subject ("what does … mean",
-/// "how was … taken").
+/// "how was … taken"). Words are split at apostrophes, so a contraction's
+/// parts are here ("don" of "don't", "ll" of "I'll"), and so are the
+/// contractions typed without one ("dont", "cant").
 const STOP: &[&str] = &[
     "a",
     "able",
@@ -21,6 +23,7 @@ const STOP: &[&str] = &[
     "any",
     "anything",
     "are",
+    "aren",
     "as",
     "at",
     "be",
@@ -29,12 +32,20 @@ const STOP: &[&str] = &[
     "by",
     "can",
     "can't",
+    "cant",
     "come",
     "could",
+    "couldn",
     "did",
+    "didn",
+    "didnt",
     "do",
     "does",
+    "doesn",
+    "doesnt",
+    "don",
     "don't",
+    "dont",
     "find",
     "for",
     "from",
@@ -47,7 +58,9 @@ const STOP: &[&str] = &[
     "got",
     "had",
     "has",
+    "hasn",
     "have",
+    "haven",
     "he",
     "her",
     "here",
@@ -56,15 +69,19 @@ const STOP: &[&str] = &[
     "i",
     "i'm",
     "if",
+    "im",
     "in",
     "into",
     "is",
+    "isn",
+    "isnt",
     "it",
     "it's",
     "its",
     "just",
     "know",
     "like",
+    "ll",
     "look",
     "made",
     "make",
@@ -87,11 +104,13 @@ const STOP: &[&str] = &[
     "or",
     "our",
     "please",
+    "re",
     "run",
     "runs",
     "see",
     "she",
     "should",
+    "shouldn",
     "so",
     "some",
     "something",
@@ -108,6 +127,7 @@ const STOP: &[&str] = &[
     "then",
     "there",
     "there's",
+    "theres",
     "these",
     "they",
     "thing",
@@ -120,16 +140,20 @@ const STOP: &[&str] = &[
     "use",
     "used",
     "using",
+    "ve",
     "very",
     "want",
     "was",
+    "wasn",
     "way",
     "ways",
     "we",
     "well",
     "were",
+    "weren",
     "what",
     "what's",
+    "whats",
     "when",
     "which",
     "who",
@@ -140,9 +164,11 @@ const STOP: &[&str] = &[
     "work",
     "works",
     "would",
+    "wouldn",
     "you",
     "you're",
     "your",
+    "youre",
 ];
 
 /// A hasher for short keys (words), faster than the default for them.
@@ -226,5 +252,9 @@ mod tests {
         assert_eq!(stem("2026"), "2026");
         let t: Vec<String> = terms("How do I measure the pH of a pond?").collect();
         assert_eq!(t, ["measur", "ph", "pond"]);
+        // A contraction's parts, or one typed without its apostrophe, are
+        // no words of the question.
+        let t: Vec<String> = terms("Why don't I'll cant the kit?").collect();
+        assert_eq!(t, ["kit"]);
     }
 }
