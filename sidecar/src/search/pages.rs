@@ -11,7 +11,7 @@ pub const PAGE_PASSAGES: usize = 3;
 pub const PAGE_DECAY: f32 = 0.5;
 /// How many times its best passage a page can score at most (1 + 0.5 +
 /// 0.25), with room for the rounding of the sums.
-const PAGE_BOUND: f32 = 1.75 * 1.001;
+const PAGE_BOUND: f32 = (1.0 + PAGE_DECAY + PAGE_DECAY * PAGE_DECAY) * 1.001;
 
 impl Index {
     /// The numbers of page `g`'s passages.
