@@ -9,8 +9,8 @@ use super::*;
 /// counting [`PAGE_DECAY`] of the one before.
 pub const PAGE_PASSAGES: usize = 3;
 pub const PAGE_DECAY: f32 = 0.5;
-/// How many times its best passage a page can score at most (1 + 0.5 +
-/// 0.25), with room for the rounding of the sums.
+/// How many times its best passage a page can score at most (1 + decay +
+/// decay² for three passages), with room for the rounding of the sums.
 const PAGE_BOUND: f32 = (1.0 + PAGE_DECAY + PAGE_DECAY * PAGE_DECAY) * 1.001;
 
 impl Index {
