@@ -26,6 +26,7 @@
 //! compared while ranking.
 
 mod build;
+mod cue;
 mod excerpt;
 mod pages;
 mod scratch;
@@ -34,9 +35,10 @@ mod store;
 pub mod text;
 
 pub use build::Builder;
+pub use cue::Cue;
 pub use excerpt::excerpt;
 pub use pages::{PAGE_DECAY, PAGE_PASSAGES, Page};
-pub use sentences::{Asked, Cue, Quote};
+pub use sentences::{Asked, Quote};
 pub use store::{PassageRef, Passages, TextSource};
 
 use std::collections::HashMap;
