@@ -11,6 +11,7 @@
 pub use contract::manifest::SEARCH_INDEX as PATH;
 pub use contract::manifest::SEARCH_PASSAGES as PASSAGES_PATH;
 pub use contract::search::{Passage, PassageIndex, SearchDocument, SearchIndex, VERSION};
+use rayon::prelude::*;
 use serde::Serialize;
 
 pub mod shards;
@@ -166,7 +167,7 @@ pub fn passages_files<'a>(
 /// every page.
 pub fn browser_files<'a>(entries: &[(&str, &[u8])]) -> Vec<SearchFile<'a>> {
     let docs: Vec<SearchDocument> = entries
-        .iter()
+        .par_iter()
         .filter(|e| !e.1.is_empty())
         .map(|e| serde_json::from_slice(e.1).expect("an entry this build wrote"))
         .collect();

@@ -1,6 +1,7 @@
 //! `/llms.txt`: the API and the documentation as a Markdown index for
 //! language models.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use super::catalogs::MCP_SERVER_CARD_PATH;
@@ -117,6 +118,13 @@ pub fn llms_txt(
     }
 
     out.push_str("\n## Documentation\n\n");
+    // A summary said already is not said twice: the home page's is the
+    // site's description, the quote at the top. What is above the list is
+    // searched; the list's own summaries are compared whole, since
+    // searching the whole list again for each entry grew with the square
+    // of the pages (a third of a 10,000-page build).
+    let above = out.len();
+    let mut said: HashSet<String> = HashSet::new();
     let mut sections: Vec<&str> = Vec::new();
     for d in docs {
         if !sections.contains(&d.section.as_str()) {
@@ -133,15 +141,14 @@ pub fn llms_txt(
         for d in docs.iter().filter(|d| d.section == *section) {
             let dir = if d.url.ends_with('/') { "" } else { "/" };
             let twin = format!("{base_url}{}{dir}index.md", d.url);
-            // A summary said already (the home page's is the site's
-            // description, the quote at the top) is not said twice.
             let summary = one_line(&d.summary);
-            let notes = if out.contains(summary.as_str()) {
+            let notes = if out[..above].contains(summary.as_str()) || said.contains(&summary) {
                 ""
             } else {
                 &summary
             };
             md_item(&mut out, &d.title, &twin, notes);
+            said.insert(summary);
         }
     }
 

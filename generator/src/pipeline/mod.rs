@@ -335,25 +335,35 @@ impl Prepared {
                     passages: r.passages,
                 });
             }
-            let rest: Vec<Result<Staged>> = files
-                .into_par_iter()
-                .chain(site.images.files())
-                .map(|f| publisher.stage(f))
-                .collect();
-            for s in rest {
-                staged.push(s?);
-            }
             // Each part of the search files is joined as it is staged: into
             // a fresh folder, written and let go before the next.
-            let search: Vec<Result<Staged>> = self
-                .search_parts(&memo, &fixed, None)
-                .into_par_iter()
-                .map(|f| {
-                    let (path, bytes) = f.made();
-                    publisher.stage(OutFile { path, bytes })
-                })
-                .collect();
-            for s in search {
+            let stage_part = |f: search::SearchFile<'_>| {
+                let (path, bytes) = f.made();
+                publisher.stage(OutFile { path, bytes })
+            };
+            let (entries, passages) = self.search_inputs(&memo, &fixed);
+            // The browser's index needs every entry and is made on one
+            // thread for much of its time: the other files are staged meanwhile.
+            let (browser, rest) = rayon::join(
+                || search::browser_files(&entries),
+                || {
+                    let parts: Vec<_> = search::index_files(entries.clone(), None)
+                        .into_iter()
+                        .chain(search::passages_files(
+                            passages,
+                            &self.content.synonyms,
+                            None,
+                        ))
+                        .collect();
+                    let files = files.into_par_iter().chain(site.images.files());
+                    let files = files.map(|f| publisher.stage(f));
+                    files
+                        .chain(parts.into_par_iter().map(stage_part))
+                        .collect::<Vec<_>>()
+                },
+            );
+            let browser: Vec<Result<Staged>> = browser.into_par_iter().map(stage_part).collect();
+            for s in rest.into_iter().chain(browser) {
                 staged.push(s?);
             }
             let (manifest, stats) = publisher.finish(
@@ -467,13 +477,13 @@ impl Prepared {
             .collect()
     }
 
-    /// [`Prepared::search_files`], each part to be joined when it is used.
-    fn search_parts<'a>(
+    /// The search entries (documents', fixed pages') and passages, by URL.
+    #[allow(clippy::type_complexity)]
+    fn search_inputs<'a>(
         &'a self,
         memo: &'a [PageMemo],
         fixed: &'a FixedEntries,
-        changed: search::Changed<'_>,
-    ) -> Vec<search::SearchFile<'a>> {
+    ) -> (Vec<(&'a str, &'a [u8])>, Vec<(&'a str, &'a [u8])>) {
         let docs = &self.content.documents;
         let mut entries: Vec<(&str, &[u8])> = docs
             .iter()
@@ -486,6 +496,17 @@ impl Prepared {
             .zip(memo)
             .map(|(d, m)| (d.url.as_str(), &m.passages[..]))
             .collect();
+        (entries, passages)
+    }
+
+    /// [`Prepared::search_files`], each part to be joined when it is used.
+    fn search_parts<'a>(
+        &'a self,
+        memo: &'a [PageMemo],
+        fixed: &'a FixedEntries,
+        changed: search::Changed<'_>,
+    ) -> Vec<search::SearchFile<'a>> {
+        let (entries, passages) = self.search_inputs(memo, fixed);
         let browser = search::browser_files(&entries);
         search::index_files(entries, changed)
             .into_iter()
