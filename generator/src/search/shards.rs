@@ -66,11 +66,14 @@ pub fn fold(s: &str) -> String {
 
 /// The folded words of a string.
 pub fn words(s: &str) -> Vec<String> {
-    fold(s)
+    split(&fold(s)).map(str::to_owned).collect()
+}
+
+/// The words of a folded string, as slices of it.
+fn split(folded: &str) -> impl Iterator<Item = &str> {
+    folded
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_owned)
-        .collect()
 }
 
 /// FNV-1a over UTF-8 bytes, 32 bits: the script computes the same.
@@ -149,10 +152,8 @@ fn postings(docs: &[&SearchDocument]) -> BTreeMap<String, Vec<u32>> {
             // a page's text is most of its words, and each owned only once.
             let text = fold(&doc.text);
             let mut counts: HashMap<&str, usize> = HashMap::default();
-            for w in text.split(|c: char| !c.is_alphanumeric()) {
-                if !w.is_empty() {
-                    *counts.entry(w).or_default() += 1;
-                }
+            for w in split(&text) {
+                *counts.entry(w).or_default() += 1;
             }
             for (w, n) in counts {
                 *here.entry(w.to_owned()).or_default() += n.min(TEXT_CAP) as f64;
