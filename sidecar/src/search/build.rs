@@ -144,6 +144,7 @@ impl Builder {
             }
         }
         Index {
+            reads: super::read::Reads::new(passages.len()),
             passages,
             page,
             page_start,

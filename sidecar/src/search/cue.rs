@@ -24,6 +24,31 @@ pub enum Cue {
 }
 
 impl Cue {
+    /// Every kind of fact a sentence can hold.
+    pub(super) const ALL: [Cue; 7] = [
+        Cue::Date,
+        Cue::Duration,
+        Cue::Unit,
+        Cue::Number,
+        Cue::Distance,
+        Cue::Procedure,
+        Cue::Agent,
+    ];
+
+    /// A bit of its own per kind ([`Cue::None`] has none).
+    pub(super) fn bit(self) -> u8 {
+        match self {
+            Cue::None => 0,
+            Cue::Date => 1,
+            Cue::Duration => 2,
+            Cue::Unit => 4,
+            Cue::Number => 8,
+            Cue::Distance => 16,
+            Cue::Procedure => 32,
+            Cue::Agent => 64,
+        }
+    }
+
     /// The cue of a question, from its wording.
     pub fn of(question: &str) -> Cue {
         let lower = question.to_lowercase();

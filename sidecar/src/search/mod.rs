@@ -29,6 +29,7 @@ mod build;
 mod cue;
 mod excerpt;
 mod pages;
+mod read;
 mod scratch;
 mod sentences;
 mod store;
@@ -96,6 +97,8 @@ pub struct Index {
     synonyms: HashMap<String, Vec<String>>,
     /// Accumulators for one question at a time each, reused.
     scratch: Mutex<Vec<Scratch>>,
+    /// Passages as quoting reads them, kept between questions.
+    reads: read::Reads,
     /// This index among those the process built (a thread's memory of
     /// words' terms belongs to one index).
     serial: u64,

@@ -14,15 +14,12 @@
 //! sentence: a page whose single sentence answers the whole question beats
 //! one that mentions its words in different places.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 
 use super::cue::Cue;
+use super::read::{NONE, Read, Word};
 use super::{Index, Page, PassageRef, text};
 
-/// A sentence longer than this many bytes (a flattened table or list) is
-/// cut into pieces of about [`PIECE`] bytes at word boundaries.
-const LONG: usize = 320;
-const PIECE: usize = 240;
 /// What the kind of fact asked for adds when the sentence has it.
 const CUE_BONUS: f32 = 0.25;
 /// What each pair of question words standing together adds.
@@ -58,21 +55,9 @@ pub struct Asked {
     terms: Vec<(u32, usize, f32)>,
     /// The words' indexes in question order (for phrases).
     order: Vec<usize>,
-    /// The first two letters of every term in `terms`, sorted: a word
-    /// whose stem is one of them starts with the same two letters (the
-    /// English stemmer only changes a word's end), so a word that starts
-    /// otherwise need not be stemmed and looked up.
-    heads: Vec<[char; 2]>,
     total: f32,
     cue: Cue,
 }
-
-/// A word of a text, as its term's number; [`NONE`] for a stop word or
-/// a word the index does not know.
-type Word = u32;
-const NONE: Word = u32::MAX;
-/// A stop word or a single letter, which does not count.
-const SKIP: Word = u32::MAX - 1;
 
 impl Index {
     /// `query` read for quoting.
@@ -89,12 +74,6 @@ impl Index {
             })
             .collect();
         terms.sort_by_key(|t| (t.0, t.1));
-        let mut heads: Vec<[char; 2]> = terms
-            .iter()
-            .filter_map(|t| head(&self.vocab[t.0 as usize]))
-            .collect();
-        heads.sort_unstable();
-        heads.dedup();
         let order = text::terms(query)
             .filter_map(|t| weights.iter().position(|(s, _)| *s == t))
             .collect();
@@ -103,67 +82,8 @@ impl Index {
             total: weights.iter().map(|(_, w)| w).sum(),
             terms,
             order,
-            heads,
             cue: Cue::of(query),
         }
-    }
-
-    /// The words of `text` that count, in order, as term numbers: a word
-    /// is stemmed once per thread and index, then looked up; a word that
-    /// cannot be one of `q`'s terms is [`NONE`] without either.
-    fn words_of(&self, q: &Asked, text: &str) -> Vec<Word> {
-        thread_local! {
-            static SEEN: std::cell::RefCell<(u64, HashMap<String, Word, text::FnvBuild>)> =
-                std::cell::RefCell::new((0, HashMap::default()));
-        }
-        SEEN.with(|seen| {
-            let mut seen = seen.borrow_mut();
-            if seen.0 != self.serial || seen.1.len() > SEEN_MAX {
-                seen.0 = self.serial;
-                seen.1.clear();
-            }
-            let mut lower = String::new();
-            let mut out = Vec::new();
-            for w in word_spans(text) {
-                lower.clear();
-                if w.is_ascii() {
-                    lower.push_str(w);
-                    lower.make_ascii_lowercase();
-                } else {
-                    lower.extend(w.chars().flat_map(char::to_lowercase));
-                }
-                let Some(first) = head(&lower) else {
-                    continue;
-                };
-                if q.heads.binary_search(&first).is_err() {
-                    if !text::is_stop(&lower) {
-                        out.push(NONE);
-                    }
-                    continue;
-                }
-                let id = match seen.1.get(lower.as_str()) {
-                    Some(&id) => id,
-                    None => {
-                        let id = if lower.chars().count() < 2 || text::is_stop(&lower) {
-                            SKIP
-                        } else {
-                            let stem = text::stem(&lower);
-                            self.vocab
-                                .binary_search(&stem)
-                                .map_or(NONE, |id| id as Word)
-                        };
-                        seen.1.insert(lower.clone(), id);
-                        id
-                    }
-                };
-                // Stop words and single letters are left out, as ranking
-                // leaves them out.
-                if id != SKIP {
-                    out.push(id);
-                }
-            }
-            out
-        })
     }
 
     /// The best sentence of `page` for `q`.
@@ -172,7 +92,7 @@ impl Index {
             return None;
         }
         let best_score = page.hits.first().map_or(0.0, |h| h.score);
-        let mut best: Option<Best> = None;
+        let mut best: Option<(Best, Cow<'a, Read>)> = None;
         // The passages ranking kept for the page (its best
         // `PAGE_PASSAGES`), and for "how do I …" its steps: reading every
         // passage of the page cost more than ranking.
@@ -182,7 +102,6 @@ impl Index {
                     && q.cue.met("", self.passages.get(id as usize).heading))
         });
         for id in candidates {
-            let p = self.passages.get(id as usize);
             let passage_rank = page.hits.iter().find(|h| h.id == id).map_or(0.0, |h| {
                 if best_score > 0.0 {
                     h.score / best_score
@@ -190,48 +109,51 @@ impl Index {
                     0.0
                 }
             });
-            let heading: Vec<Word> = [p.heading, p.title]
-                .iter()
-                .flat_map(|t| self.words_of(q, t))
-                .collect();
-            let body = p.text();
-            let pieces = pieces(&body);
+            let read = self.read(id);
+            let mut found: Option<Best> = None;
+            let beats = |score: f32, found: &Option<Best>, best: &Option<(Best, _)>| {
+                found.as_ref().is_none_or(|f| score > f.0)
+                    && best.as_ref().is_none_or(|(b, _)| score > b.0)
+            };
             // "How do I …": the steps from their start, when the page has
             // a section of steps and the question is about the page.
-            if q.cue == Cue::Procedure && q.cue.met("", p.heading) {
-                let words = self.words_of(q, &body);
-                let (coverage, _) = q.matches(&words, &heading);
-                let end = pieces
+            if q.cue == Cue::Procedure
+                && let Some(words) = &read.steps
+            {
+                let (coverage, _) = q.matches(words, &read.heading);
+                let end = read
+                    .pieces
                     .iter()
                     .take_while(|&&(_, b)| b <= QUOTE_MAX)
                     .count()
                     .max(1);
                 let score = coverage + 2.0 * CUE_BONUS + PASSAGE_SHARE * passage_rank;
-                if coverage > 0.0 && best.as_ref().is_none_or(|b| score > b.0) {
-                    best = Some((score, coverage, id, 0, Some(end)));
+                if coverage > 0.0 && beats(score, &found, &best) {
+                    found = Some((score, coverage, id, 0, Some(end)));
                 }
             }
-            for (i, &(a, b)) in pieces.iter().enumerate() {
-                let (coverage, phrases) = q.matches(&self.words_of(q, &body[a..b]), &heading);
+            for i in 0..read.pieces.len() {
+                let (coverage, phrases) = q.matches(read.words(i), &read.heading);
                 if coverage <= 0.0 {
                     continue;
                 }
-                let cue = if q.cue != Cue::None && q.cue.met(&body[a..b], p.heading) {
+                let cue = if q.cue != Cue::None && read.meets(i, q.cue) {
                     CUE_BONUS
                 } else {
                     0.0
                 };
                 let score =
                     coverage + cue + PHRASE_BONUS * phrases as f32 + PASSAGE_SHARE * passage_rank;
-                if best.as_ref().is_none_or(|b| score > b.0) {
-                    best = Some((score, coverage, id, i, None));
+                if beats(score, &found, &best) {
+                    found = Some((score, coverage, id, i, None));
                 }
             }
+            if let Some(found) = found {
+                best = Some((found, read));
+            }
         }
-        let (score, coverage, id, i, end) = best?;
-        let passage = self.passages.get(id as usize);
-        let body = passage.text();
-        let pieces = pieces(&body);
+        let ((score, coverage, id, i, end), read) = best?;
+        let pieces = &read.pieces;
         let (a, mut b) = pieces[i];
         if let Some(end) = end {
             b = pieces[end - 1].1;
@@ -239,19 +161,23 @@ impl Index {
             // The next sentence too, when it is about the question as
             // well and the two stay short.
             && nb - a <= QUOTE_MAX
+            && (q.matches(read.words(i + 1), &[]).0 > 0.0 || b - a < SHORT)
         {
-            let words = self.words_of(q, &body[b..nb]);
-            if q.matches(&words, &[]).0 > 0.0 || b - a < SHORT {
-                b = nb;
-            }
+            b = nb;
         }
         Some(Quote {
-            passage,
-            text: body[a..b].trim().to_owned(),
+            passage: self.passages.get(id as usize),
+            text: read.text[a..b].trim().to_owned(),
             score,
             coverage,
         })
     }
+}
+
+/// Question word `q`'s bit in a mask (none past [`super::MAX_WORDS`],
+/// which no term stands for).
+fn bit(q: usize) -> u64 {
+    1u64.checked_shl(q as u32).unwrap_or(0)
 }
 
 /// The best quote so far: its score and coverage, its passage, its first
@@ -277,141 +203,42 @@ impl Asked {
     /// question's words stand together in them as in the question.
     fn matches(&self, words: &[Word], heading: &[Word]) -> (f32, usize) {
         let mut best = [0.0f32; super::MAX_WORDS];
-        for (ws, share) in [(words, 1.0), (heading, HEADING_SHARE)] {
-            for &w in ws {
-                if w == NONE {
-                    continue;
-                }
+        for &w in heading {
+            if w != NONE {
                 for &(_, q, weight) in self.of(w) {
-                    best[q] = best[q].max(weight * share);
+                    best[q] = best[q].max(weight * HEADING_SHARE);
                 }
             }
         }
-        let covered: f32 = best.iter().zip(&self.idf).map(|(b, idf)| b * idf).sum();
-        let stands_for = |w: Word, q: usize| w != NONE && self.of(w).iter().any(|t| t.1 == q);
-        let phrases = self
-            .order
-            .windows(2)
-            .filter(|pair| {
-                pair[0] != pair[1]
-                    && words
-                        .windows(2)
-                        .any(|ws| stands_for(ws[0], pair[0]) && stands_for(ws[1], pair[1]))
-            })
-            .count();
-        ((covered / self.total).min(1.0), phrases)
-    }
-}
-
-/// The words of `text`: its runs of letters and digits, as
-/// `text.split(|c| !c.is_alphanumeric())` gives them without the empty
-/// ones, read byte by byte where the text is ASCII.
-fn word_spans(text: &str) -> impl Iterator<Item = &str> {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        // The character at `at` and its length, when it is part of a word.
-        let word_char = |at: usize| -> (bool, usize) {
-            let b = bytes[at];
-            if b < 0x80 {
-                (b.is_ascii_alphanumeric(), 1)
-            } else {
-                let c = text[at..].chars().next().unwrap_or(' ');
-                (c.is_alphanumeric(), c.len_utf8())
-            }
-        };
-        while i < bytes.len() {
-            let (is_word, len) = word_char(i);
-            if is_word {
-                break;
-            }
-            i += len;
-        }
-        if i >= bytes.len() {
-            return None;
-        }
-        let start = i;
-        while i < bytes.len() {
-            let (is_word, len) = word_char(i);
-            if !is_word {
-                break;
-            }
-            i += len;
-        }
-        Some(&text[start..i])
-    })
-}
-
-/// The first two letters of `word`; `None` for a single letter.
-fn head(word: &str) -> Option<[char; 2]> {
-    let mut chars = word.chars();
-    Some([chars.next()?, chars.next()?])
-}
-
-/// A thread remembers the terms of this many words at most.
-const SEEN_MAX: usize = 50_000;
-
-/// Byte ranges of `text`'s sentences, long ones cut into pieces at word
-/// boundaries.
-fn pieces(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    for (a, b) in super::excerpt::split_sentences(text) {
-        if b - a <= LONG {
-            out.push((a, b));
-            continue;
-        }
-        let mut start = a;
-        while start < b {
-            let mut end = (start + PIECE).min(b);
-            if end < b {
-                while !text.is_char_boundary(end) {
-                    end -= 1;
+        // The words read once each: which question words each stands
+        // for (a bit per word), against the word before it for phrases.
+        let pairs = &self.order[..self.order.len().min(65)];
+        let mut found = 0u64;
+        let mut before = 0u64;
+        for &w in words {
+            let mut now = 0u64;
+            if w != NONE {
+                for &(_, q, weight) in self.of(w) {
+                    best[q] = best[q].max(weight);
+                    now |= 1 << q;
                 }
-                end = text[start..end].rfind(' ').map_or(end, |i| start + i);
-                if end <= start {
-                    end = (start + PIECE).min(b);
-                    while !text.is_char_boundary(end) {
-                        end += 1;
+            }
+            if before != 0 && now != 0 {
+                for (j, pair) in pairs.windows(2).enumerate() {
+                    if before & bit(pair[0]) != 0 && now & bit(pair[1]) != 0 {
+                        found |= 1 << j;
                     }
                 }
             }
-            out.push((start, end));
-            start = end;
-            while start < b && text.as_bytes()[start] == b' ' {
-                start += 1;
-            }
+            before = now;
         }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn words_are_split_as_the_index_splits_them() {
-        for t in [
-            "Dip the strip; wait 60 s. Ça va? Ölçüm—test mg/L (NH4-N) …end",
-            "",
-            "  ",
-            "é",
-        ] {
-            let want: Vec<&str> = t
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .collect();
-            assert_eq!(word_spans(t).collect::<Vec<_>>(), want, "{t}");
-        }
-    }
-
-    #[test]
-    fn pieces_are_exact_and_bounded() {
-        let long = "word ".repeat(200);
-        let text = format!("Short one. {long}End.");
-        for (a, b) in pieces(&text) {
-            assert!(b - a <= LONG, "{}", b - a);
-            assert!(text.is_char_boundary(a) && text.is_char_boundary(b));
-        }
+        let covered: f32 = best.iter().zip(&self.idf).map(|(b, idf)| b * idf).sum();
+        // A word repeated in the question ("water … water") is no phrase.
+        let phrases = pairs
+            .windows(2)
+            .enumerate()
+            .filter(|(j, pair)| pair[0] != pair[1] && found & (1 << j) != 0)
+            .count();
+        ((covered / self.total).min(1.0), phrases)
     }
 }
