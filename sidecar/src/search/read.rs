@@ -273,6 +273,66 @@ fn pieces(text: &str) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::tests::passage;
+    use contract::search::PassageIndex;
+
+    fn index() -> Index {
+        let long = "The kit holds strips, a cup and a chart; ".repeat(12);
+        Index::new(PassageIndex {
+            version: 1,
+            synonyms: vec![],
+            passages: vec![
+                passage(
+                    "/a/",
+                    "Steps",
+                    "Fill the cup with water. Dip the nitrate strip for 2 seconds. Wait 60 seconds and read the colour.",
+                ),
+                passage(
+                    "/a/",
+                    "Purpose",
+                    "Nitrate comes from fertiliser. It was measured from 2019 to June 2024.",
+                ),
+                passage(
+                    "/b/",
+                    "The kit",
+                    &format!("{long}The nitrate strips expire."),
+                ),
+            ],
+        })
+    }
+
+    #[test]
+    fn kept_and_fresh_reads_quote_the_same() {
+        let kept = index();
+        let mut fresh = index();
+        // No slots: every passage is read again each time, as past the
+        // budget.
+        fresh.reads = Reads::new(0);
+        let questions = [
+            "How do I measure nitrate?",
+            "when was nitrate measured",
+            "what is in the kit",
+            "how long do I dip the strip",
+        ];
+        for round in 0..2 {
+            for q in questions {
+                let quotes = |index: &Index| -> Vec<(String, f32)> {
+                    let asked = index.question(q);
+                    index
+                        .rank_pages(q, 5)
+                        .iter()
+                        .filter_map(|p| index.quote(&asked, p))
+                        .map(|quote| (quote.text, quote.score))
+                        .collect()
+                };
+                let (a, b) = (quotes(&kept), quotes(&fresh));
+                assert!(!a.is_empty(), "{q}");
+                assert_eq!(a, b, "{q}, round {round}");
+            }
+        }
+        assert!(kept.reads.slots.iter().all(|s| s.get().is_some()));
+        assert!(kept.reads.kept.load(Ordering::Relaxed) > 0);
+    }
 
     #[test]
     fn words_are_split_as_the_index_splits_them() {
