@@ -405,8 +405,7 @@ def hugo_config(site: dict) -> str:
         f"updated = {toml_str(str(site.get('updated', '')))}",
         "",
         # Both tools colour fenced code at build time with CSS classes, no
-        # inline style (ours: syntect, whose bundled grammars have no TOML
-        # or CSV, left plain; Hugo: Chroma).
+        # inline style (ours: syntaxmate's TextMate grammars; Hugo: Chroma).
         "[markup.highlight]",
         "codeFences = true",
         "noClasses = false",
