@@ -128,23 +128,15 @@ fn write_html(code: &str, doc: &TokenizedDocument) -> Option<String> {
     Some(html)
 }
 
-/// Text escaped as pulldown-cmark escapes a plain block's (`&`, `<`, `>`);
-/// `quotes` too in an attribute value.
-fn escape(out: &mut String, text: &str, quotes: bool) {
-    let mut last = 0;
-    for (i, byte) in text.bytes().enumerate() {
-        let entity = match byte {
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'&' => "&amp;",
-            b'"' if quotes => "&quot;",
-            _ => continue,
-        };
-        out.push_str(&text[last..i]);
-        out.push_str(entity);
-        last = i + 1;
-    }
-    out.push_str(&text[last..]);
+/// Text escaped as pulldown-cmark escapes a plain block's (`&`, `<`, `>`),
+/// with the function it uses; in an attribute value, quotes too.
+fn escape(out: &mut String, text: &str, attribute: bool) {
+    // Writing to a String cannot fail.
+    let _ = if attribute {
+        pulldown_cmark_escape::escape_html(out, text)
+    } else {
+        pulldown_cmark_escape::escape_html_body_text(out, text)
+    };
 }
 
 #[cfg(test)]
