@@ -83,13 +83,16 @@ pub fn hash(s: &str) -> u32 {
     })
 }
 
-fn first_two(term: &str) -> String {
-    term.chars().take(2).collect()
+/// The first two characters of `term`, as a slice of it.
+fn first_two(term: &str) -> &str {
+    let end = term.char_indices().nth(2).map_or(term.len(), |(i, _)| i);
+    &term[..end]
 }
 
-fn last_two(term: &str) -> String {
-    let chars: Vec<char> = term.chars().collect();
-    chars[chars.len().saturating_sub(2)..].iter().collect()
+/// The last two characters of `term`, as a slice of it.
+fn last_two(term: &str) -> &str {
+    let start = term.char_indices().rev().nth(1).map_or(0, |(i, _)| i);
+    &term[start..]
 }
 
 /// How many term shards (and near shards) a site of `documents` gets.
@@ -99,12 +102,12 @@ pub fn term_shards(documents: usize) -> usize {
 
 /// The term shard holding `term`.
 pub fn term_shard(term: &str, shards: usize) -> usize {
-    hash(&first_two(term)) as usize % shards
+    hash(first_two(term)) as usize % shards
 }
 
 /// The near shard holding `term`.
 pub fn near_shard(term: &str, shards: usize) -> usize {
-    hash(&last_two(term)) as usize % shards
+    hash(last_two(term)) as usize % shards
 }
 
 #[derive(Serialize)]
@@ -126,62 +129,109 @@ struct DocShard<'a> {
     docs: Vec<[&'a str; 4]>,
 }
 
-/// Each term's postings, flattened `[id, weight, id, weight, …]`, best
-/// first, at most [`MAX_POSTINGS`]. The weight is a field-weighted term
-/// count times the term's inverse document frequency (BM25's, without
-/// length normalisation: pages are short and titles decide most).
-fn postings(docs: &[&SearchDocument]) -> BTreeMap<String, Vec<u32>> {
-    // Each page's weighted terms, in parallel; then gathered in page order.
-    let pages: Vec<HashMap<String, f64>> = docs
-        .par_iter()
-        .map(|doc| {
-            let mut here: HashMap<String, f64> = HashMap::default();
-            for (field, weight) in [
-                (&doc.title, TITLE),
-                (&doc.summary, SUMMARY),
-                (&doc.section, SECTION),
-            ] {
-                let mut seen: Vec<String> = words(field);
-                seen.sort();
-                seen.dedup();
-                for w in seen {
-                    *here.entry(w).or_default() += weight;
-                }
-            }
-            // The text's words are counted as slices of the folded text:
-            // a page's text is most of its words, and each owned only once.
-            let text = fold(&doc.text);
-            let mut counts: HashMap<&str, usize> = HashMap::default();
-            for w in split(&text) {
-                *counts.entry(w).or_default() += 1;
-            }
-            for (w, n) in counts {
-                *here.entry(w.to_owned()).or_default() += n.min(TEXT_CAP) as f64;
-            }
-            here
-        })
-        .collect();
-    let mut scored: HashMap<String, Vec<(u32, f64)>> = HashMap::default();
-    for (id, here) in pages.into_iter().enumerate() {
-        let id = u32::try_from(id).expect("fewer than 2^32 documents");
-        for (w, s) in here {
-            scored.entry(w).or_default().push((id, s));
+/// Buckets the postings are gathered in, in parallel: a term shard falls
+/// in bucket `shard % BUCKETS`, whole.
+const BUCKETS: usize = 64;
+
+/// One weighted term of a page, with its bucket.
+type PageTerm = (usize, String, f64);
+/// One page's weighted terms, by bucket.
+type PageTerms = Vec<PageTerm>;
+/// The terms of one shard, each with its postings.
+type ShardTerms<'a> = Vec<(&'a str, &'a [u32])>;
+
+/// The weighted terms of one page: a title word counts most, body
+/// repetition a little.
+fn page_terms(doc: &SearchDocument, shards: usize) -> PageTerms {
+    let mut here: HashMap<String, f64> = HashMap::default();
+    for (field, weight) in [
+        (&doc.title, TITLE),
+        (&doc.summary, SUMMARY),
+        (&doc.section, SECTION),
+    ] {
+        let mut seen: Vec<String> = words(field);
+        seen.sort();
+        seen.dedup();
+        for w in seen {
+            *here.entry(w).or_default() += weight;
         }
     }
-    let n = docs.len() as f64;
-    scored
+    // The text's words are counted as slices of the folded text: a page's
+    // text is most of its words, and each owned only once.
+    let text = fold(&doc.text);
+    let mut counts: HashMap<&str, usize> = HashMap::default();
+    for w in split(&text) {
+        *counts.entry(w).or_default() += 1;
+    }
+    for (w, n) in counts {
+        *here.entry(w.to_owned()).or_default() += n.min(TEXT_CAP) as f64;
+    }
+    let mut terms: PageTerms = here
         .into_iter()
-        .map(|(term, mut list)| {
-            let idf = (1.0 + (n - list.len() as f64 + 0.5) / (list.len() as f64 + 0.5)).ln();
-            list.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            list.truncate(MAX_POSTINGS);
-            let flat = list
+        .map(|(w, s)| (term_shard(&w, shards) % BUCKETS, w, s))
+        .collect();
+    terms.sort_unstable_by_key(|t| t.0);
+    terms
+}
+
+/// Each term's postings, flattened `[id, weight, id, weight, …]`, best
+/// first, at most [`MAX_POSTINGS`], by term shard and term. The weight is
+/// a field-weighted term count times the term's inverse document
+/// frequency (BM25's, without length normalisation: pages are short and
+/// titles decide most).
+fn postings(docs: &[&SearchDocument], shards: usize) -> Vec<Vec<(String, Vec<u32>)>> {
+    let pages: Vec<PageTerms> = docs.par_iter().map(|d| page_terms(d, shards)).collect();
+    let n = docs.len() as f64;
+    // Each page's terms handed to their buckets, in page order; then each
+    // bucket's terms gathered, in parallel.
+    let mut runs: Vec<Vec<(u32, &[PageTerm])>> = vec![Vec::new(); BUCKETS];
+    for (id, page) in pages.iter().enumerate() {
+        let id = u32::try_from(id).expect("fewer than 2^32 documents");
+        for run in page.chunk_by(|a, b| a.0 == b.0) {
+            runs[run[0].0].push((id, run));
+        }
+    }
+    let gathered: Vec<Vec<(usize, String, Vec<u32>)>> = runs
+        .into_par_iter()
+        .map(|bucket| {
+            let mut scored: HashMap<&str, Vec<(u32, f64)>> = HashMap::default();
+            for (id, run) in bucket {
+                for (_, w, s) in run {
+                    scored.entry(w.as_str()).or_default().push((id, *s));
+                }
+            }
+            scored
                 .into_iter()
-                .flat_map(|(id, s)| [id, (s * idf * 100.0).round().max(1.0) as u32])
-                .collect();
-            (term, flat)
+                .map(|(term, mut list)| {
+                    let df = list.len() as f64;
+                    let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+                    // Ids are unique, so this order is total: the best
+                    // `MAX_POSTINGS` chosen first, then sorted, are the
+                    // first ones of the whole list sorted.
+                    let order =
+                        |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+                    if list.len() > MAX_POSTINGS {
+                        list.select_nth_unstable_by(MAX_POSTINGS - 1, order);
+                        list.truncate(MAX_POSTINGS);
+                    }
+                    list.sort_unstable_by(order);
+                    let flat = list
+                        .into_iter()
+                        .flat_map(|(id, s)| [id, (s * idf * 100.0).round().max(1.0) as u32])
+                        .collect();
+                    (term_shard(term, shards), term.to_owned(), flat)
+                })
+                .collect()
         })
-        .collect()
+        .collect();
+    let mut by_shard: Vec<Vec<(String, Vec<u32>)>> = vec![Vec::new(); shards];
+    for (shard, term, flat) in gathered.into_iter().flatten() {
+        by_shard[shard].push((term, flat));
+    }
+    by_shard
+        .par_iter_mut()
+        .for_each(|terms| terms.sort_unstable_by(|a, b| a.0.cmp(&b.0)));
+    by_shard
 }
 
 fn json<T: Serialize>(value: &T) -> Vec<u8> {
@@ -202,43 +252,51 @@ fn summary(s: &str) -> &str {
 pub fn files(documents: &[SearchDocument]) -> Vec<(String, Vec<u8>)> {
     let mut docs: Vec<&SearchDocument> = documents.iter().collect();
     docs.sort_by(|a, b| a.url.cmp(&b.url));
-    let postings = postings(&docs);
     let shards = term_shards(docs.len());
-    let mut terms: Vec<BTreeMap<&str, &[u32]>> = vec![BTreeMap::new(); shards];
-    let mut near: Vec<BTreeMap<&str, &[u32]>> = vec![BTreeMap::new(); shards];
-    for (term, list) in &postings {
-        terms[term_shard(term, shards)].insert(term, list);
+    let by_shard = postings(&docs, shards);
+    let mut near: Vec<ShardTerms> = vec![Vec::new(); shards];
+    for (term, list) in by_shard.iter().flatten() {
         if term.chars().count() >= 3 {
-            near[near_shard(term, shards)].insert(term, list);
+            near[near_shard(term, shards)].push((term, list));
         }
     }
-    let mut out = Vec::new();
-    for (k, map) in terms.into_iter().enumerate() {
-        out.push((
-            format!("search/terms-{k}.json"),
-            json(&TermShard { terms: map }),
-        ));
+    let mut shard_lists: Vec<(&str, usize, ShardTerms)> = Vec::with_capacity(2 * shards);
+    for (k, terms) in by_shard.iter().enumerate() {
+        let terms = terms.iter().map(|(t, l)| (t.as_str(), l.as_slice()));
+        shard_lists.push(("terms", k, terms.collect()));
     }
-    for (k, map) in near.into_iter().enumerate() {
-        out.push((
-            format!("search/near-{k}.json"),
-            json(&TermShard { terms: map }),
-        ));
+    for (k, terms) in near.into_iter().enumerate() {
+        shard_lists.push(("near", k, terms));
     }
-    for (k, chunk) in docs.chunks(DOCS_PER_SHARD).enumerate() {
-        let docs = chunk
-            .iter()
-            .map(|d| {
-                [
-                    d.url.as_str(),
-                    d.title.as_str(),
-                    d.section.as_str(),
-                    summary(&d.summary),
-                ]
-            })
-            .collect();
-        out.push((format!("search/docs-{k}.json"), json(&DocShard { docs })));
-    }
+    // Each shard's JSON in parallel, then the documents' shards.
+    let mut out: Vec<(String, Vec<u8>)> = shard_lists
+        .into_par_iter()
+        .map(|(kind, k, terms)| {
+            let terms = terms.into_iter().collect();
+            (
+                format!("search/{kind}-{k}.json"),
+                json(&TermShard { terms }),
+            )
+        })
+        .collect();
+    let doc_files = docs
+        .par_chunks(DOCS_PER_SHARD)
+        .enumerate()
+        .map(|(k, chunk)| {
+            let docs = chunk
+                .iter()
+                .map(|d| {
+                    [
+                        d.url.as_str(),
+                        d.title.as_str(),
+                        d.section.as_str(),
+                        summary(&d.summary),
+                    ]
+                })
+                .collect();
+            (format!("search/docs-{k}.json"), json(&DocShard { docs }))
+        });
+    out.par_extend(doc_files);
     let mut digest = Sha256::new();
     for (path, bytes) in &out {
         digest.update(path.as_bytes());
@@ -389,6 +447,48 @@ mod tests {
         assert_eq!(words("Qualité de l'EAU"), ["qualite", "de", "l", "eau"]);
         assert_eq!(hash(""), 0x811c_9dc5);
         assert_eq!(hash("a"), 0xe40c_292c);
+    }
+
+    #[test]
+    fn two_letter_keys_count_characters_not_bytes() {
+        assert_eq!(first_two("été"), "ét");
+        assert_eq!(last_two("été"), "té");
+        assert_eq!((first_two("a"), last_two("a")), ("a", "a"));
+        assert_eq!((first_two(""), last_two("")), ("", ""));
+    }
+
+    #[test]
+    fn a_common_term_keeps_its_best_postings_in_order() {
+        // Page i says "river" 1 + i % 7 times (capped at TEXT_CAP); every
+        // tenth also has it in its title. Ties go to the lower id.
+        let docs: Vec<SearchDocument> = (0..200usize)
+            .map(|i| {
+                let title = if i.is_multiple_of(10) {
+                    "River"
+                } else {
+                    "Page"
+                };
+                doc(&format!("/p{i:03}/"), title, &"river ".repeat(1 + i % 7))
+            })
+            .collect();
+        let refs: Vec<&SearchDocument> = docs.iter().collect();
+        let by_shard = postings(&refs, 4);
+        let list = &by_shard[term_shard("river", 4)]
+            .iter()
+            .find(|(t, _)| t == "river")
+            .unwrap()
+            .1;
+        let ids: Vec<u32> = list.chunks(2).map(|p| p[0]).collect();
+        let score = |i: u32| {
+            let title = if i.is_multiple_of(10) { TITLE } else { 0.0 };
+            title + (1 + i as usize % 7).min(TEXT_CAP) as f64
+        };
+        let mut want: Vec<u32> = (0..200).collect();
+        want.sort_by(|a, b| score(*b).total_cmp(&score(*a)).then(a.cmp(b)));
+        assert_eq!(ids, want[..MAX_POSTINGS]);
+        for shard in &by_shard {
+            assert!(shard.windows(2).all(|w| w[0].0 < w[1].0), "terms sorted");
+        }
     }
 
     #[test]
