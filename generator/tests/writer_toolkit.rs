@@ -428,6 +428,13 @@ fn a_page_without_updated_takes_its_last_commit_or_its_file_time() {
     // Committed: the day of the last commit that touched it.
     let root = site.root();
     git(root, &["init", "-q"], "2025-01-01T12:00:00Z");
+    // In a repository but not added yet: still the file's time.
+    site.built();
+    assert!(
+        site.read("docs/data/globe/index.html")
+            .contains("Updated 2025-02-03."),
+        "untracked file time"
+    );
     git(root, &["add", "content"], "2025-01-01T12:00:00Z");
     git(
         root,

@@ -1,8 +1,8 @@
 //! The day a document last changed when its front matter gives none: the
 //! last commit that touched its file, when the file is in a git repository
 //! and unchanged since that commit; otherwise the file's modification time
-//! (UTC). Two git commands for a whole build, none when every document
-//! names its `updated`.
+//! (UTC). Four git commands for a whole build (one when no file under the
+//! folder is tracked), run while the documents are read.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -11,6 +11,7 @@ use std::process::{Command, Stdio};
 use crate::model::Date;
 
 /// Last-change days of the committed files under a folder.
+#[derive(Default)]
 pub(super) struct LastChanges {
     committed: HashMap<PathBuf, String>,
 }
@@ -50,6 +51,12 @@ fn git(dir: &Path, args: &[&str]) -> Option<Vec<u8>> {
 /// Each file under `dir` with the day of the last commit that touched it,
 /// leaving out files changed since (or never committed).
 fn committed(dir: &Path) -> Option<HashMap<PathBuf, String>> {
+    // A folder with no tracked file (ignored, or never added) has no
+    // history: one quick command instead of a walk through every commit.
+    let tracked = git(dir, &["ls-files", "-z", "--", "."])?;
+    if tracked.is_empty() {
+        return Some(HashMap::new());
+    }
     let top = git(dir, &["rev-parse", "--show-toplevel"])?;
     let top = std::fs::canonicalize(String::from_utf8(top).ok()?.trim_end()).ok()?;
     // Porcelain paths are relative to the repository's root.

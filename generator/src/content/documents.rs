@@ -110,23 +110,15 @@ const RESERVED: [&str; 6] = ["docs", "files", "api", "assets", "search", "mcp"];
 
 /// Every document of the trees of `content` (see [`DOCUMENT_TREES`]).
 pub(super) fn load_documents(content: &Path, _site: &Site) -> Result<Vec<Document>, ContentError> {
-    let mut paths = Vec::new();
-    for (folder, _) in DOCUMENT_TREES {
-        paths.extend(files_under(&content.join(folder))?);
-    }
-    // Images beside the documents are no documents: the pages that show
-    // them read them ([`crate::images`]).
-    paths.retain(|p| !is_image_beside(p));
-    paths.sort();
-    // Read and parsed in parallel; the first error in path order is the
-    // one reported, as a sequential load would.
-    let loaded: Vec<Result<Document, ContentError>> = paths
-        .into_par_iter()
-        .map(|path| read_document(content, path))
-        .collect();
-    let mut docs = loaded.into_iter().collect::<Result<Vec<_>, _>>()?;
+    // The git history is asked for on a thread of its own while the
+    // documents are listed and read: its commands wait on other processes.
+    let (loaded, history) = std::thread::scope(|scope| {
+        let history = scope.spawn(|| LastChanges::of(content));
+        (read_documents(content), history.join())
+    });
+    let mut docs = loaded?;
     if docs.iter().any(|d| d.front.updated.is_none()) {
-        let history = LastChanges::of(content);
+        let history = history.unwrap_or_default();
         // A file system call or two for each document: in parallel.
         docs.par_iter_mut()
             .filter(|d| d.front.updated.is_none())
@@ -148,6 +140,25 @@ pub(super) fn load_documents(content: &Path, _site: &Site) -> Result<Vec<Documen
     check_aliases(&docs)?;
     check_tags(&docs)?;
     Ok(docs)
+}
+
+/// Every document under the content folder's document trees, in path order.
+fn read_documents(content: &Path) -> Result<Vec<Document>, ContentError> {
+    let mut paths = Vec::new();
+    for (folder, _) in DOCUMENT_TREES {
+        paths.extend(files_under(&content.join(folder))?);
+    }
+    // Images beside the documents are no documents: the pages that show
+    // them read them ([`crate::images`]).
+    paths.retain(|p| !is_image_beside(p));
+    paths.sort();
+    // Read and parsed in parallel; the first error in path order is the
+    // one reported, as a sequential load would.
+    let loaded: Vec<Result<Document, ContentError>> = paths
+        .into_par_iter()
+        .map(|path| read_document(content, path))
+        .collect();
+    loaded.into_iter().collect()
 }
 
 /// Whether `path` is an image a document may show, named as a URL
