@@ -70,10 +70,28 @@ pub fn words(s: &str) -> Vec<String> {
 }
 
 /// The words of a folded string, as slices of it.
-fn split(folded: &str) -> impl Iterator<Item = &str> {
-    folded
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
+fn split(folded: &str) -> Box<dyn Iterator<Item = &str> + '_> {
+    if folded.is_ascii() {
+        // The same words, found a byte at a time rather than a decoded
+        // character at a time: ASCII letters and digits are the only
+        // alphanumeric characters below 128.
+        let base = folded.as_ptr() as usize;
+        return Box::new(
+            folded
+                .as_bytes()
+                .split(|b| !b.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(move |w| {
+                    let start = w.as_ptr() as usize - base;
+                    &folded[start..start + w.len()]
+                }),
+        );
+    }
+    Box::new(
+        folded
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty()),
+    )
 }
 
 /// FNV-1a over UTF-8 bytes, 32 bits: the script computes the same.
@@ -133,45 +151,78 @@ struct DocShard<'a> {
 /// in bucket `shard % BUCKETS`, whole.
 const BUCKETS: usize = 64;
 
-/// One weighted term of a page, with its bucket.
-type PageTerm = (usize, String, f64);
-/// One page's weighted terms, by bucket.
-type PageTerms = Vec<PageTerm>;
 /// The terms of one shard, each with its postings.
 type ShardTerms<'a> = Vec<(&'a str, &'a [u32])>;
 
+/// One weighted term of a page: its bucket, where it is in the page's
+/// folded fields (field, start, end) and its weight.
+type PageTerm = (usize, u8, u32, u32, f64);
+
+/// One page's weighted terms, by bucket, as slices of its folded fields:
+/// each distinct word is owned once, by its field.
+struct PageTerms {
+    fields: [String; 4],
+    terms: Vec<PageTerm>,
+}
+
+impl PageTerms {
+    fn word(&self, t: &PageTerm) -> &str {
+        &self.fields[usize::from(t.1)][t.2 as usize..t.3 as usize]
+    }
+}
+
 /// The weighted terms of one page: a title word counts most, body
-/// repetition a little.
+/// repetition a little (at most [`TEXT_CAP`] times).
 fn page_terms(doc: &SearchDocument, shards: usize) -> PageTerms {
-    let mut here: HashMap<String, f64> = HashMap::default();
-    for (field, weight) in [
-        (&doc.title, TITLE),
-        (&doc.summary, SUMMARY),
-        (&doc.section, SECTION),
-    ] {
-        let mut seen: Vec<String> = words(field);
-        seen.sort();
-        seen.dedup();
-        for w in seen {
-            *here.entry(w).or_default() += weight;
+    let fields = [
+        fold(&doc.title),
+        fold(&doc.summary),
+        fold(&doc.section),
+        fold(&doc.text),
+    ];
+    let terms = {
+        // Each word: its fields' weight, its count in the text, where it
+        // was first seen.
+        // About one distinct word in eight bytes of text, reserved at once.
+        let mut here: HashMap<&str, (f64, usize, u8, u32, u32)> =
+            HashMap::with_capacity_and_hasher(fields[3].len() / 8, Default::default());
+        let at = |field: usize, w: &str| {
+            let start = w.as_ptr() as usize - fields[field].as_ptr() as usize;
+            let start = u32::try_from(start).expect("a field under 4 GiB");
+            (field as u8, start, start + w.len() as u32)
+        };
+        for (field, weight) in [(0, TITLE), (1, SUMMARY), (2, SECTION)] {
+            let mut seen: Vec<&str> = split(&fields[field]).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            for w in seen {
+                let (f, s, e) = at(field, w);
+                here.entry(w).or_insert((0.0, 0, f, s, e)).0 += weight;
+            }
         }
-    }
-    // The text's words are counted as slices of the folded text: a page's
-    // text is most of its words, and each owned only once.
-    let text = fold(&doc.text);
-    let mut counts: HashMap<&str, usize> = HashMap::default();
-    for w in split(&text) {
-        *counts.entry(w).or_default() += 1;
-    }
-    for (w, n) in counts {
-        *here.entry(w.to_owned()).or_default() += n.min(TEXT_CAP) as f64;
-    }
-    let mut terms: PageTerms = here
-        .into_iter()
-        .map(|(w, s)| (term_shard(&w, shards) % BUCKETS, w, s))
-        .collect();
-    terms.sort_unstable_by_key(|t| t.0);
-    terms
+        for w in split(&fields[3]) {
+            here.entry(w)
+                .or_insert_with(|| {
+                    let (f, s, e) = at(3, w);
+                    (0.0, 0, f, s, e)
+                })
+                .1 += 1;
+        }
+        let mut terms: Vec<PageTerm> = here
+            .into_iter()
+            .map(|(w, (weight, n, f, s, e))| {
+                let weight = if n > 0 {
+                    weight + n.min(TEXT_CAP) as f64
+                } else {
+                    weight
+                };
+                (term_shard(w, shards) % BUCKETS, f, s, e, weight)
+            })
+            .collect();
+        terms.sort_unstable_by_key(|t| t.0);
+        terms
+    };
+    PageTerms { fields, terms }
 }
 
 /// Each term's postings, flattened `[id, weight, id, weight, …]`, best
@@ -184,20 +235,20 @@ fn postings(docs: &[&SearchDocument], shards: usize) -> Vec<Vec<(String, Vec<u32
     let n = docs.len() as f64;
     // Each page's terms handed to their buckets, in page order; then each
     // bucket's terms gathered, in parallel.
-    let mut runs: Vec<Vec<(u32, &[PageTerm])>> = vec![Vec::new(); BUCKETS];
+    let mut runs: Vec<Vec<(u32, &PageTerms, &[PageTerm])>> = vec![Vec::new(); BUCKETS];
     for (id, page) in pages.iter().enumerate() {
         let id = u32::try_from(id).expect("fewer than 2^32 documents");
-        for run in page.chunk_by(|a, b| a.0 == b.0) {
-            runs[run[0].0].push((id, run));
+        for run in page.terms.chunk_by(|a, b| a.0 == b.0) {
+            runs[run[0].0].push((id, page, run));
         }
     }
     let gathered: Vec<Vec<(usize, String, Vec<u32>)>> = runs
         .into_par_iter()
         .map(|bucket| {
             let mut scored: HashMap<&str, Vec<(u32, f64)>> = HashMap::default();
-            for (id, run) in bucket {
-                for (_, w, s) in run {
-                    scored.entry(w.as_str()).or_default().push((id, *s));
+            for (id, page, run) in bucket {
+                for t in run {
+                    scored.entry(page.word(t)).or_default().push((id, t.4));
                 }
             }
             scored
@@ -447,6 +498,28 @@ mod tests {
         assert_eq!(words("Qualité de l'EAU"), ["qualite", "de", "l", "eau"]);
         assert_eq!(hash(""), 0x811c_9dc5);
         assert_eq!(hash("a"), 0xe40c_292c);
+    }
+
+    #[test]
+    fn ascii_text_splits_as_characters_do() {
+        let by_char = |s: &str| -> Vec<String> {
+            s.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect()
+        };
+        for s in [
+            "",
+            "  ",
+            "pH 7.2, 25°C",
+            "a_b-c d'e (x2)\tend.",
+            "--x--",
+            "café au lait",
+        ] {
+            let folded = fold(s);
+            let words: Vec<String> = split(&folded).map(str::to_owned).collect();
+            assert_eq!(words, by_char(&folded), "{s:?}");
+        }
     }
 
     #[test]
