@@ -133,7 +133,13 @@ fn human_bytes(n: u64) -> String {
 
 /// Builds the site.
 pub fn build(opts: &BuildOptions) -> Result<Summary> {
-    build_keeping(opts, None).map(|(summary, _)| summary)
+    let (summary, loaded) = build_keeping(opts, None)?;
+    // Freeing what a large site loaded takes milliseconds the caller need
+    // not wait for: a thread of its own lets it go.
+    if let Some(loaded) = loaded {
+        std::thread::spawn(move || drop(loaded));
+    }
+    Ok(summary)
 }
 
 /// The search-index entries of the fixed and listing pages (URL, fragment).
