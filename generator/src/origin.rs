@@ -15,6 +15,23 @@ pub fn sidecar_url(raw: &str) -> Result<HttpOrigin, String> {
     parse("--sidecar-url", raw)
 }
 
+/// Checks `--base-url` (an http or https origin, without a path) and
+/// returns it without a trailing slash.
+pub fn base_url(url: &str) -> anyhow::Result<String> {
+    use anyhow::Context;
+    let url = url.trim_end_matches('/');
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .with_context(|| format!("--base-url {url}: expected an http:// or https:// origin"))?;
+    if rest.is_empty() || rest.contains('/') || rest.contains(['?', '#', ' ']) {
+        anyhow::bail!(
+            "--base-url {url}: expected an origin such as https://example.org, without a path"
+        );
+    }
+    Ok(url.to_owned())
+}
+
 /// Parses `--api-origin`.
 pub fn api_origin(raw: &str) -> Result<HttpOrigin, String> {
     parse("--api-origin", raw)

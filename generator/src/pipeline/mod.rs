@@ -134,11 +134,8 @@ fn human_bytes(n: u64) -> String {
 /// Builds the site.
 pub fn build(opts: &BuildOptions) -> Result<Summary> {
     let (summary, loaded) = build_keeping(opts, None)?;
-    // Freeing what a large site loaded takes milliseconds the caller need
-    // not wait for: a thread of its own lets it go.
-    if let Some(loaded) = loaded {
-        std::thread::spawn(move || drop(loaded));
-    }
+    // What a large site loaded is freed on a thread of its own, unwaited.
+    std::thread::spawn(move || drop(loaded));
     Ok(summary)
 }
 
@@ -241,7 +238,7 @@ impl Prepared {
             content.documents.retain(|d| !d.front.draft);
         }
         let base_url = match &opts.base_url {
-            Some(url) => validate_base_url(url)?,
+            Some(url) => origin::base_url(url)?,
             None => content.site.base_url.clone(),
         };
         let origins = Origins {
@@ -540,19 +537,6 @@ fn substitute_origins(body: &mut String, origins: &Origins) {
     }
 }
 
-fn validate_base_url(url: &str) -> Result<String> {
-    let url = url.trim_end_matches('/');
-    let rest = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"))
-        .with_context(|| format!("--base-url {url}: expected an http:// or https:// origin"))?;
-    if rest.is_empty() || rest.contains('/') || rest.contains(['?', '#', ' ']) {
-        bail!("--base-url {url}: expected an origin such as https://example.org, without a path");
-    }
-    Ok(url.to_owned())
-}
-
-/// The licence grant that covers `material`, if any.
 /// The file archive's listing, when the content has an archive licence grant.
 fn archive_listing(content: &Content, downloads: &[(String, Vec<u8>)]) -> Result<Option<Listing>> {
     let Some(g) = content.grant(Material::Archive) else {
