@@ -22,6 +22,11 @@ pub(super) fn scan(
     end: usize,
 ) -> Result<(Vec<Call>, Stop), ContentError> {
     let text = src.text;
+    // Every call and every `{% end %}` opens with `{{` or `{%`: a text with
+    // neither (most pages) has nothing to find.
+    if !text[start..end].contains("{{") && !text[start..end].contains("{%") {
+        return Ok((Vec::new(), None));
+    }
     let b = text.as_bytes();
     let mut calls = Vec::new();
     let mut fence: Option<(u8, usize)> = None;
