@@ -182,8 +182,7 @@ fn page_terms(doc: &SearchDocument, shards: usize) -> PageTerms {
     ];
     let terms = {
         // Each word: its fields' weight, its count in the text, where it
-        // was first seen.
-        // About one distinct word in eight bytes of text, reserved at once.
+        // was first seen; room for about one word in eight bytes of text.
         let mut here: HashMap<&str, (f64, usize, u8, u32, u32)> =
             HashMap::with_capacity_and_hasher(fields[3].len() / 8, Default::default());
         let at = |field: usize, w: &str| {
