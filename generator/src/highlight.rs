@@ -73,19 +73,98 @@ pub fn highlight(lang: &str, code: &str) -> Option<String> {
     })
 }
 
-/// The tokens as nested spans, one a scope, each with a class per word of
-/// the scope, prefixed (`keyword.control.python` → `hl-keyword hl-control
-/// hl-python`), which the stylesheet's rules name. A span stays open while
-/// the following tokens are in its scope, across lines too; text no token
-/// covers (a CR before the line feed) is written as it is, escaped.
+/// The colour groups the stylesheet knows, each written as one class
+/// (`hl-comment`…). A scope outside them (`source.python`, punctuation,
+/// operators) adds no span: its text takes the colour around it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Group {
+    Comment,
+    Keyword,
+    String,
+    Constant,
+    Name,
+}
+
+impl Group {
+    fn class(self) -> &'static str {
+        match self {
+            Group::Comment => "hl-comment",
+            Group::Keyword => "hl-keyword",
+            Group::String => "hl-string",
+            Group::Constant => "hl-constant",
+            Group::Name => "hl-name",
+        }
+    }
+
+    /// The group of one scope, from its dot-separated words. Where a scope
+    /// has words of two groups, the more specific pair wins, then the
+    /// later line: a function call's or a function variable's name is a
+    /// name, an operator keyword keeps the colour around it, and a name
+    /// wins over a constant, a constant over a string, a string over a
+    /// keyword, a keyword over a comment.
+    fn of(scope: &str) -> Option<Group> {
+        const WORDS: [&str; 11] = [
+            "function-call",
+            "generic",
+            "variable",
+            "function",
+            "keyword",
+            "operator",
+            "entity",
+            "support",
+            "constant",
+            "string",
+            "storage",
+        ];
+        let mut seen = 0u16;
+        let mut comment = false;
+        for word in scope.split('.') {
+            if let Some(i) = WORDS.iter().position(|w| *w == word) {
+                seen |= 1 << i;
+            } else if word == "comment" {
+                comment = true;
+            }
+        }
+        let has = |w: &str| {
+            WORDS
+                .iter()
+                .position(|x| *x == w)
+                .is_some_and(|i| seen & (1 << i) != 0)
+        };
+        if (has("function-call") && has("generic")) || (has("variable") && has("function")) {
+            Some(Group::Name)
+        } else if has("keyword") && has("operator") {
+            None
+        } else if has("entity") || has("support") {
+            Some(Group::Name)
+        } else if has("constant") {
+            Some(Group::Constant)
+        } else if has("string") {
+            Some(Group::String)
+        } else if has("keyword") || has("storage") {
+            Some(Group::Keyword)
+        } else if comment {
+            Some(Group::Comment)
+        } else {
+            None
+        }
+    }
+}
+
+/// The tokens as flat spans, one class each: a token takes the group of
+/// its innermost scope that has one, and neighbouring tokens of the same
+/// group on a line share a span; every span closes at the end of its line.
+/// Text no token covers (a CR before the line feed) is written as it is,
+/// escaped.
 fn write_html(code: &str, doc: &TokenizedDocument) -> Option<String> {
     let lines: Vec<&str> = code.split('\n').collect();
     if lines.len() != doc.lines().len() {
         return None;
     }
-    let mut html = String::with_capacity(code.len() * 6);
-    let mut open: Vec<&str> = Vec::new();
-    let mut scopes: Vec<&str> = Vec::new();
+    let mut html = String::with_capacity(code.len() * 2);
+    // A scope stack's group, by the stack's id within this document.
+    let mut groups: HashMap<syntaxmate::ScopeStackId, Option<Group>> = HashMap::new();
+    let mut open: Option<Group> = None;
     for (i, (text, line)) in lines.iter().zip(doc.lines()).enumerate() {
         if i > 0 {
             html.push('\n');
@@ -97,33 +176,32 @@ fn write_html(code: &str, doc: &TokenizedDocument) -> Option<String> {
                 continue;
             }
             let piece = text.get(range.clone())?;
-            escape(&mut html, text.get(at..range.start)?, false);
-            scopes.clear();
-            scopes.extend(token.scopes());
-            let kept = open.iter().zip(&scopes).take_while(|(a, b)| a == b).count();
-            for _ in kept..open.len() {
-                html.push_str("</span>");
-            }
-            open.truncate(kept);
-            for &scope in &scopes[kept..] {
-                html.push_str("<span class=\"");
-                for (n, word) in scope.split('.').enumerate() {
-                    if n > 0 {
-                        html.push(' ');
-                    }
-                    html.push_str("hl-");
-                    escape(&mut html, word, true);
+            let group = match token.scope_stack() {
+                Some(id) => *groups
+                    .entry(id)
+                    .or_insert_with(|| token.scopes().filter_map(Group::of).last()),
+                None => token.scopes().filter_map(Group::of).last(),
+            };
+            let gap = text.get(at..range.start)?;
+            if group != open || !gap.is_empty() {
+                if open.take().is_some() {
+                    html.push_str("</span>");
                 }
-                html.push_str("\">");
-                open.push(scope);
+                escape(&mut html, gap, false);
+                if let Some(g) = group {
+                    html.push_str("<span class=\"");
+                    html.push_str(g.class());
+                    html.push_str("\">");
+                    open = Some(g);
+                }
             }
             escape(&mut html, piece, false);
             at = range.end;
         }
+        if open.take().is_some() {
+            html.push_str("</span>");
+        }
         escape(&mut html, text.get(at..)?, false);
-    }
-    for _ in &open {
-        html.push_str("</span>");
     }
     Some(html)
 }
@@ -235,6 +313,91 @@ mod tests {
                 html.matches("</span>").count()
             );
         }
+    }
+
+    #[test]
+    fn a_scope_takes_the_group_the_stylesheet_colours() {
+        for (scope, group) in [
+            ("source.python", None),
+            ("comment.line.number-sign.python", Some(Group::Comment)),
+            (
+                "punctuation.definition.comment.python",
+                Some(Group::Comment),
+            ),
+            ("keyword.control.flow.python", Some(Group::Keyword)),
+            ("storage.type.function.python", Some(Group::Keyword)),
+            ("keyword.operator.assignment.python", None),
+            ("string.quoted.single.python", Some(Group::String)),
+            (
+                "punctuation.definition.string.begin.python",
+                Some(Group::String),
+            ),
+            ("constant.numeric.dec.python", Some(Group::Constant)),
+            ("constant.character.escape.python", Some(Group::Constant)),
+            ("support.type.property-name.json", Some(Group::Name)),
+            ("entity.name.function.python", Some(Group::Name)),
+            ("meta.function-call.generic.python", Some(Group::Name)),
+            ("variable.function.shell", Some(Group::Name)),
+            ("variable.other.readwrite.python", None),
+            ("punctuation.separator.arguments.python", None),
+        ] {
+            assert_eq!(Group::of(scope), group, "{scope}");
+        }
+    }
+
+    #[test]
+    fn spans_are_flat_one_class_each_and_merged() {
+        let html = highlight(
+            "python",
+            "x = measure('site', 4)  # a note\nif x:\n    pass\n",
+        )
+        .unwrap();
+        // No span inside another, and each names one of the five classes.
+        let mut depth = 0;
+        for (i, _) in html.match_indices('<') {
+            if html[i..].starts_with("</span>") {
+                depth -= 1;
+            } else {
+                depth += 1;
+                assert_eq!(depth, 1, "{html}");
+                let class = html[i..].split('"').nth(1).unwrap();
+                assert!(
+                    [
+                        "hl-comment",
+                        "hl-keyword",
+                        "hl-string",
+                        "hl-constant",
+                        "hl-name"
+                    ]
+                    .contains(&class),
+                    "{class} in {html}"
+                );
+            }
+        }
+        assert_eq!(depth, 0, "{html}");
+        // A string's quotes and text share its span; operators and
+        // punctuation have none.
+        assert!(
+            html.contains(r#"<span class="hl-string">'site'</span>"#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"<span class="hl-name">measure</span>("#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"<span class="hl-constant">4</span>)"#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"<span class="hl-comment"># a note</span>"#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"<span class="hl-keyword">if</span> x:"#),
+            "{html}"
+        );
+        assert!(html.starts_with("x = "), "{html}");
     }
 
     #[test]

@@ -503,7 +503,7 @@ mod tests {
                   ```bash\ncurl -s \"$URL\" | jq .\n```\n";
         let r = render(md);
         for lang in ["rust", "python", "bash"] {
-            let open = format!("<pre><code class=\"language-{lang}\"><span class=\"hl-source");
+            let open = format!("<pre><code class=\"language-{lang}\"><span class=\"hl-");
             assert!(r.html.contains(&open), "{lang}: {}", r.html);
         }
         assert!(r.html.contains("hl-keyword"), "{}", r.html);

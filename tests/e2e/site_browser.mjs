@@ -738,6 +738,47 @@ function layoutFindings() {
   }
   return out;
 }
+await phase("coloured code: each group takes its theme's colour, in light and dark", async () => {
+  const path = pages.find((p) => p === "/docs/developers/") || "/docs/developers/";
+  const colours = {};
+  for (const scheme of ["light", "dark"]) {
+    const context = await browser.newContext({ colorScheme: scheme });
+    const { page } = await newPage(context);
+    await page.goto(base + path);
+    colours[scheme] = await page.evaluate(() => {
+      const root = getComputedStyle(document.documentElement);
+      const rgb = (hex) => {
+        const h = hex.trim().replace("#", "");
+        return `rgb(${parseInt(h.slice(0, 2), 16)}, ${parseInt(h.slice(2, 4), 16)}, ${parseInt(h.slice(4, 6), 16)})`;
+      };
+      const out = {};
+      for (const group of ["comment", "keyword", "string", "constant", "name"]) {
+        const spans = [...document.querySelectorAll(`pre code span.hl-${group}`)];
+        if (!spans.length) continue;
+        out[group] = {
+          want: rgb(root.getPropertyValue(`--hl-${group}`)),
+          got: [...new Set(spans.map((s) => getComputedStyle(s).color))],
+          nested: spans.some((s) => s.querySelector("span")),
+          text: getComputedStyle(spans[0].closest("pre")).color,
+        };
+      }
+      return out;
+    });
+    await context.close();
+  }
+  const groups = Object.keys(colours.light);
+  check(groups.length >= 3, path, `coloured groups: ${groups.join(", ") || "none"}`);
+  for (const group of groups) {
+    for (const scheme of ["light", "dark"]) {
+      const c = colours[scheme][group];
+      check(c.got.length === 1 && c.got[0] === c.want, `${path} (${scheme})`, `.hl-${group} is ${c.got.join(" / ")}, want ${c.want}`);
+      check(c.want !== c.text, `${path} (${scheme})`, `.hl-${group} has the text's colour`);
+      check(!c.nested, `${path} (${scheme})`, `a .hl-${group} span holds another span`);
+    }
+    check(colours.light[group].want !== colours.dark[group].want, path, `.hl-${group} is the same colour in light and dark`);
+  }
+});
+
 await phase(`every page at ${LAYOUT_WIDTHS.join(", ")} px, light and dark: no sideways scroll, a readable search box, targets of 24 px`, async () => {
   let loads = 0;
   for (const width of LAYOUT_WIDTHS) {
