@@ -156,6 +156,7 @@ fn read_documents(content: &Path) -> Result<Vec<Document>, ContentError> {
     // one reported, as a sequential load would.
     let loaded: Vec<Result<Document, ContentError>> = paths
         .into_par_iter()
+        .with_max_len(1)
         .map(|path| read_document(content, path))
         .collect();
     loaded.into_iter().collect()

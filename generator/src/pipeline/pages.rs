@@ -241,8 +241,12 @@ pub(super) fn render_documents(
         );
         bar
     });
+    // A page at a time: rayon's default splits the pages into a few long
+    // runs, and a core that finishes its runs waits for the other's last
+    // one, which it cannot take a part of.
     let results: Vec<Result<(Rendered<Staged>, Neighbours)>> = docs
         .par_iter()
+        .with_max_len(1)
         .map(|d| {
             let near = neighbours(site, d, &siblings);
             let r = render_document(site, renderer, d, &near).and_then(|r| {

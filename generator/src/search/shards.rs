@@ -163,11 +163,19 @@ type PageTerm = (usize, u8, u32, u32, f64);
 struct PageTerms {
     fields: [String; 4],
     terms: Vec<PageTerm>,
+    /// Where each bucket's terms start in `terms` (sorted by bucket), and
+    /// where the last one ends.
+    starts: [u32; BUCKETS + 1],
 }
 
 impl PageTerms {
     fn word(&self, t: &PageTerm) -> &str {
         &self.fields[usize::from(t.1)][t.2 as usize..t.3 as usize]
+    }
+
+    /// The page's terms that fall in `bucket`.
+    fn in_bucket(&self, bucket: usize) -> &[PageTerm] {
+        &self.terms[self.starts[bucket] as usize..self.starts[bucket + 1] as usize]
     }
 }
 
@@ -221,7 +229,15 @@ fn page_terms(doc: &SearchDocument, shards: usize) -> PageTerms {
         terms.sort_unstable_by_key(|t| t.0);
         terms
     };
-    PageTerms { fields, terms }
+    let mut starts = [0u32; BUCKETS + 1];
+    for (b, start) in starts.iter_mut().enumerate() {
+        *start = terms.partition_point(|t| t.0 < b) as u32;
+    }
+    PageTerms {
+        fields,
+        terms,
+        starts,
+    }
 }
 
 /// Each term's postings, flattened `[id, weight, id, weight, …]`, best
@@ -230,23 +246,22 @@ fn page_terms(doc: &SearchDocument, shards: usize) -> PageTerms {
 /// frequency (BM25's, without length normalisation: pages are short and
 /// titles decide most).
 fn postings(docs: &[&SearchDocument], shards: usize) -> Vec<Vec<(String, Vec<u32>)>> {
-    let pages: Vec<PageTerms> = docs.par_iter().map(|d| page_terms(d, shards)).collect();
+    let pages: Vec<PageTerms> = docs
+        .par_iter()
+        .with_max_len(1)
+        .map(|d| page_terms(d, shards))
+        .collect();
     let n = docs.len() as f64;
-    // Each page's terms handed to their buckets, in page order; then each
-    // bucket's terms gathered, in parallel.
-    let mut runs: Vec<Vec<(u32, &PageTerms, &[PageTerm])>> = vec![Vec::new(); BUCKETS];
-    for (id, page) in pages.iter().enumerate() {
-        let id = u32::try_from(id).expect("fewer than 2^32 documents");
-        for run in page.terms.chunk_by(|a, b| a.0 == b.0) {
-            runs[run[0].0].push((id, page, run));
-        }
-    }
-    let gathered: Vec<Vec<(usize, String, Vec<u32>)>> = runs
+    // Each bucket's terms gathered from every page, in page order, the
+    // buckets in parallel.
+    let gathered: Vec<Vec<(usize, String, Vec<u32>)>> = (0..BUCKETS)
         .into_par_iter()
+        .with_max_len(1)
         .map(|bucket| {
             let mut scored: HashMap<&str, Vec<(u32, f64)>> = HashMap::default();
-            for (id, page, run) in bucket {
-                for t in run {
+            for (id, page) in pages.iter().enumerate() {
+                let id = u32::try_from(id).expect("fewer than 2^32 documents");
+                for t in page.in_bucket(bucket) {
                     scored.entry(page.word(t)).or_default().push((id, t.4));
                 }
             }
