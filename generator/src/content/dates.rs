@@ -26,10 +26,16 @@ impl LastChanges {
 
     /// The day `file` last changed; `None` when it cannot be read.
     pub(super) fn day(&self, file: &Path) -> Option<Date> {
-        let file = std::fs::canonicalize(file).ok()?;
-        let day = match self.committed.get(&file) {
-            Some(day) => day.clone(),
-            None => modified_day(&file)?,
+        // Without a history there is nothing to look the file up in, so
+        // no canonical path (a system call per folder above the file).
+        let day = if self.committed.is_empty() {
+            modified_day(file)?
+        } else {
+            let file = std::fs::canonicalize(file).ok()?;
+            match self.committed.get(&file) {
+                Some(day) => day.clone(),
+                None => modified_day(&file)?,
+            }
         };
         Date::parse(&day).ok()
     }
