@@ -233,7 +233,18 @@ struct PageMemo {
 
 impl Prepared {
     fn load(opts: &BuildOptions) -> Result<Self> {
-        let mut content = content::load_content(&opts.content)?;
+        // The templates and their assets are read and compiled while the
+        // documents are: neither needs the other.
+        let (content, templates) = rayon::join(
+            || content::load_content(&opts.content),
+            || -> Result<_> {
+                let assets = assets::load(&opts.templates.join("assets"))?;
+                let renderer = Renderer::new(&opts.templates, &assets)?;
+                Ok((assets, renderer))
+            },
+        );
+        let mut content = content?;
+        let (assets, renderer) = templates?;
         if !opts.drafts {
             content.documents.retain(|d| !d.front.draft);
         }
@@ -253,9 +264,10 @@ impl Prepared {
             },
             site: base_url.clone(),
         };
-        for d in &mut content.documents {
-            substitute_origins(&mut d.body, &origins);
-        }
+        content
+            .documents
+            .par_iter_mut()
+            .for_each(|d| substitute_origins(&mut d.body, &origins));
         let openapi = openapi::document(&origins, &content.site, &content.service);
         let downloads: Vec<(String, Vec<u8>)> = content
             .files
@@ -270,8 +282,6 @@ impl Prepared {
         let snapshots = data_snapshots::load(opts.snapshots.as_deref())?;
         let api = apiref::reference(&openapi, &base_url);
         add_generated_documents(&mut content, &api, &base_url)?;
-        let assets = assets::load(&opts.templates.join("assets"))?;
-        let renderer = Renderer::new(&opts.templates, &assets)?;
         Ok(Self {
             content,
             origins,

@@ -163,8 +163,7 @@ type PageTerm = (usize, u8, u32, u32, f64);
 struct PageTerms {
     fields: [String; 4],
     terms: Vec<PageTerm>,
-    /// Where each bucket's terms start in `terms` (sorted by bucket), and
-    /// where the last one ends.
+    /// Where each bucket's terms start in `terms` (by bucket), then its end.
     starts: [u32; BUCKETS + 1],
 }
 
@@ -229,10 +228,7 @@ fn page_terms(doc: &SearchDocument, shards: usize) -> PageTerms {
         terms.sort_unstable_by_key(|t| t.0);
         terms
     };
-    let mut starts = [0u32; BUCKETS + 1];
-    for (b, start) in starts.iter_mut().enumerate() {
-        *start = terms.partition_point(|t| t.0 < b) as u32;
-    }
+    let starts = std::array::from_fn(|b| terms.partition_point(|t| t.0 < b) as u32);
     PageTerms {
         fields,
         terms,
