@@ -103,47 +103,49 @@ impl Group {
     /// wins over a constant, a constant over a string, a string over a
     /// keyword, a keyword over a comment.
     fn of(scope: &str) -> Option<Group> {
-        const WORDS: [&str; 11] = [
-            "function-call",
-            "generic",
-            "variable",
-            "function",
-            "keyword",
-            "operator",
-            "entity",
-            "support",
-            "constant",
-            "string",
-            "storage",
-        ];
+        const CALL: u16 = 1;
+        const GENERIC: u16 = 1 << 1;
+        const VARIABLE: u16 = 1 << 2;
+        const FUNCTION: u16 = 1 << 3;
+        const KEYWORD: u16 = 1 << 4;
+        const OPERATOR: u16 = 1 << 5;
+        const NAME: u16 = 1 << 6;
+        const CONSTANT: u16 = 1 << 7;
+        const STRING: u16 = 1 << 8;
+        const STORAGE: u16 = 1 << 9;
+        const COMMENT: u16 = 1 << 10;
         let mut seen = 0u16;
-        let mut comment = false;
         for word in scope.split('.') {
-            if let Some(i) = WORDS.iter().position(|w| *w == word) {
-                seen |= 1 << i;
-            } else if word == "comment" {
-                comment = true;
-            }
+            seen |= match word {
+                "function-call" => CALL,
+                "generic" => GENERIC,
+                "variable" => VARIABLE,
+                "function" => FUNCTION,
+                "keyword" => KEYWORD,
+                "operator" => OPERATOR,
+                "entity" | "support" => NAME,
+                "constant" => CONSTANT,
+                "string" => STRING,
+                "storage" => STORAGE,
+                "comment" => COMMENT,
+                _ => 0,
+            };
         }
-        let has = |w: &str| {
-            WORDS
-                .iter()
-                .position(|x| *x == w)
-                .is_some_and(|i| seen & (1 << i) != 0)
-        };
-        if (has("function-call") && has("generic")) || (has("variable") && has("function")) {
+        let has = |flags: u16| seen & flags == flags;
+        let any = |flags: u16| seen & flags != 0;
+        if has(CALL | GENERIC) || has(VARIABLE | FUNCTION) {
             Some(Group::Name)
-        } else if has("keyword") && has("operator") {
+        } else if has(KEYWORD | OPERATOR) {
             None
-        } else if has("entity") || has("support") {
+        } else if any(NAME) {
             Some(Group::Name)
-        } else if has("constant") {
+        } else if any(CONSTANT) {
             Some(Group::Constant)
-        } else if has("string") {
+        } else if any(STRING) {
             Some(Group::String)
-        } else if has("keyword") || has("storage") {
+        } else if any(KEYWORD | STORAGE) {
             Some(Group::Keyword)
-        } else if comment {
+        } else if any(COMMENT) {
             Some(Group::Comment)
         } else {
             None
@@ -377,26 +379,15 @@ mod tests {
         assert_eq!(depth, 0, "{html}");
         // A string's quotes and text share its span; operators and
         // punctuation have none.
-        assert!(
-            html.contains(r#"<span class="hl-string">'site'</span>"#),
-            "{html}"
-        );
-        assert!(
-            html.contains(r#"<span class="hl-name">measure</span>("#),
-            "{html}"
-        );
-        assert!(
-            html.contains(r#"<span class="hl-constant">4</span>)"#),
-            "{html}"
-        );
-        assert!(
-            html.contains(r#"<span class="hl-comment"># a note</span>"#),
-            "{html}"
-        );
-        assert!(
-            html.contains(r#"<span class="hl-keyword">if</span> x:"#),
-            "{html}"
-        );
+        for run in [
+            r#"<span class="hl-string">'site'</span>"#,
+            r#"<span class="hl-name">measure</span>("#,
+            r#"<span class="hl-constant">4</span>)"#,
+            r#"<span class="hl-comment"># a note</span>"#,
+            r#"<span class="hl-keyword">if</span> x:"#,
+        ] {
+            assert!(html.contains(run), "{run} in {html}");
+        }
         assert!(html.starts_with("x = "), "{html}");
     }
 
