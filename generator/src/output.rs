@@ -347,6 +347,11 @@ mod tests {
             j.push(b'\n');
             j
         };
+        // As a build writes it, its entries serialised in parallel.
+        assert_eq!(
+            std::fs::read(dir.path().join(MANIFEST_FILE)).unwrap(),
+            whole(&manifest)
+        );
         let mut json = ManifestJson::default();
         assert_eq!(json.render(&manifest, &[]), whole(&manifest));
         manifest.api_origin = Some("https://api.example.org".into());
