@@ -22,8 +22,8 @@ pub fn read_manifest(out: &Path) -> Option<Manifest> {
 /// these bytes already).
 pub(super) fn write_manifest(out: &Path, manifest: &Manifest) -> Result<()> {
     // The entries serialised in parallel, then joined in order: at 10,000
-    // pages they are 22,000 and 15 MB of JSON, once the build's tail on
-    // one thread.
+    // pages they are 22,000 entries and 15 MB of JSON, which the end of
+    // the build used to write on one thread.
     let files: Vec<&FileEntry> = manifest.files.values().collect();
     let fragments: Vec<Vec<u8>> = files.par_iter().map(|e| entry_json(e)).collect();
     let json = assemble(manifest, |i, _| &fragments[i]);
