@@ -14,7 +14,9 @@ pub use contract::search::{Passage, PassageIndex, SearchDocument, SearchIndex, V
 use rayon::prelude::*;
 use serde::Serialize;
 
+mod postings;
 pub mod shards;
+pub mod terms;
 
 /// One value as compact JSON: an entry of the index, as the index holds it.
 pub fn fragment<T: Serialize>(value: &T) -> Vec<u8> {

@@ -14,22 +14,19 @@
 //! - `search/docs-K.json`: what a result shows (URL, title, section,
 //!   summary) for [`DOCS_PER_SHARD`] documents by id (ids follow URL order).
 //!
-//! Terms are normalised as the script does it: NFD, combining marks
-//! dropped, lower case, split at anything not a letter or digit.
+//! The terms are made in [`super::terms`], their postings in
+//! [`super::postings`].
 
 use std::collections::BTreeMap;
-
-// Millions of short words hashed at 10,000 pages, by this process only:
-// foldhash rather than the standard library's DoS-resistant SipHash.
-use foldhash::HashMap;
 
 use rayon::prelude::*;
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use unicode_normalization::UnicodeNormalization;
 
 use super::SearchDocument;
+use super::postings::postings;
+use super::terms::{near_shard, term_shards};
 
 /// The head's path in the output folder.
 pub const HEAD: &str = "search/browser.json";
@@ -37,96 +34,8 @@ pub const HEAD: &str = "search/browser.json";
 pub const VERSION: u32 = 1;
 /// Documents per metadata shard.
 pub const DOCS_PER_SHARD: usize = 50;
-/// Postings kept per term, best first.
-pub const MAX_POSTINGS: usize = 24;
 /// Longest summary kept for a result, in characters.
 const SUMMARY_CHARS: usize = 160;
-/// Documents per term shard, on average: the shard count grows with the
-/// site so a shard stays about the same size.
-const DOCS_PER_TERM_SHARD: usize = 16;
-const MAX_TERM_SHARDS: usize = 1024;
-
-/// Field weights: a title word counts most, body repetition a little.
-const TITLE: f64 = 10.0;
-const SUMMARY: f64 = 4.0;
-const SECTION: f64 = 2.0;
-const TEXT_CAP: usize = 5;
-
-/// A string folded as the script folds it.
-pub fn fold(s: &str) -> String {
-    // ASCII is its own decomposition and has no marks to drop.
-    if s.is_ascii() {
-        return s.to_ascii_lowercase();
-    }
-    s.nfd()
-        .filter(|c| !('\u{300}'..='\u{36f}').contains(c))
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// The folded words of a string.
-pub fn words(s: &str) -> Vec<String> {
-    split(&fold(s)).map(str::to_owned).collect()
-}
-
-/// The words of a folded string, as slices of it.
-fn split(folded: &str) -> Box<dyn Iterator<Item = &str> + '_> {
-    if folded.is_ascii() {
-        // The same words, found a byte at a time rather than a decoded
-        // character at a time: ASCII letters and digits are the only
-        // alphanumeric characters below 128.
-        let base = folded.as_ptr() as usize;
-        return Box::new(
-            folded
-                .as_bytes()
-                .split(|b| !b.is_ascii_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .map(move |w| {
-                    let start = w.as_ptr() as usize - base;
-                    &folded[start..start + w.len()]
-                }),
-        );
-    }
-    Box::new(
-        folded
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty()),
-    )
-}
-
-/// FNV-1a over UTF-8 bytes, 32 bits: the script computes the same.
-pub fn hash(s: &str) -> u32 {
-    s.bytes().fold(0x811c_9dc5_u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
-}
-
-/// The first two characters of `term`, as a slice of it.
-fn first_two(term: &str) -> &str {
-    let end = term.char_indices().nth(2).map_or(term.len(), |(i, _)| i);
-    &term[..end]
-}
-
-/// The last two characters of `term`, as a slice of it.
-fn last_two(term: &str) -> &str {
-    let start = term.char_indices().rev().nth(1).map_or(0, |(i, _)| i);
-    &term[start..]
-}
-
-/// How many term shards (and near shards) a site of `documents` gets.
-pub fn term_shards(documents: usize) -> usize {
-    (documents / DOCS_PER_TERM_SHARD).clamp(1, MAX_TERM_SHARDS)
-}
-
-/// The term shard holding `term`.
-pub fn term_shard(term: &str, shards: usize) -> usize {
-    hash(first_two(term)) as usize % shards
-}
-
-/// The near shard holding `term`.
-pub fn near_shard(term: &str, shards: usize) -> usize {
-    hash(last_two(term)) as usize % shards
-}
 
 #[derive(Serialize)]
 struct Head {
@@ -147,153 +56,8 @@ struct DocShard<'a> {
     docs: Vec<[&'a str; 4]>,
 }
 
-/// Buckets the postings are gathered in, in parallel: a term shard falls
-/// in bucket `shard % BUCKETS`, whole.
-const BUCKETS: usize = 64;
-
 /// The terms of one shard, each with its postings.
 type ShardTerms<'a> = Vec<(&'a str, &'a [u32])>;
-
-/// One weighted term of a page: its bucket, where it is in the page's
-/// folded fields (field, start, end) and its weight.
-type PageTerm = (usize, u8, u32, u32, f64);
-
-/// One page's weighted terms, by bucket, as slices of its folded fields:
-/// each distinct word is owned once, by its field.
-struct PageTerms {
-    fields: [String; 4],
-    terms: Vec<PageTerm>,
-    /// Where each bucket's terms start in `terms` (by bucket), then its end.
-    starts: [u32; BUCKETS + 1],
-}
-
-impl PageTerms {
-    fn word(&self, t: &PageTerm) -> &str {
-        &self.fields[usize::from(t.1)][t.2 as usize..t.3 as usize]
-    }
-
-    /// The page's terms that fall in `bucket`.
-    fn in_bucket(&self, bucket: usize) -> &[PageTerm] {
-        &self.terms[self.starts[bucket] as usize..self.starts[bucket + 1] as usize]
-    }
-}
-
-/// The weighted terms of one page: a title word counts most, body
-/// repetition a little (at most [`TEXT_CAP`] times).
-fn page_terms(doc: &SearchDocument, shards: usize) -> PageTerms {
-    let fields = [
-        fold(&doc.title),
-        fold(&doc.summary),
-        fold(&doc.section),
-        fold(&doc.text),
-    ];
-    let terms = {
-        // Each word: its fields' weight, its count in the text, where it
-        // was first seen; room for about one word in eight bytes of text.
-        let mut here: HashMap<&str, (f64, usize, u8, u32, u32)> =
-            HashMap::with_capacity_and_hasher(fields[3].len() / 8, Default::default());
-        let at = |field: usize, w: &str| {
-            let start = w.as_ptr() as usize - fields[field].as_ptr() as usize;
-            let start = u32::try_from(start).expect("a field under 4 GiB");
-            (field as u8, start, start + w.len() as u32)
-        };
-        for (field, weight) in [(0, TITLE), (1, SUMMARY), (2, SECTION)] {
-            let mut seen: Vec<&str> = split(&fields[field]).collect();
-            seen.sort_unstable();
-            seen.dedup();
-            for w in seen {
-                let (f, s, e) = at(field, w);
-                here.entry(w).or_insert((0.0, 0, f, s, e)).0 += weight;
-            }
-        }
-        for w in split(&fields[3]) {
-            here.entry(w)
-                .or_insert_with(|| {
-                    let (f, s, e) = at(3, w);
-                    (0.0, 0, f, s, e)
-                })
-                .1 += 1;
-        }
-        let mut terms: Vec<PageTerm> = here
-            .into_iter()
-            .map(|(w, (weight, n, f, s, e))| {
-                let weight = if n > 0 {
-                    weight + n.min(TEXT_CAP) as f64
-                } else {
-                    weight
-                };
-                (term_shard(w, shards) % BUCKETS, f, s, e, weight)
-            })
-            .collect();
-        terms.sort_unstable_by_key(|t| t.0);
-        terms
-    };
-    let starts = std::array::from_fn(|b| terms.partition_point(|t| t.0 < b) as u32);
-    PageTerms {
-        fields,
-        terms,
-        starts,
-    }
-}
-
-/// Each term's postings, flattened `[id, weight, id, weight, …]`, best
-/// first, at most [`MAX_POSTINGS`], by term shard and term. The weight is
-/// a field-weighted term count times the term's inverse document
-/// frequency (BM25's, without length normalisation: pages are short and
-/// titles decide most).
-fn postings(docs: &[&SearchDocument], shards: usize) -> Vec<Vec<(String, Vec<u32>)>> {
-    let pages: Vec<PageTerms> = docs
-        .par_iter()
-        .with_max_len(1)
-        .map(|d| page_terms(d, shards))
-        .collect();
-    let n = docs.len() as f64;
-    // Each bucket's terms gathered from every page, in page order, the
-    // buckets in parallel.
-    let gathered: Vec<Vec<(usize, String, Vec<u32>)>> = (0..BUCKETS)
-        .into_par_iter()
-        .with_max_len(1)
-        .map(|bucket| {
-            let mut scored: HashMap<&str, Vec<(u32, f64)>> = HashMap::default();
-            for (id, page) in pages.iter().enumerate() {
-                let id = u32::try_from(id).expect("fewer than 2^32 documents");
-                for t in page.in_bucket(bucket) {
-                    scored.entry(page.word(t)).or_default().push((id, t.4));
-                }
-            }
-            scored
-                .into_iter()
-                .map(|(term, mut list)| {
-                    let df = list.len() as f64;
-                    let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-                    // Ids are unique, so this order is total: the best
-                    // `MAX_POSTINGS` chosen first, then sorted, are the
-                    // first ones of the whole list sorted.
-                    let order =
-                        |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-                    if list.len() > MAX_POSTINGS {
-                        list.select_nth_unstable_by(MAX_POSTINGS - 1, order);
-                        list.truncate(MAX_POSTINGS);
-                    }
-                    list.sort_unstable_by(order);
-                    let flat = list
-                        .into_iter()
-                        .flat_map(|(id, s)| [id, (s * idf * 100.0).round().max(1.0) as u32])
-                        .collect();
-                    (term_shard(term, shards), term.to_owned(), flat)
-                })
-                .collect()
-        })
-        .collect();
-    let mut by_shard: Vec<Vec<(String, Vec<u32>)>> = vec![Vec::new(); shards];
-    for (shard, term, flat) in gathered.into_iter().flatten() {
-        by_shard[shard].push((term, flat));
-    }
-    by_shard
-        .par_iter_mut()
-        .for_each(|terms| terms.sort_unstable_by(|a, b| a.0.cmp(&b.0)));
-    by_shard
-}
 
 fn json<T: Serialize>(value: &T) -> Vec<u8> {
     let mut bytes = serde_json::to_vec(value).expect("strings serialise");
@@ -377,6 +141,8 @@ pub fn files(documents: &[SearchDocument]) -> Vec<(String, Vec<u8>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::postings::{MAX_POSTINGS, TEXT_CAP, TITLE};
+    use crate::search::terms::{fold, term_shard};
     use serde_json::Value;
 
     fn doc(url: &str, title: &str, text: &str) -> SearchDocument {
@@ -501,43 +267,6 @@ mod tests {
                 "{typo}"
             );
         }
-    }
-
-    #[test]
-    fn accents_and_case_fold_like_the_script() {
-        assert_eq!(words("Qualité de l'EAU"), ["qualite", "de", "l", "eau"]);
-        assert_eq!(hash(""), 0x811c_9dc5);
-        assert_eq!(hash("a"), 0xe40c_292c);
-    }
-
-    #[test]
-    fn ascii_text_splits_as_characters_do() {
-        let by_char = |s: &str| -> Vec<String> {
-            s.split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .map(str::to_owned)
-                .collect()
-        };
-        for s in [
-            "",
-            "  ",
-            "pH 7.2, 25°C",
-            "a_b-c d'e (x2)\tend.",
-            "--x--",
-            "café au lait",
-        ] {
-            let folded = fold(s);
-            let words: Vec<String> = split(&folded).map(str::to_owned).collect();
-            assert_eq!(words, by_char(&folded), "{s:?}");
-        }
-    }
-
-    #[test]
-    fn two_letter_keys_count_characters_not_bytes() {
-        assert_eq!(first_two("été"), "ét");
-        assert_eq!(last_two("été"), "té");
-        assert_eq!((first_two("a"), last_two("a")), ("a", "a"));
-        assert_eq!((first_two(""), last_two("")), ("", ""));
     }
 
     #[test]

@@ -1,0 +1,129 @@
+//! The browser index's terms, made as its script makes them from a query:
+//! NFD, combining marks dropped, lower case, split at anything not a
+//! letter or digit; and the two-letter keys that place a term in its term
+//! and near shards ([`super::shards`]).
+
+use unicode_normalization::UnicodeNormalization;
+
+/// Documents per term shard, on average: the shard count grows with the
+/// site so a shard stays about the same size.
+const DOCS_PER_TERM_SHARD: usize = 16;
+const MAX_TERM_SHARDS: usize = 1024;
+
+/// A string folded as the script folds it.
+pub fn fold(s: &str) -> String {
+    // ASCII is its own decomposition and has no marks to drop.
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
+    s.nfd()
+        .filter(|c| !('\u{300}'..='\u{36f}').contains(c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The folded words of a string.
+pub fn words(s: &str) -> Vec<String> {
+    split(&fold(s)).map(str::to_owned).collect()
+}
+
+/// The words of a folded string, as slices of it.
+pub(super) fn split(folded: &str) -> Box<dyn Iterator<Item = &str> + '_> {
+    if folded.is_ascii() {
+        // The same words, found a byte at a time rather than a decoded
+        // character at a time: ASCII letters and digits are the only
+        // alphanumeric characters below 128.
+        let base = folded.as_ptr() as usize;
+        return Box::new(
+            folded
+                .as_bytes()
+                .split(|b| !b.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(move |w| {
+                    let start = w.as_ptr() as usize - base;
+                    &folded[start..start + w.len()]
+                }),
+        );
+    }
+    Box::new(
+        folded
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty()),
+    )
+}
+
+/// FNV-1a over UTF-8 bytes, 32 bits: the script computes the same.
+pub fn hash(s: &str) -> u32 {
+    s.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// The first two characters of `term`, as a slice of it.
+fn first_two(term: &str) -> &str {
+    let end = term.char_indices().nth(2).map_or(term.len(), |(i, _)| i);
+    &term[..end]
+}
+
+/// The last two characters of `term`, as a slice of it.
+fn last_two(term: &str) -> &str {
+    let start = term.char_indices().rev().nth(1).map_or(0, |(i, _)| i);
+    &term[start..]
+}
+
+/// How many term shards (and near shards) a site of `documents` gets.
+pub fn term_shards(documents: usize) -> usize {
+    (documents / DOCS_PER_TERM_SHARD).clamp(1, MAX_TERM_SHARDS)
+}
+
+/// The term shard holding `term`.
+pub fn term_shard(term: &str, shards: usize) -> usize {
+    hash(first_two(term)) as usize % shards
+}
+
+/// The near shard holding `term`.
+pub fn near_shard(term: &str, shards: usize) -> usize {
+    hash(last_two(term)) as usize % shards
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accents_and_case_fold_like_the_script() {
+        assert_eq!(words("Qualité de l'EAU"), ["qualite", "de", "l", "eau"]);
+        assert_eq!(hash(""), 0x811c_9dc5);
+        assert_eq!(hash("a"), 0xe40c_292c);
+    }
+
+    #[test]
+    fn ascii_text_splits_as_characters_do() {
+        let by_char = |s: &str| -> Vec<String> {
+            s.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect()
+        };
+        for s in [
+            "",
+            "  ",
+            "pH 7.2, 25°C",
+            "a_b-c d'e (x2)\tend.",
+            "--x--",
+            "café au lait",
+        ] {
+            let folded = fold(s);
+            let words: Vec<String> = split(&folded).map(str::to_owned).collect();
+            assert_eq!(words, by_char(&folded), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn two_letter_keys_count_characters_not_bytes() {
+        assert_eq!(first_two("été"), "ét");
+        assert_eq!(last_two("été"), "té");
+        assert_eq!((first_two("a"), last_two("a")), ("a", "a"));
+        assert_eq!((first_two(""), last_two("")), ("", ""));
+    }
+}
