@@ -45,6 +45,8 @@ use listings::{Paging, categories, listing_pages, page_count, paging, tag_links}
 mod pages;
 use pages::*;
 
+mod search_files;
+
 mod unchanged;
 use unchanged::Stamp;
 
@@ -448,88 +450,6 @@ impl Prepared {
             }
         }
         Ok((files, fixed))
-    }
-
-    /// The search files after an incremental rebuild: the parts holding a
-    /// page rendered again (`rendered`, by URL) or a fixed page whose entry
-    /// is not the one in `before`; all of them when the fixed pages are not
-    /// the same URLs.
-    fn search_since(
-        &self,
-        memo: &[PageMemo],
-        fixed: &FixedEntries,
-        rendered: &dyn Fn(&str) -> bool,
-        before: &FixedEntries,
-    ) -> Vec<OutFile> {
-        let same_urls =
-            before.len() == fixed.len() && before.iter().zip(fixed).all(|(a, b)| a.0 == b.0);
-        let changed = |url: &str| {
-            rendered(url)
-                || before
-                    .iter()
-                    .zip(fixed)
-                    .any(|(a, b)| b.0 == url && a.1 != b.1)
-        };
-        self.search_files(memo, fixed, same_urls.then_some(&changed))
-    }
-
-    /// The search files (heads and the parts `changed` asks for), from each
-    /// document's fragments in `memo` and the fixed pages' entries.
-    fn search_files(
-        &self,
-        memo: &[PageMemo],
-        fixed: &FixedEntries,
-        changed: search::Changed<'_>,
-    ) -> Vec<OutFile> {
-        self.search_parts(memo, fixed, changed)
-            .into_iter()
-            .map(|f| {
-                let (path, bytes) = f.made();
-                OutFile { path, bytes }
-            })
-            .collect()
-    }
-
-    /// The search entries (documents', fixed pages') and passages, by URL.
-    #[allow(clippy::type_complexity)]
-    fn search_inputs<'a>(
-        &'a self,
-        memo: &'a [PageMemo],
-        fixed: &'a FixedEntries,
-    ) -> (Vec<(&'a str, &'a [u8])>, Vec<(&'a str, &'a [u8])>) {
-        let docs = &self.content.documents;
-        let mut entries: Vec<(&str, &[u8])> = docs
-            .iter()
-            .zip(memo)
-            .map(|(d, m)| (d.url.as_str(), &m.entry[..]))
-            .collect();
-        entries.extend(fixed.iter().map(|(url, e)| (url.as_str(), &e[..])));
-        let passages = docs
-            .iter()
-            .zip(memo)
-            .map(|(d, m)| (d.url.as_str(), &m.passages[..]))
-            .collect();
-        (entries, passages)
-    }
-
-    /// [`Prepared::search_files`], each part to be joined when it is used.
-    fn search_parts<'a>(
-        &'a self,
-        memo: &'a [PageMemo],
-        fixed: &'a FixedEntries,
-        changed: search::Changed<'_>,
-    ) -> Vec<search::SearchFile<'a>> {
-        let (entries, passages) = self.search_inputs(memo, fixed);
-        let browser = search::browser_files(&entries);
-        search::index_files(entries, changed)
-            .into_iter()
-            .chain(browser)
-            .chain(search::passages_files(
-                passages,
-                &self.content.synonyms,
-                changed,
-            ))
-            .collect()
     }
 }
 
