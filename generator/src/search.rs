@@ -11,10 +11,10 @@
 pub use contract::manifest::SEARCH_INDEX as PATH;
 pub use contract::manifest::SEARCH_PASSAGES as PASSAGES_PATH;
 pub use contract::search::{Passage, PassageIndex, SearchDocument, SearchIndex, VERSION};
-use rayon::prelude::*;
 use serde::Serialize;
 
 mod postings;
+pub use postings::BrowserEntry;
 pub mod shards;
 pub mod terms;
 
@@ -164,16 +164,10 @@ pub fn passages_files<'a>(
     files
 }
 
-/// The browser's split index ([`shards`]) from the index entries'
-/// fragments: every file each time, since a term's postings depend on
-/// every page.
-pub fn browser_files<'a>(entries: &[(&str, &[u8])]) -> Vec<SearchFile<'a>> {
-    let docs: Vec<SearchDocument> = entries
-        .par_iter()
-        .filter(|e| !e.1.is_empty())
-        .map(|e| serde_json::from_slice(e.1).expect("an entry this build wrote"))
-        .collect();
-    shards::files(&docs)
+/// The browser's split index ([`shards`]) from every page's entry: every
+/// file each time, since a term's postings depend on every page.
+pub fn browser_files<'a>(pages: &[&BrowserEntry]) -> Vec<SearchFile<'a>> {
+    shards::files(pages)
         .into_iter()
         .map(|(path, bytes)| SearchFile {
             path,

@@ -46,6 +46,7 @@ mod pages;
 use pages::*;
 
 mod search_files;
+use search_files::browser_files;
 
 mod unchanged;
 use unchanged::Stamp;
@@ -231,6 +232,7 @@ struct PageMemo {
     neighbours: Neighbours,
     entry: Vec<u8>,
     passages: Vec<u8>,
+    browser: search::BrowserEntry,
 }
 
 impl Prepared {
@@ -348,6 +350,7 @@ impl Prepared {
                     neighbours,
                     entry: r.entry,
                     passages: r.passages,
+                    browser: r.browser,
                 });
             }
             // Each part of the search files is joined as it is staged: into
@@ -357,12 +360,13 @@ impl Prepared {
                 publisher.stage(OutFile { path, bytes })
             };
             let (entries, passages) = self.search_inputs(&memo, &fixed);
-            // The browser's index needs every entry and is made on one
-            // thread for much of its time: the other files are staged meanwhile.
+            // The browser's index needs every page's words, gathered
+            // before its files can be made: the other files are staged
+            // meanwhile.
             let (browser, rest) = rayon::join(
-                || search::browser_files(&entries),
+                || browser_files(&memo, &fixed),
                 || {
-                    let parts: Vec<_> = search::index_files(entries.clone(), None)
+                    let parts: Vec<_> = search::index_files(entries, None)
                         .into_iter()
                         .chain(search::passages_files(
                             passages,

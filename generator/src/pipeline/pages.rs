@@ -197,11 +197,13 @@ pub(super) struct Neighbours {
 }
 
 /// A rendered page: its HTML and Markdown twin, its search-index entry and
-/// its passages (as compact JSON, see [`search::Fragments`]).
+/// its passages (as compact JSON, see [`search::Fragments`]), and what the
+/// browser's index needs of it.
 pub(super) struct Rendered<F> {
     pub(super) files: [F; 2],
     pub(super) entry: Vec<u8>,
     pub(super) passages: Vec<u8>,
+    pub(super) browser: search::BrowserEntry,
 }
 
 /// The siblings of every section: documents under each parent URL, in
@@ -256,6 +258,7 @@ pub(super) fn render_documents(
                         files: [publisher.stage(html)?, publisher.stage(twin)?],
                         entry: r.entry,
                         passages: r.passages,
+                        browser: r.browser,
                     },
                     near,
                 ))
@@ -498,6 +501,7 @@ pub(super) fn render_document(
         ],
         entry: search::fragment(&entry),
         passages: search::fragment_list(&passages),
+        browser: search::BrowserEntry::of(&entry),
     })
 }
 

@@ -3,6 +3,8 @@
 //! build, only the parts holding a changed page after an incremental one.
 
 use super::{FixedEntries, OutFile, PageMemo, Prepared};
+use rayon::prelude::*;
+
 use crate::search;
 
 impl Prepared {
@@ -76,7 +78,7 @@ impl Prepared {
         changed: search::Changed<'_>,
     ) -> Vec<search::SearchFile<'a>> {
         let (entries, passages) = self.search_inputs(memo, fixed);
-        let browser = search::browser_files(&entries);
+        let browser = browser_files(memo, fixed);
         search::index_files(entries, changed)
             .into_iter()
             .chain(browser)
@@ -87,4 +89,21 @@ impl Prepared {
             ))
             .collect()
     }
+}
+
+/// The browser's split index: each document's entry as its render left it
+/// in `memo`, each fixed page's made from its index entry (they are few).
+pub(super) fn browser_files<'a>(
+    memo: &[PageMemo],
+    fixed: &FixedEntries,
+) -> Vec<search::SearchFile<'a>> {
+    let fixed: Vec<search::BrowserEntry> = fixed
+        .par_iter()
+        .map(|(_, entry)| {
+            let doc = serde_json::from_slice(entry).expect("an entry this build wrote");
+            search::BrowserEntry::of(&doc)
+        })
+        .collect();
+    let pages: Vec<&search::BrowserEntry> = memo.iter().map(|m| &m.browser).chain(&fixed).collect();
+    search::browser_files(&pages)
 }

@@ -107,6 +107,7 @@ fn memo_of(prepared: &Prepared) -> Result<(Vec<PageMemo>, FixedEntries)> {
                 neighbours,
                 entry: r.entry,
                 passages: r.passages,
+                browser: r.browser,
             })
         })
         .collect::<Result<_>>()?;
@@ -257,6 +258,7 @@ impl Session {
                 neighbours,
                 entry: r.entry,
                 passages: r.passages,
+                browser: r.browser,
             };
         }
         let pages = again.len();

@@ -9,100 +9,116 @@ use foldhash::HashMap;
 use rayon::prelude::*;
 
 use super::SearchDocument;
-use super::terms::{fold, split, term_shard};
+use super::terms::{fold, hash, split, term_shard};
 
 /// Postings kept per term, best first.
 pub const MAX_POSTINGS: usize = 24;
 
-/// Field weights: a title word counts most, body repetition a little.
-pub(super) const TITLE: f64 = 10.0;
-pub(super) const SUMMARY: f64 = 4.0;
-pub(super) const SECTION: f64 = 2.0;
-pub(super) const TEXT_CAP: usize = 5;
+/// Field weights: a title word counts most, body repetition a little. A
+/// word's weight is at most their sum, 21, and fits a byte.
+pub(super) const TITLE: u8 = 10;
+pub(super) const SUMMARY: u8 = 4;
+pub(super) const SECTION: u8 = 2;
+pub(super) const TEXT_CAP: u8 = 5;
 
-/// Buckets the postings are gathered in, in parallel: a term shard falls
-/// in bucket `shard % BUCKETS`, whole.
+/// Longest summary kept for a result, in characters.
+const SUMMARY_CHARS: usize = 160;
+
+/// Buckets the postings are gathered in, in parallel: a term falls in
+/// bucket `hash(term) % BUCKETS`.
 const BUCKETS: usize = 64;
 
-/// One weighted term of a page: its bucket, where it is in the page's
-/// folded fields (field, start, end) and its weight.
-type PageTerm = (usize, u8, u32, u32, f64);
-
-/// One page's weighted terms, by bucket, as slices of its folded fields:
-/// each distinct word is owned once, by its field.
-struct PageTerms {
-    fields: [String; 4],
-    terms: Vec<PageTerm>,
-    /// Where each bucket's terms start in `terms` (by bucket), then its end.
-    starts: [u32; BUCKETS + 1],
+/// What the browser index needs of one page, made once when the page is
+/// rendered and kept with it (so neither a build's end nor a preview's
+/// edit reads every entry again): what a result shows and the page's
+/// weighed words.
+pub struct BrowserEntry {
+    /// URL, title, section and summary (cut at [`SUMMARY_CHARS`]).
+    pub(super) shown: [Box<str>; 4],
+    /// The page's distinct words, bucket by bucket, each followed by a
+    /// space (a folded word has none): one string and a byte a word
+    /// rather than a string each, since every page's are kept.
+    words: Box<str>,
+    /// Each word's weight, in the order of `words`.
+    weights: Box<[u8]>,
+    /// Where each bucket's words start in `words` and in `weights`, then
+    /// where the last one ends.
+    starts: Box<[(u32, u32)]>,
 }
 
-impl PageTerms {
-    fn word(&self, t: &PageTerm) -> &str {
-        &self.fields[usize::from(t.1)][t.2 as usize..t.3 as usize]
-    }
-
-    /// The page's terms that fall in `bucket`.
-    fn in_bucket(&self, bucket: usize) -> &[PageTerm] {
-        &self.terms[self.starts[bucket] as usize..self.starts[bucket + 1] as usize]
-    }
-}
-
-/// The weighted terms of one page: a title word counts most, body
-/// repetition a little (at most [`TEXT_CAP`] times).
-fn page_terms(doc: &SearchDocument, shards: usize) -> PageTerms {
-    let fields = [
-        fold(&doc.title),
-        fold(&doc.summary),
-        fold(&doc.section),
-        fold(&doc.text),
-    ];
-    let terms = {
-        // Each word: its fields' weight, its count in the text, where it
-        // was first seen; room for about one word in eight bytes of text.
-        let mut here: HashMap<&str, (f64, usize, u8, u32, u32)> =
+impl BrowserEntry {
+    /// The entry of `doc`: its words weighed by field, a title word most,
+    /// body repetition a little (at most [`TEXT_CAP`] times).
+    pub fn of(doc: &SearchDocument) -> Self {
+        let fields = [
+            fold(&doc.title),
+            fold(&doc.summary),
+            fold(&doc.section),
+            fold(&doc.text),
+        ];
+        // Each word: its fields' weight and its count in the text; room
+        // for about one word in eight bytes of text.
+        let mut here: HashMap<&str, (u8, u8)> =
             HashMap::with_capacity_and_hasher(fields[3].len() / 8, Default::default());
-        let at = |field: usize, w: &str| {
-            let start = w.as_ptr() as usize - fields[field].as_ptr() as usize;
-            let start = u32::try_from(start).expect("a field under 4 GiB");
-            (field as u8, start, start + w.len() as u32)
-        };
         for (field, weight) in [(0, TITLE), (1, SUMMARY), (2, SECTION)] {
             let mut seen: Vec<&str> = split(&fields[field]).collect();
             seen.sort_unstable();
             seen.dedup();
             for w in seen {
-                let (f, s, e) = at(field, w);
-                here.entry(w).or_insert((0.0, 0, f, s, e)).0 += weight;
+                here.entry(w).or_default().0 += weight;
             }
         }
         for w in split(&fields[3]) {
-            here.entry(w)
-                .or_insert_with(|| {
-                    let (f, s, e) = at(3, w);
-                    (0.0, 0, f, s, e)
-                })
-                .1 += 1;
+            let n = &mut here.entry(w).or_default().1;
+            *n = (*n + 1).min(TEXT_CAP);
         }
-        let mut terms: Vec<PageTerm> = here
+        let mut weighed: Vec<(usize, &str, u8)> = here
             .into_iter()
-            .map(|(w, (weight, n, f, s, e))| {
-                let weight = if n > 0 {
-                    weight + n.min(TEXT_CAP) as f64
-                } else {
-                    weight
-                };
-                (term_shard(w, shards) % BUCKETS, f, s, e, weight)
-            })
+            .map(|(w, (fields, n))| (hash(w) as usize % BUCKETS, w, fields + n))
             .collect();
-        terms.sort_unstable_by_key(|t| t.0);
-        terms
-    };
-    let starts = std::array::from_fn(|b| terms.partition_point(|t| t.0 < b) as u32);
-    PageTerms {
-        fields,
-        terms,
-        starts,
+        weighed.sort_unstable_by_key(|t| t.0);
+        let length = weighed.iter().map(|t| t.1.len() + 1).sum();
+        let mut words = String::with_capacity(length);
+        let mut weights = Vec::with_capacity(weighed.len());
+        let mut starts = Vec::with_capacity(BUCKETS + 1);
+        let at = |words: &String, weights: &Vec<u8>| {
+            let byte = u32::try_from(words.len()).expect("a page's words under 4 GiB");
+            (byte, weights.len() as u32)
+        };
+        for (bucket, word, weight) in weighed {
+            while starts.len() <= bucket {
+                starts.push(at(&words, &weights));
+            }
+            words.push_str(word);
+            words.push(' ');
+            weights.push(weight);
+        }
+        while starts.len() <= BUCKETS {
+            starts.push(at(&words, &weights));
+        }
+        let summary = match doc.summary.char_indices().nth(SUMMARY_CHARS) {
+            Some((i, _)) => &doc.summary[..i],
+            None => &doc.summary,
+        };
+        Self {
+            shown: [&doc.url, &doc.title, &doc.section, summary].map(Box::from),
+            words: words.into_boxed_str(),
+            weights: weights.into_boxed_slice(),
+            starts: starts.into_boxed_slice(),
+        }
+    }
+
+    /// The page's URL.
+    pub(super) fn url(&self) -> &str {
+        &self.shown[0]
+    }
+
+    /// The page's words that fall in `bucket`, with their weights.
+    fn in_bucket(&self, bucket: usize) -> impl Iterator<Item = (&str, u8)> {
+        let ((b0, i0), (b1, i1)) = (self.starts[bucket], self.starts[bucket + 1]);
+        self.words[b0 as usize..b1 as usize]
+            .split_terminator(' ')
+            .zip(self.weights[i0 as usize..i1 as usize].iter().copied())
     }
 }
 
@@ -111,24 +127,19 @@ fn page_terms(doc: &SearchDocument, shards: usize) -> PageTerms {
 /// a field-weighted term count times the term's inverse document
 /// frequency (BM25's, without length normalisation: pages are short and
 /// titles decide most).
-pub(super) fn postings(docs: &[&SearchDocument], shards: usize) -> Vec<Vec<(String, Vec<u32>)>> {
-    let pages: Vec<PageTerms> = docs
-        .par_iter()
-        .with_max_len(1)
-        .map(|d| page_terms(d, shards))
-        .collect();
-    let n = docs.len() as f64;
+pub(super) fn postings(pages: &[&BrowserEntry], shards: usize) -> Vec<Vec<(String, Vec<u32>)>> {
+    let n = pages.len() as f64;
     // Each bucket's terms gathered from every page, in page order, the
     // buckets in parallel.
     let gathered: Vec<Vec<(usize, String, Vec<u32>)>> = (0..BUCKETS)
         .into_par_iter()
         .with_max_len(1)
         .map(|bucket| {
-            let mut scored: HashMap<&str, Vec<(u32, f64)>> = HashMap::default();
+            let mut scored: HashMap<&str, Vec<(u32, u8)>> = HashMap::default();
             for (id, page) in pages.iter().enumerate() {
                 let id = u32::try_from(id).expect("fewer than 2^32 documents");
-                for t in page.in_bucket(bucket) {
-                    scored.entry(page.word(t)).or_default().push((id, t.4));
+                for (word, weight) in page.in_bucket(bucket) {
+                    scored.entry(word).or_default().push((id, weight));
                 }
             }
             scored
@@ -139,8 +150,7 @@ pub(super) fn postings(docs: &[&SearchDocument], shards: usize) -> Vec<Vec<(Stri
                     // Ids are unique, so this order is total: the best
                     // `MAX_POSTINGS` chosen first, then sorted, are the
                     // first ones of the whole list sorted.
-                    let order =
-                        |a: &(u32, f64), b: &(u32, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+                    let order = |a: &(u32, u8), b: &(u32, u8)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
                     if list.len() > MAX_POSTINGS {
                         list.select_nth_unstable_by(MAX_POSTINGS - 1, order);
                         list.truncate(MAX_POSTINGS);
@@ -148,7 +158,9 @@ pub(super) fn postings(docs: &[&SearchDocument], shards: usize) -> Vec<Vec<(Stri
                     list.sort_unstable_by(order);
                     let flat = list
                         .into_iter()
-                        .flat_map(|(id, s)| [id, (s * idf * 100.0).round().max(1.0) as u32])
+                        .flat_map(|(id, s)| {
+                            [id, (f64::from(s) * idf * 100.0).round().max(1.0) as u32]
+                        })
                         .collect();
                     (term_shard(term, shards), term.to_owned(), flat)
                 })

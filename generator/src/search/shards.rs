@@ -24,8 +24,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::SearchDocument;
-use super::postings::postings;
+use super::postings::{BrowserEntry, postings};
 use super::terms::{near_shard, term_shards};
 
 /// The head's path in the output folder.
@@ -34,8 +33,6 @@ pub const HEAD: &str = "search/browser.json";
 pub const VERSION: u32 = 1;
 /// Documents per metadata shard.
 pub const DOCS_PER_SHARD: usize = 50;
-/// Longest summary kept for a result, in characters.
-const SUMMARY_CHARS: usize = 160;
 
 #[derive(Serialize)]
 struct Head {
@@ -65,18 +62,11 @@ fn json<T: Serialize>(value: &T) -> Vec<u8> {
     bytes
 }
 
-fn summary(s: &str) -> &str {
-    match s.char_indices().nth(SUMMARY_CHARS) {
-        Some((i, _)) => &s[..i],
-        None => s,
-    }
-}
-
 /// Every file of the split index, as (path, bytes): the head first. The
-/// same documents, in any order, give the same files.
-pub fn files(documents: &[SearchDocument]) -> Vec<(String, Vec<u8>)> {
-    let mut docs: Vec<&SearchDocument> = documents.iter().collect();
-    docs.sort_by(|a, b| a.url.cmp(&b.url));
+/// same pages, in any order, give the same files.
+pub fn files(pages: &[&BrowserEntry]) -> Vec<(String, Vec<u8>)> {
+    let mut docs = pages.to_vec();
+    docs.sort_by(|a, b| a.url().cmp(b.url()));
     let shards = term_shards(docs.len());
     let by_shard = postings(&docs, shards);
     let mut near: Vec<ShardTerms> = vec![Vec::new(); shards];
@@ -110,14 +100,7 @@ pub fn files(documents: &[SearchDocument]) -> Vec<(String, Vec<u8>)> {
         .map(|(k, chunk)| {
             let docs = chunk
                 .iter()
-                .map(|d| {
-                    [
-                        d.url.as_str(),
-                        d.title.as_str(),
-                        d.section.as_str(),
-                        summary(&d.summary),
-                    ]
-                })
+                .map(|d| d.shown.each_ref().map(|s| &**s))
                 .collect();
             (format!("search/docs-{k}.json"), json(&DocShard { docs }))
         });
@@ -141,6 +124,7 @@ pub fn files(documents: &[SearchDocument]) -> Vec<(String, Vec<u8>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::SearchDocument;
     use crate::search::postings::{MAX_POSTINGS, TEXT_CAP, TITLE};
     use crate::search::terms::{fold, term_shard};
     use serde_json::Value;
@@ -217,6 +201,12 @@ mod tests {
         }
     }
 
+    /// The files of `docs`, each weighed as a render weighs it.
+    fn built(docs: &[SearchDocument]) -> Vec<(String, Vec<u8>)> {
+        let entries: Vec<BrowserEntry> = docs.iter().map(BrowserEntry::of).collect();
+        files(&entries.iter().collect::<Vec<_>>())
+    }
+
     fn site(n: usize) -> Vec<SearchDocument> {
         let mut docs: Vec<SearchDocument> = (0..n)
             .map(|i| {
@@ -237,7 +227,7 @@ mod tests {
 
     #[test]
     fn a_term_finds_its_page_first() {
-        let files = files(&site(300));
+        let files = built(&site(300));
         let (urls, fetched) = lookup(&files, "Turbidity");
         assert_eq!(urls.first().map(String::as_str), Some("/docs/water/"));
         assert_eq!(fetched.len(), 3, "head, term shard, one docs shard");
@@ -247,7 +237,7 @@ mod tests {
 
     #[test]
     fn a_one_edit_typo_finds_the_page_at_either_end() {
-        let files = files(&site(300));
+        let files = built(&site(300));
         for typo in [
             "turbidty",
             "turbiditx",
@@ -283,8 +273,8 @@ mod tests {
                 doc(&format!("/p{i:03}/"), title, &"river ".repeat(1 + i % 7))
             })
             .collect();
-        let refs: Vec<&SearchDocument> = docs.iter().collect();
-        let by_shard = postings(&refs, 4);
+        let entries: Vec<BrowserEntry> = docs.iter().map(BrowserEntry::of).collect();
+        let by_shard = postings(&entries.iter().collect::<Vec<_>>(), 4);
         let list = &by_shard[term_shard("river", 4)]
             .iter()
             .find(|(t, _)| t == "river")
@@ -292,11 +282,11 @@ mod tests {
             .1;
         let ids: Vec<u32> = list.chunks(2).map(|p| p[0]).collect();
         let score = |i: u32| {
-            let title = if i.is_multiple_of(10) { TITLE } else { 0.0 };
-            title + (1 + i as usize % 7).min(TEXT_CAP) as f64
+            let title = if i.is_multiple_of(10) { TITLE } else { 0 };
+            title + (1 + (i % 7) as u8).min(TEXT_CAP)
         };
         let mut want: Vec<u32> = (0..200).collect();
-        want.sort_by(|a, b| score(*b).total_cmp(&score(*a)).then(a.cmp(b)));
+        want.sort_by(|a, b| score(*b).cmp(&score(*a)).then(a.cmp(b)));
         assert_eq!(ids, want[..MAX_POSTINGS]);
         for shard in &by_shard {
             assert!(shard.windows(2).all(|w| w[0].0 < w[1].0), "terms sorted");
@@ -305,7 +295,7 @@ mod tests {
 
     #[test]
     fn shards_stay_bounded_as_the_site_grows() {
-        let files = files(&site(2000));
+        let files = built(&site(2000));
         let shards = term_shards(2001);
         assert_eq!(shards, 125);
         let count = |prefix: &str| files.iter().filter(|f| f.0.starts_with(prefix)).count();
@@ -324,6 +314,6 @@ mod tests {
         // Order of input does not matter.
         let mut reversed = site(2000);
         reversed.reverse();
-        assert_eq!(super::files(&reversed), files);
+        assert_eq!(built(&reversed), files);
     }
 }
