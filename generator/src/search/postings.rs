@@ -72,30 +72,34 @@ impl BrowserEntry {
             let n = &mut here.entry(w).or_default().1;
             *n = (*n + 1).min(TEXT_CAP);
         }
-        let mut weighed: Vec<(usize, &str, u8)> = here
+        // Placed bucket by bucket: counted, then each put where its
+        // bucket's run begins.
+        let weighed: Vec<(usize, &str, u8)> = here
             .into_iter()
             .map(|(w, (fields, n))| (hash(w) as usize % BUCKETS, w, fields + n))
             .collect();
-        weighed.sort_unstable_by_key(|t| t.0);
-        let length = weighed.iter().map(|t| t.1.len() + 1).sum();
-        let mut words = String::with_capacity(length);
-        let mut weights = Vec::with_capacity(weighed.len());
-        let mut starts = Vec::with_capacity(BUCKETS + 1);
-        let at = |words: &String, weights: &Vec<u8>| {
-            let byte = u32::try_from(words.len()).expect("a page's words under 4 GiB");
-            (byte, weights.len() as u32)
-        };
+        let mut starts = vec![(0u32, 0u32); BUCKETS + 1];
+        for &(bucket, word, _) in &weighed {
+            let (bytes, count) = &mut starts[bucket + 1];
+            *bytes += u32::try_from(word.len() + 1).expect("a page's words under 4 GiB");
+            *count += 1;
+        }
+        for b in 0..BUCKETS {
+            let (bytes, count) = starts[b];
+            starts[b + 1].0 += bytes;
+            starts[b + 1].1 += count;
+        }
+        let mut words = vec![b' '; starts[BUCKETS].0 as usize];
+        let mut weights = vec![0u8; weighed.len()];
+        let mut next = starts.clone();
         for (bucket, word, weight) in weighed {
-            while starts.len() <= bucket {
-                starts.push(at(&words, &weights));
-            }
-            words.push_str(word);
-            words.push(' ');
-            weights.push(weight);
+            let (byte, i) = &mut next[bucket];
+            words[*byte as usize..*byte as usize + word.len()].copy_from_slice(word.as_bytes());
+            weights[*i as usize] = weight;
+            *byte += word.len() as u32 + 1;
+            *i += 1;
         }
-        while starts.len() <= BUCKETS {
-            starts.push(at(&words, &weights));
-        }
+        let words = String::from_utf8(words).expect("whole words, each followed by a space");
         let summary = match doc.summary.char_indices().nth(SUMMARY_CHARS) {
             Some((i, _)) => &doc.summary[..i],
             None => &doc.summary,

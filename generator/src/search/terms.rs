@@ -28,28 +28,52 @@ pub fn words(s: &str) -> Vec<String> {
 }
 
 /// The words of a folded string, as slices of it.
-pub(super) fn split(folded: &str) -> Box<dyn Iterator<Item = &str> + '_> {
-    if folded.is_ascii() {
-        // The same words, found a byte at a time rather than a decoded
-        // character at a time: ASCII letters and digits are the only
-        // alphanumeric characters below 128.
-        let base = folded.as_ptr() as usize;
-        return Box::new(
-            folded
-                .as_bytes()
-                .split(|b| !b.is_ascii_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .map(move |w| {
-                    let start = w.as_ptr() as usize - base;
-                    &folded[start..start + w.len()]
-                }),
-        );
+pub(super) fn split(folded: &str) -> Words<'_> {
+    Words {
+        folded,
+        at: 0,
+        ascii: folded.is_ascii(),
     }
-    Box::new(
-        folded
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty()),
-    )
+}
+
+/// The words of a folded string ([`split`]): the runs of letters and
+/// digits, each a slice of it.
+pub(super) struct Words<'a> {
+    folded: &'a str,
+    /// Where the next word is looked for, in bytes.
+    at: usize,
+    /// ASCII letters and digits are the only alphanumeric characters below
+    /// 128: an ASCII string is split a byte at a time rather than a decoded
+    /// character at a time, to the same words.
+    ascii: bool,
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let s = self.folded;
+        let (start, end) = if self.ascii {
+            let b = s.as_bytes();
+            let mut i = self.at;
+            while i < b.len() && !b[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            let start = i;
+            while i < b.len() && b[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            (start, i)
+        } else {
+            let start = self.at + s[self.at..].find(char::is_alphanumeric)?;
+            let end = s[start..]
+                .find(|c: char| !c.is_alphanumeric())
+                .map_or(s.len(), |n| start + n);
+            (start, end)
+        };
+        self.at = end;
+        (end > start).then(|| &s[start..end])
+    }
 }
 
 /// FNV-1a over UTF-8 bytes, 32 bits: the script computes the same.
