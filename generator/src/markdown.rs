@@ -258,6 +258,13 @@ fn replace_images<'a, E>(
     offsets: &[usize],
     images: &mut dyn FnMut(ImageAt<'_>) -> Result<Option<ImageHtml>, E>,
 ) -> Result<Vec<Event<'a>>, E> {
+    // Most pages show no image: their events stay as they are.
+    if !events
+        .iter()
+        .any(|e| matches!(e, Event::Start(Tag::Image { .. })))
+    {
+        return Ok(events);
+    }
     let mut out = Vec::with_capacity(events.len());
     let mut i = 0;
     while i < events.len() {

@@ -33,15 +33,17 @@ impl Renderer {
     /// Loads every `*.html` file of `dir` (outside `assets/`) as a template
     /// named by its path relative to `dir`.
     pub fn new(dir: &Path, assets: &Assets) -> Result<Self> {
-        let asset_urls: BTreeMap<String, String> = assets
+        let asset_urls: BTreeMap<String, Value> = assets
             .by_name
             .iter()
-            .map(|(k, v)| (k.clone(), v.url.clone()))
+            .map(|(k, v)| (k.clone(), Value::from(v.url.as_str())))
             .collect();
-        let integrity: BTreeMap<String, String> = assets
+        // Made into template values once: a page calls `asset` and
+        // `integrity` a dozen times, and cloning a value shares its text.
+        let integrity: BTreeMap<String, Value> = assets
             .by_name
             .iter()
-            .map(|(k, v)| (k.clone(), sri(&v.bytes)))
+            .map(|(k, v)| (k.clone(), Value::from(sri(&v.bytes))))
             .collect();
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::Chainable);
@@ -65,7 +67,7 @@ impl Renderer {
         });
         // `integrity(name)`: the SRI value of an asset's bytes, for the
         // `integrity` attribute of its `<script>` or `<link>`.
-        env.add_function("integrity", move |name: &str| -> Result<String, Error> {
+        env.add_function("integrity", move |name: &str| -> Result<Value, Error> {
             integrity.get(name).cloned().ok_or_else(|| {
                 Error::new(
                     ErrorKind::InvalidOperation,
@@ -78,7 +80,7 @@ impl Renderer {
         env.add_function("fail", |message: &str| -> Result<String, Error> {
             Err(Error::new(ErrorKind::InvalidOperation, message.to_owned()))
         });
-        env.add_function("asset", move |name: &str| -> Result<String, Error> {
+        env.add_function("asset", move |name: &str| -> Result<Value, Error> {
             urls.get(name).cloned().ok_or_else(|| {
                 Error::new(
                     ErrorKind::InvalidOperation,
