@@ -135,10 +135,15 @@ pub fn render_with<E>(
     markdown: &str,
     images: &mut dyn FnMut(ImageAt<'_>) -> Result<Option<ImageHtml>, E>,
 ) -> Result<Rendered, E> {
-    let (mut events, offsets): (Vec<Event<'_>>, Vec<usize>) = Parser::new_ext(markdown, options())
-        .into_offset_iter()
-        .map(|(e, at)| (prefix_footnote(e), at.start))
-        .unzip();
+    // About an event in twelve bytes of Markdown on prose: room made at
+    // once rather than by doubling as the parser goes.
+    let estimate = markdown.len() / 12 + 16;
+    let mut events: Vec<Event<'_>> = Vec::with_capacity(estimate);
+    let mut offsets: Vec<usize> = Vec::with_capacity(estimate);
+    for (e, at) in Parser::new_ext(markdown, options()).into_offset_iter() {
+        events.push(prefix_footnote(e));
+        offsets.push(at.start);
+    }
     let image = first_image(&events);
     let mut headings = Vec::new();
     let mut used: HashSet<String> = HashSet::new();

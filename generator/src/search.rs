@@ -20,13 +20,23 @@ pub mod terms;
 
 /// One value as compact JSON: an entry of the index, as the index holds it.
 pub fn fragment<T: Serialize>(value: &T) -> Vec<u8> {
-    serde_json::to_vec(value).expect("strings serialise")
+    fragment_in(Vec::new(), value)
+}
+
+/// [`fragment`] written into `bytes` (made with room for it, say).
+pub fn fragment_in<T: Serialize>(mut bytes: Vec<u8>, value: &T) -> Vec<u8> {
+    serde_json::to_writer(&mut bytes, value).expect("strings serialise");
+    bytes
 }
 
 /// Values as compact JSON separated by commas, without brackets (the
 /// passages of one page); empty for none.
 pub fn fragment_list<T: Serialize>(values: &[T]) -> Vec<u8> {
-    let mut bytes = Vec::new();
+    fragment_list_in(Vec::new(), values)
+}
+
+/// [`fragment_list`] written into `bytes` (made with room for it, say).
+pub fn fragment_list_in<T: Serialize>(mut bytes: Vec<u8>, values: &[T]) -> Vec<u8> {
     for (i, v) in values.iter().enumerate() {
         if i > 0 {
             bytes.push(b',');

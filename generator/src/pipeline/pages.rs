@@ -481,6 +481,13 @@ pub(super) fn render_document(
             text: part.text,
         })
         .collect();
+    // Room for the JSON of each at once: its text, a little escaping, the
+    // names and the fields around it.
+    let passages_room = passages
+        .iter()
+        .map(|p| p.text.len() + p.heading.len() + 2 * d.url.len() + 256)
+        .sum::<usize>();
+    let entry_room = text.len() + text.len() / 16 + d.front.summary.len() + 256;
     let entry = SearchDocument {
         url: d.url.clone(),
         title: d.front.title.clone(),
@@ -499,8 +506,8 @@ pub(super) fn render_document(
                 bytes: twin.into_bytes(),
             },
         ],
-        entry: search::fragment(&entry),
-        passages: search::fragment_list(&passages),
+        entry: search::fragment_in(Vec::with_capacity(entry_room), &entry),
+        passages: search::fragment_list_in(Vec::with_capacity(passages_room), &passages),
         browser: search::BrowserEntry::of(&entry),
     })
 }

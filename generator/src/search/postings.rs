@@ -6,10 +6,12 @@
 // foldhash rather than the standard library's DoS-resistant SipHash.
 use foldhash::HashMap;
 
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
 use rayon::prelude::*;
 
 use super::SearchDocument;
-use super::terms::{fold, hash, split, term_shard};
+use super::terms::{fold, split_hashed, term_shard};
 
 /// Postings kept per term, best first.
 pub const MAX_POSTINGS: usize = 24;
@@ -57,26 +59,31 @@ impl BrowserEntry {
             fold(&doc.text),
         ];
         // Each word: its fields' weight and its count in the text; room
-        // for about one word in eight bytes of text.
-        let mut here: HashMap<&str, (u8, u8)> =
-            HashMap::with_capacity_and_hasher(fields[3].len() / 8, Default::default());
+        // for about one word in eight bytes of text. A word is hashed once,
+        // as it is split: the table finds it by that hash, which also
+        // names its bucket.
+        let mut here: std::collections::HashMap<Hashed<'_>, (u8, u8), BuildHasherDefault<Spread>> =
+            std::collections::HashMap::with_capacity_and_hasher(
+                fields[3].len() / 8,
+                Default::default(),
+            );
         for (field, weight) in [(0, TITLE), (1, SUMMARY), (2, SECTION)] {
-            let mut seen: Vec<&str> = split(&fields[field]).collect();
+            let mut seen: Vec<(u32, &str)> = split_hashed(&fields[field]).collect();
             seen.sort_unstable();
             seen.dedup();
-            for w in seen {
-                here.entry(w).or_default().0 += weight;
+            for (hash, word) in seen {
+                here.entry(Hashed { hash, word }).or_default().0 += weight;
             }
         }
-        for w in split(&fields[3]) {
-            let n = &mut here.entry(w).or_default().1;
+        for (hash, word) in split_hashed(&fields[3]) {
+            let n = &mut here.entry(Hashed { hash, word }).or_default().1;
             *n = (*n + 1).min(TEXT_CAP);
         }
         // Placed bucket by bucket: counted, then each put where its
         // bucket's run begins.
         let weighed: Vec<(usize, &str, u8)> = here
             .into_iter()
-            .map(|(w, (fields, n))| (hash(w) as usize % BUCKETS, w, fields + n))
+            .map(|(w, (fields, n))| (w.hash as usize % BUCKETS, w.word, fields + n))
             .collect();
         let mut starts = vec![(0u32, 0u32); BUCKETS + 1];
         for &(bucket, word, _) in &weighed {
@@ -123,6 +130,42 @@ impl BrowserEntry {
         self.words[b0 as usize..b1 as usize]
             .split_terminator(' ')
             .zip(self.weights[i0 as usize..i1 as usize].iter().copied())
+    }
+}
+
+/// A word with its hash ([`super::terms::hash`]), made as the word was
+/// split: equal words have equal hashes, so the hash is compared first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Hashed<'a> {
+    hash: u32,
+    word: &'a str,
+}
+
+impl Hash for Hashed<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u32(self.hash);
+    }
+}
+
+/// A hasher for [`Hashed`] words, whose hash is made already: it only
+/// spreads the 32 bits over 64 (the table takes its slot from the low
+/// bits and a tag from the high ones).
+#[derive(Default)]
+struct Spread(u64);
+
+impl Hasher for Spread {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(u32::from(b) ^ (self.0 as u32));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 

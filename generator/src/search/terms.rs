@@ -76,11 +76,52 @@ impl<'a> Iterator for Words<'a> {
     }
 }
 
+/// FNV-1a's starting value and prime, 32 bits.
+const FNV_OFFSET: u32 = 0x811c_9dc5;
+const FNV_PRIME: u32 = 0x0100_0193;
+
 /// FNV-1a over UTF-8 bytes, 32 bits: the script computes the same.
 pub fn hash(s: &str) -> u32 {
-    s.bytes().fold(0x811c_9dc5_u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    s.bytes().fold(FNV_OFFSET, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(FNV_PRIME)
     })
+}
+
+/// The words of a folded string ([`split`]), each with its [`hash`]: on
+/// ASCII text the hash is made in the same pass that finds the word.
+pub(super) fn split_hashed(folded: &str) -> HashedWords<'_> {
+    HashedWords {
+        words: split(folded),
+    }
+}
+
+/// The words of a folded string with their hashes ([`split_hashed`]).
+pub(super) struct HashedWords<'a> {
+    words: Words<'a>,
+}
+
+impl<'a> Iterator for HashedWords<'a> {
+    type Item = (u32, &'a str);
+
+    fn next(&mut self) -> Option<(u32, &'a str)> {
+        let w = &mut self.words;
+        if !w.ascii {
+            return w.next().map(|word| (hash(word), word));
+        }
+        let b = w.folded.as_bytes();
+        let mut i = w.at;
+        while i < b.len() && !b[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        let start = i;
+        let mut h = FNV_OFFSET;
+        while i < b.len() && b[i].is_ascii_alphanumeric() {
+            h = (h ^ u32::from(b[i])).wrapping_mul(FNV_PRIME);
+            i += 1;
+        }
+        w.at = i;
+        (i > start).then(|| (h, &w.folded[start..i]))
+    }
 }
 
 /// The first two characters of `term`, as a slice of it.
@@ -119,6 +160,17 @@ mod tests {
         assert_eq!(words("Qualité de l'EAU"), ["qualite", "de", "l", "eau"]);
         assert_eq!(hash(""), 0x811c_9dc5);
         assert_eq!(hash("a"), 0xe40c_292c);
+    }
+
+    #[test]
+    fn words_come_with_their_hash() {
+        for text in ["plain ascii, words: 42 here", "Qualité de l'eau, été"] {
+            let folded = fold(text);
+            let hashed: Vec<(u32, &str)> = split_hashed(&folded).collect();
+            let plain: Vec<(u32, &str)> = split(&folded).map(|w| (hash(w), w)).collect();
+            assert_eq!(hashed, plain);
+            assert!(!hashed.is_empty());
+        }
     }
 
     #[test]
