@@ -13,6 +13,7 @@ pub use contract::manifest::SEARCH_PASSAGES as PASSAGES_PATH;
 pub use contract::search::{Passage, PassageIndex, SearchDocument, SearchIndex, VERSION};
 use serde::Serialize;
 
+mod json;
 mod postings;
 pub use postings::BrowserEntry;
 pub mod shards;
@@ -20,23 +21,63 @@ pub mod terms;
 
 /// One value as compact JSON: an entry of the index, as the index holds it.
 pub fn fragment<T: Serialize>(value: &T) -> Vec<u8> {
-    fragment_in(Vec::new(), value)
+    serde_json::to_vec(value).expect("strings serialise")
 }
 
-/// [`fragment`] written into `bytes` (made with room for it, say).
-pub fn fragment_in<T: Serialize>(mut bytes: Vec<u8>, value: &T) -> Vec<u8> {
-    serde_json::to_writer(&mut bytes, value).expect("strings serialise");
+/// An entry whose JSON ends with its `text`: the long part, written by
+/// [`json::push_literal`] rather than by `serde_json`, to the same bytes.
+pub trait WithText: Serialize {
+    fn text_mut(&mut self) -> &mut String;
+}
+
+impl WithText for SearchDocument {
+    fn text_mut(&mut self) -> &mut String {
+        &mut self.text
+    }
+}
+
+impl WithText for Passage {
+    fn text_mut(&mut self) -> &mut String {
+        &mut self.text
+    }
+}
+
+/// [`fragment`] of an entry with a text, written into `bytes` (made with
+/// room for it, say): the same bytes, made faster. The entry is as it was
+/// afterwards.
+pub fn text_fragment_in<T: WithText>(mut bytes: Vec<u8>, value: &mut T) -> Vec<u8> {
+    // The rest as serde_json writes it, with an empty text last:
+    // `…,"text":""}`; the text goes between the quotes.
+    const EMPTY_TEXT: &[u8] = b"\"text\":\"\"}";
+    let text = std::mem::take(value.text_mut());
+    let start = bytes.len();
+    serde_json::to_writer(&mut bytes, &*value).expect("strings serialise");
+    assert!(
+        bytes[start..].ends_with(EMPTY_TEXT),
+        "`text` is the last field of a search entry"
+    );
+    bytes.truncate(bytes.len() - 3);
+    json::push_literal(&mut bytes, &text);
+    bytes.push(b'}');
+    *value.text_mut() = text;
+    bytes
+}
+
+/// [`fragment_list`] of entries with a text ([`text_fragment_in`]).
+pub fn text_fragment_list_in<T: WithText>(mut bytes: Vec<u8>, values: &mut [T]) -> Vec<u8> {
+    for (i, v) in values.iter_mut().enumerate() {
+        if i > 0 {
+            bytes.push(b',');
+        }
+        bytes = text_fragment_in(bytes, v);
+    }
     bytes
 }
 
 /// Values as compact JSON separated by commas, without brackets (the
 /// passages of one page); empty for none.
 pub fn fragment_list<T: Serialize>(values: &[T]) -> Vec<u8> {
-    fragment_list_in(Vec::new(), values)
-}
-
-/// [`fragment_list`] written into `bytes` (made with room for it, say).
-pub fn fragment_list_in<T: Serialize>(mut bytes: Vec<u8>, values: &[T]) -> Vec<u8> {
+    let mut bytes = Vec::new();
     for (i, v) in values.iter().enumerate() {
         if i > 0 {
             bytes.push(b',');
@@ -204,6 +245,39 @@ mod tests {
             section: "a".into(),
             text: "x \"y\"".into(),
         }
+    }
+
+    #[test]
+    fn entries_with_text_are_the_bytes_serde_json_writes() {
+        let mut d = doc("/docs/a/");
+        d.text = "Qualité \"de\" l'eau\n\ttab \\ and more text than eight bytes".into();
+        let before = d.clone();
+        assert_eq!(text_fragment_in(Vec::new(), &mut d), fragment(&before));
+        assert_eq!(d, before);
+        let passage = |anchor: &str, historical: bool| Passage {
+            url: "/docs/a/".into(),
+            anchor: anchor.into(),
+            title: "T".into(),
+            heading: anchor.to_uppercase(),
+            section: "a".into(),
+            historical,
+            licence: historical.then(|| "CC BY 4.0".into()),
+            attribution: historical.then(|| "Someone".into()),
+            reference: !historical,
+            text: format!("{anchor}: \"text\"\nwith lines\u{1}"),
+        };
+        let mut passages = vec![
+            passage("", false),
+            passage("one", true),
+            passage("two", false),
+        ];
+        let before = passages.clone();
+        assert_eq!(
+            text_fragment_list_in(Vec::new(), &mut passages),
+            fragment_list(&before)
+        );
+        assert_eq!(passages, before);
+        assert!(text_fragment_list_in::<Passage>(Vec::new(), &mut []).is_empty());
     }
 
     #[test]

@@ -466,7 +466,7 @@ pub(super) fn render_document(
         sections.extend(more.sections);
     }
     let historical = archive.is_some();
-    let passages: Vec<Passage> = sections
+    let mut passages: Vec<Passage> = sections
         .into_iter()
         .map(|part| Passage {
             url: d.url.clone(),
@@ -488,7 +488,7 @@ pub(super) fn render_document(
         .map(|p| p.text.len() + p.heading.len() + 2 * d.url.len() + 256)
         .sum::<usize>();
     let entry_room = text.len() + text.len() / 16 + d.front.summary.len() + 256;
-    let entry = SearchDocument {
+    let mut entry = SearchDocument {
         url: d.url.clone(),
         title: d.front.title.clone(),
         summary: d.front.summary.clone(),
@@ -506,8 +506,8 @@ pub(super) fn render_document(
                 bytes: twin.into_bytes(),
             },
         ],
-        entry: search::fragment_in(Vec::with_capacity(entry_room), &entry),
-        passages: search::fragment_list_in(Vec::with_capacity(passages_room), &passages),
+        entry: search::text_fragment_in(Vec::with_capacity(entry_room), &mut entry),
+        passages: search::text_fragment_list_in(Vec::with_capacity(passages_room), &mut passages),
         browser: search::BrowserEntry::of(&entry),
     })
 }

@@ -108,19 +108,19 @@ impl<'a> Iterator for HashedWords<'a> {
         if !w.ascii {
             return w.next().map(|word| (hash(word), word));
         }
-        let b = w.folded.as_bytes();
-        let mut i = w.at;
-        while i < b.len() && !b[i].is_ascii_alphanumeric() {
-            i += 1;
-        }
-        let start = i;
+        let rest = w.folded.as_bytes().get(w.at..)?;
+        let start = w.at + rest.iter().position(u8::is_ascii_alphanumeric)?;
         let mut h = FNV_OFFSET;
-        while i < b.len() && b[i].is_ascii_alphanumeric() {
-            h = (h ^ u32::from(b[i])).wrapping_mul(FNV_PRIME);
-            i += 1;
+        let mut end = start;
+        for &b in &w.folded.as_bytes()[start..] {
+            if !b.is_ascii_alphanumeric() {
+                break;
+            }
+            h = (h ^ u32::from(b)).wrapping_mul(FNV_PRIME);
+            end += 1;
         }
-        w.at = i;
-        (i > start).then(|| (h, &w.folded[start..i]))
+        w.at = end;
+        Some((h, &w.folded[start..end]))
     }
 }
 
