@@ -151,24 +151,50 @@ impl Renderer {
 fn html_formatter(out: &mut Output, state: &mut State, value: &Value) -> Result<(), Error> {
     match (state.auto_escape(), value.as_str()) {
         (AutoEscape::Html, Some(s)) if !value.is_safe() => {
-            let mut last = 0;
-            for (i, b) in s.bytes().enumerate() {
-                let rep = match b {
+            let bytes = s.as_bytes();
+            let (mut last, mut i) = (0, 0);
+            while i < bytes.len() {
+                // Eight bytes at a time past text with nothing to escape.
+                if let Some(chunk) = bytes.get(i..i + 8)
+                    && !any_to_escape(u64::from_le_bytes(chunk.try_into().expect("eight bytes")))
+                {
+                    i += 8;
+                    continue;
+                }
+                let rep = match bytes[i] {
                     b'&' => "&amp;",
                     b'<' => "&lt;",
                     b'>' => "&gt;",
                     b'"' => "&quot;",
                     b'\'' => "&#39;",
-                    _ => continue,
+                    _ => {
+                        i += 1;
+                        continue;
+                    }
                 };
                 out.write_str(&s[last..i]).map_err(Error::from)?;
                 out.write_str(rep).map_err(Error::from)?;
-                last = i + 1;
+                i += 1;
+                last = i;
             }
             out.write_str(&s[last..]).map_err(Error::from)
         }
         _ => minijinja::escape_formatter(out, state, value),
     }
+}
+
+/// Whether any of the eight bytes of `word` is one [`html_formatter`]
+/// escapes (`&`, `<`, `>`, `"` or `'`).
+fn any_to_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A zero byte of `x` sets its high bit here, and only then is the
+    // whole nonzero.
+    let equal = |c: u8| {
+        let x = word ^ (ONES * u64::from(c));
+        x.wrapping_sub(ONES) & !x & HIGH
+    };
+    equal(b'&') | equal(b'<') | equal(b'>') | equal(b'"') | equal(b'\'') != 0
 }
 
 /// Every `*.html` file under `root` outside `assets/`, and every `*.md`
@@ -190,4 +216,40 @@ fn collect_templates(root: &Path) -> Result<Vec<(String, PathBuf)>> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_formatter_escapes_the_five_characters_wherever_they_are() {
+        let mut env = Environment::new();
+        env.set_formatter(html_formatter);
+        env.add_template("t.html", "{{ s }}").unwrap();
+        let template = env.get_template("t.html").unwrap();
+        let reference = |s: &str| {
+            s.replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+                .replace('"', "&quot;")
+                .replace('\'', "&#39;")
+        };
+        let mut cases = vec![
+            String::new(),
+            "plain text, longer than eight bytes / with slashes".to_owned(),
+            "Qualité de l'eau & <b>\"tout\"</b> — ünïcödé".to_owned(),
+        ];
+        for c in ['&', '<', '>', '"', '\''] {
+            for at in 0..17 {
+                let mut s: String = "abcdefghijklmnopq".to_owned();
+                s.replace_range(at..=at, &c.to_string());
+                cases.push(s);
+            }
+        }
+        for s in cases {
+            let out = template.render(minijinja::context! { s => &s }).unwrap();
+            assert_eq!(out, reference(&s), "{s:?}");
+        }
+    }
 }
