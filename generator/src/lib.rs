@@ -12,6 +12,7 @@ pub mod check;
 pub mod content;
 pub mod data_snapshots;
 pub mod discovery;
+mod eight;
 mod highlight;
 pub mod host_config;
 pub mod images;

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 
 use crate::assets::Assets;
+use crate::eight;
 use crate::walk;
 use minijinja::{
     AutoEscape, Environment, Error, ErrorKind, Output, State, UndefinedBehavior, Value,
@@ -153,15 +154,10 @@ fn html_formatter(out: &mut Output, state: &mut State, value: &Value) -> Result<
         (AutoEscape::Html, Some(s)) if !value.is_safe() => {
             let bytes = s.as_bytes();
             let (mut last, mut i) = (0, 0);
-            while i < bytes.len() {
-                // Eight bytes at a time past text with nothing to escape.
-                if let Some(chunk) = bytes.get(i..i + 8)
-                    && !any_to_escape(u64::from_le_bytes(chunk.try_into().expect("eight bytes")))
-                {
-                    i += 8;
-                    continue;
-                }
-                let rep = match bytes[i] {
+            loop {
+                i = eight::skip_clean(bytes, i, any_to_escape);
+                let Some(&byte) = bytes.get(i) else { break };
+                let rep = match byte {
                     b'&' => "&amp;",
                     b'<' => "&lt;",
                     b'>' => "&gt;",
@@ -186,15 +182,8 @@ fn html_formatter(out: &mut Output, state: &mut State, value: &Value) -> Result<
 /// Whether any of the eight bytes of `word` is one [`html_formatter`]
 /// escapes (`&`, `<`, `>`, `"` or `'`).
 fn any_to_escape(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // A zero byte of `x` sets its high bit here, and only then is the
-    // whole nonzero.
-    let equal = |c: u8| {
-        let x = word ^ (ONES * u64::from(c));
-        x.wrapping_sub(ONES) & !x & HIGH
-    };
-    equal(b'&') | equal(b'<') | equal(b'>') | equal(b'"') | equal(b'\'') != 0
+    let has = |c| eight::has_byte(word, c);
+    has(b'&') | has(b'<') | has(b'>') | has(b'"') | has(b'\'')
 }
 
 /// Every `*.html` file under `root` outside `assets/`, and every `*.md`

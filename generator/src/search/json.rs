@@ -4,6 +4,8 @@
 //! byte in turn: the index and the passages hold every page's text twice,
 //! and escaping it was the largest single cost of making them.
 
+use crate::eight;
+
 /// Appends `s` as a JSON string literal: `"` and `\` escaped with a
 /// backslash, the control characters as `\b`, `\t`, `\n`, `\f`, `\r` or
 /// `\u00xx`, everything else as it is.
@@ -12,15 +14,10 @@ pub fn push_literal(out: &mut Vec<u8>, s: &str) {
     out.reserve(b.len() + 2);
     out.push(b'"');
     let (mut clean, mut i) = (0, 0);
-    while i < b.len() {
-        if let Some(chunk) = b.get(i..i + 8) {
-            let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-            if !any_to_escape(word) {
-                i += 8;
-                continue;
-            }
-        }
-        if let Some(escaped) = escape(b[i]) {
+    loop {
+        i = eight::skip_clean(b, i, any_to_escape);
+        let Some(&byte) = b.get(i) else { break };
+        if let Some(escaped) = escape(byte) {
             out.extend_from_slice(&b[clean..i]);
             out.extend_from_slice(&escaped.bytes[..escaped.len]);
             clean = i + 1;
@@ -34,13 +31,7 @@ pub fn push_literal(out: &mut Vec<u8>, s: &str) {
 /// Whether any of the eight bytes of `word` is a control character, `"`
 /// or `\` (a byte from 0x80 up is none of them).
 fn any_to_escape(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // A byte below `n` (at most 0x80) sets its high bit here, and only
-    // then is the whole nonzero.
-    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
-    let equal = |x: u64, c: u8| below(x ^ (ONES * u64::from(c)), 1);
-    below(word, 0x20) | equal(word, b'"') | equal(word, b'\\') != 0
+    eight::has_below(word, 0x20) | eight::has_byte(word, b'"') | eight::has_byte(word, b'\\')
 }
 
 /// An escape sequence of at most six bytes.
