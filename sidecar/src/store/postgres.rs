@@ -1,18 +1,15 @@
 //! The PostgreSQL backend: what several sidecar replicas share.
 //!
-//! `tokio-postgres` behind a `deadpool-postgres` pool, plain TCP (the
-//! database is expected on a private network or loopback). Rate-limit hits
-//! use a small pool of their own whose sessions run with
-//! `synchronous_commit = off`: a counter lost in a crash costs nothing, and
-//! a hit then does not wait for the WAL flush (enquiries still do). Migrations run
-//! under a transaction-scoped advisory lock, so replicas starting together
-//! apply each version once.
-
-use std::str::FromStr;
+//! `tokio-postgres` behind a `deadpool-postgres` pool, over plain TCP or,
+//! when the URL asks with `sslmode`, over TLS with the server's certificate
+//! checked (`tls.rs`). Rate-limit hits use a small pool of their own whose
+//! sessions run with `synchronous_commit = off`: a counter lost in a crash
+//! costs nothing, and a hit then does not wait for the WAL flush (enquiries
+//! still do). Migrations run under a transaction-scoped advisory lock, so
+//! replicas starting together apply each version once.
 
 use anyhow::Context;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use tokio_postgres::NoTls;
 use tokio_postgres::types::ToSql;
 
 use super::sample::Sample;
@@ -23,6 +20,7 @@ use super::{
 mod contact;
 mod import;
 mod ops;
+mod tls;
 /// Versioned migrations, applied in order (named in [`super::migrate`]).
 const MIGRATIONS: [(i64, &str); 3] = [
     (1, include_str!("migrations/postgres/0001_init.sql")),
@@ -35,14 +33,14 @@ const _: () = assert!(MIGRATIONS.len() == super::migrate::MIGRATIONS.len());
 /// connection's search path), read without writing: 0 before the first
 /// migration.
 pub async fn schema_version(url: &str, schema: Option<&str>) -> anyhow::Result<i64> {
-    let mut config = tokio_postgres::Config::from_str(url).context("parsing the PostgreSQL URL")?;
+    let (mut config, tls) = tls::target(url)?;
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(std::time::Duration::from_secs(5));
     }
     if let Some(schema) = schema {
         config.options(format!("-c search_path={schema}"));
     }
-    let (client, conn) = config.connect(NoTls).await.context("connecting")?;
+    let (client, conn) = config.connect(tls).await.context("connecting")?;
     let task = tokio::spawn(conn);
     let table: Option<String> = client
         .query_one("SELECT to_regclass('schema_migrations')::TEXT", &[])
@@ -93,8 +91,7 @@ impl PgStore {
     /// connection works in that schema (created if missing) — tests use one
     /// schema each to stay independent.
     pub async fn open(url: &str, schema: Option<&str>) -> anyhow::Result<PgStore> {
-        let mut config =
-            tokio_postgres::Config::from_str(url).context("parsing the PostgreSQL URL")?;
+        let (mut config, tls) = tls::target(url)?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(std::time::Duration::from_secs(5));
         }
@@ -105,7 +102,7 @@ impl PgStore {
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
                 "schema names are lowercase letters, digits and _"
             );
-            let (client, conn) = config.connect(NoTls).await.context("connecting")?;
+            let (client, conn) = config.connect(tls.clone()).await.context("connecting")?;
             let task = tokio::spawn(conn);
             client
                 .batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {schema}"))
@@ -122,7 +119,7 @@ impl PgStore {
         let pool = |config, size| {
             let manager = Manager::from_config(
                 config,
-                NoTls,
+                tls.clone(),
                 ManagerConfig {
                     recycling_method: RecyclingMethod::Fast,
                 },
