@@ -57,6 +57,18 @@ fn text(out: &Output) -> String {
     )
 }
 
+/// `sidecar migrate --check` on `url` fails (exit 1) with `says` in its
+/// error.
+fn refused(url: &str, says: &str) {
+    let out = sidecar(&["migrate", "--check", "--database", url]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(says),
+        "{}",
+        text(&out)
+    );
+}
+
 async fn fresh_schema(url: &str) {
     let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
         .await
@@ -77,18 +89,7 @@ async fn migrate_runs_over_verified_tls_and_refuses_what_fails_a_check() {
 
     // The server refuses `tls_only` in plain text, so the runs below that
     // succeed were encrypted.
-    let plain = sidecar(&[
-        "migrate",
-        "--check",
-        "--database",
-        &server.url("127.0.0.1", ""),
-    ]);
-    assert_eq!(plain.status.code(), Some(1), "{}", text(&plain));
-    assert!(
-        String::from_utf8_lossy(&plain.stderr).contains("no encryption"),
-        "{}",
-        text(&plain)
-    );
+    refused(&server.url("127.0.0.1", ""), "no encryption");
 
     let good = server.url(
         "127.0.0.1",
@@ -105,50 +106,23 @@ async fn migrate_runs_over_verified_tls_and_refuses_what_fails_a_check() {
 
     // libpq's `require` checks the certificate here too: against the
     // built-in roots, which do not know the test CA.
-    let unknown = sidecar(&[
-        "migrate",
-        "--check",
-        "--database",
-        &server.url("127.0.0.1", "sslmode=require"),
-    ]);
-    assert_eq!(unknown.status.code(), Some(1), "{}", text(&unknown));
-    assert!(
-        String::from_utf8_lossy(&unknown.stderr).contains("UnknownIssuer"),
-        "{}",
-        text(&unknown)
-    );
+    refused(&server.url("127.0.0.1", "sslmode=require"), "UnknownIssuer");
 
     // The right CA, the wrong name: the certificate is for 127.0.0.1.
-    let name = sidecar(&[
-        "migrate",
-        "--check",
-        "--database",
+    refused(
         &server.url(
             "localhost",
             &format!("sslmode=verify-full&sslrootcert={}", server.ca),
         ),
-    ]);
-    assert_eq!(name.status.code(), Some(1), "{}", text(&name));
-    assert!(
-        String::from_utf8_lossy(&name.stderr).contains("not valid for name \"localhost\""),
-        "{}",
-        text(&name)
+        "not valid for name \"localhost\"",
     );
 
     // A root file that is not there is named.
-    let missing = sidecar(&[
-        "migrate",
-        "--check",
-        "--database",
+    refused(
         &server.url(
             "127.0.0.1",
             "sslmode=verify-full&sslrootcert=/nonexistent/ca.pem",
         ),
-    ]);
-    assert_eq!(missing.status.code(), Some(1), "{}", text(&missing));
-    assert!(
-        String::from_utf8_lossy(&missing.stderr).contains("sslrootcert /nonexistent/ca.pem"),
-        "{}",
-        text(&missing)
+        "sslrootcert /nonexistent/ca.pem",
     );
 }

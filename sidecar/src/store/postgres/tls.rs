@@ -87,49 +87,33 @@ fn roots_from(file: &Path) -> anyhow::Result<rustls::RootCertStore> {
     Ok(store)
 }
 
-/// `url` without `sslmode` and `sslrootcert`, and what they asked for. The
-/// URL may be a `postgres://` URL or libpq's `key=value` list.
+/// `url` without `sslmode` and `sslrootcert`, and what they asked for
+/// (the store takes only `postgres://` and `postgresql://` URLs).
 fn split(url: &str) -> anyhow::Result<(String, Security)> {
-    let mut mode: Option<String> = None;
-    let mut root: Option<String> = None;
-    let mut take = |key: &str, value: String| -> bool {
-        match key {
-            "sslmode" => mode = Some(value),
-            "sslrootcert" => root = Some(value),
-            _ => return false,
-        }
-        true
-    };
-    let rest = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        match url.split_once('?') {
-            None => url.to_owned(),
-            Some((base, query)) => {
-                let kept: Vec<&str> = query
-                    .split('&')
-                    .filter(|pair| {
-                        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-                        let value = percent_encoding::percent_decode_str(value)
-                            .decode_utf8_lossy()
-                            .into_owned();
-                        !take(key, value)
-                    })
-                    .collect();
-                if kept.is_empty() {
-                    base.to_owned()
-                } else {
-                    format!("{base}?{}", kept.join("&"))
+    let (mut mode, mut root) = (None, None);
+    let rest = match url.split_once('?') {
+        None => url.to_owned(),
+        Some((base, query)) => {
+            let mut kept = Vec::new();
+            for pair in query.split('&') {
+                let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+                let value = || {
+                    percent_encoding::percent_decode_str(value)
+                        .decode_utf8_lossy()
+                        .into_owned()
+                };
+                match key {
+                    "sslmode" => mode = Some(value()),
+                    "sslrootcert" => root = Some(value()),
+                    _ => kept.push(pair),
                 }
             }
+            if kept.is_empty() {
+                base.to_owned()
+            } else {
+                format!("{base}?{}", kept.join("&"))
+            }
         }
-    } else {
-        let kept: Vec<&str> = url
-            .split_whitespace()
-            .filter(|pair| match pair.split_once('=') {
-                Some((key, value)) => !take(key.trim(), value.to_owned()),
-                None => true,
-            })
-            .collect();
-        kept.join(" ")
     };
     let verify = match mode.as_deref() {
         None => root.is_some(),
@@ -168,7 +152,6 @@ mod tests {
         for url in [
             "postgres://u:p@db:5432/app",
             "postgres://u@db/app?connect_timeout=3",
-            "host=db user=u dbname=app",
         ] {
             assert_eq!(split_ok(url), (url.to_owned(), Security::Plain));
         }
@@ -188,13 +171,6 @@ mod tests {
             (
                 "postgresql://u@db/app".into(),
                 Security::Verified(Some("/etc/ca.pem".into()))
-            )
-        );
-        assert_eq!(
-            split_ok("host=db sslmode=verify-ca sslrootcert=/ca.pem user=u"),
-            (
-                "host=db user=u".into(),
-                Security::Verified(Some("/ca.pem".into()))
             )
         );
         assert_eq!(
