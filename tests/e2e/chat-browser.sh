@@ -10,11 +10,11 @@
 #   tests/e2e/chat-browser.sh DIST_DIR
 #
 # DIST_DIR is a `generate build` output (any base URL); the sidecar binary is
-# ${CARGO_TARGET_DIR:-target}/debug/sidecar.
+# $E2E_BIN/sidecar.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:?usage: tests/e2e/chat-browser.sh DIST_DIR}
-bin="${CARGO_TARGET_DIR:-target}/debug/sidecar"
+bin="$E2E_BIN/sidecar"
 [ -x "$bin" ] || { echo "chat browser: $bin is missing; run cargo build -p sidecar" >&2; exit 1; }
 [ -f "$dist/chat/index.html" ] || { echo "chat browser: $dist has no chat page" >&2; exit 1; }
 apt_ensure chromium curl

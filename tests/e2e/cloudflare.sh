@@ -10,13 +10,13 @@
 #   tests/e2e/cloudflare.sh DIST
 #
 # DIST is a `generate build` output; the binaries are
-# ${CARGO_TARGET_DIR:-target}/debug/{generate,sidecar}. wrangler is pinned in
+# $E2E_BIN/{generate,sidecar}. wrangler is pinned in
 # tests/e2e/cloudflare/package-lock.json and installed there when missing.
 # Environment: CLOUDFLARE_TIMEOUT (seconds for the comparison, default 300).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:?usage: tests/e2e/cloudflare.sh DIST}
-bin="${CARGO_TARGET_DIR:-target}/debug"
+bin="$E2E_BIN"
 for b in generate sidecar; do
   [ -x "$bin/$b" ] || { echo "cloudflare: $bin/$b is missing; run cargo build" >&2; exit 1; }
 done

@@ -49,11 +49,11 @@ started=$(date +%s)
 fail() { echo "compose e2e: FAIL: $*" >&2; exit 1; }
 step() { printf -- '--- [%3ss] %s\n' "$(($(date +%s) - started))" "$*"; }
 
-apt_ensure podman runc docker-compose netavark aardvark-dns openssl curl python3-venv python3-yaml
+apt_ensure podman runc docker-compose netavark aardvark-dns iptables openssl curl python3-venv python3-yaml
 venv_ensure "aiosmtpd==1.4.6"
 py=$repo/.tools/venv/bin/python
-gen_dir=$(cd "${CARGO_TARGET_DIR:-target}/debug" 2>/dev/null && pwd) || true
-[ -x "$gen_dir/generate" ] || fail "${CARGO_TARGET_DIR:-target}/debug/generate is missing; run cargo build -p generator"
+gen_dir=$(cd "$E2E_BIN" 2>/dev/null && pwd) || true
+[ -x "$gen_dir/generate" ] || fail "$E2E_BIN/generate is missing; run cargo build -p generator"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/compose-e2e.XXXXXX")
 project="pi-compose-$$-$RANDOM"

@@ -14,12 +14,12 @@
 # DIST_DIR is a `generate build --base-url http://127.0.0.1:PORT` output
 # whose PORT is free: the sidecar listens there. Without it, the script
 # builds its own site on a free port. The binaries are
-# ${CONSISTENCY_BIN_DIR:-${CARGO_TARGET_DIR:-target}/debug}/{generate,sidecar}
+# ${CONSISTENCY_BIN_DIR:-$E2E_BIN}/{generate,sidecar}
 # (build them first).
 # Environment: CONSISTENCY_TIMEOUT (seconds per run of the checks, default 60).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-bindir="${CONSISTENCY_BIN_DIR:-${CARGO_TARGET_DIR:-target}/debug}"
+bindir="${CONSISTENCY_BIN_DIR:-$E2E_BIN}"
 for b in generate sidecar; do
   [ -x "$bindir/$b" ] || { echo "consistency: $bindir/$b is missing; run cargo build" >&2; exit 1; }
 done

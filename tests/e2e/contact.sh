@@ -10,12 +10,12 @@
 #   tests/e2e/contact.sh DIST_DIR
 #
 # DIST_DIR is a `generate build` output. The sidecar binary is
-# ${CARGO_TARGET_DIR:-target}/debug/sidecar (build it first).
+# $E2E_BIN/sidecar (build it first).
 # Environment: CONTACT_E2E_TIMEOUT (seconds per backend, default 600).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:?usage: tests/e2e/contact.sh DIST_DIR}
-bin="${CARGO_TARGET_DIR:-target}/debug/sidecar"
+bin="$E2E_BIN/sidecar"
 [ -x "$bin" ] || { echo "contact e2e: $bin is missing; run cargo build -p sidecar" >&2; exit 1; }
 
 apt_ensure python3-venv

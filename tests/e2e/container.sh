@@ -7,9 +7,9 @@
 # (actionlint); builds the image with scripts/container (baking DIST, a
 # built dist/, or a fresh `generate build`); checks its size (≤ 25 MB),
 # user, labels and health check; runs it --read-only as 65532:65532 with a
-# named volume, waits on its own HEALTHCHECK, runs schemathesis and the
-# official Python MCP SDK against it, and stops it with `podman stop`: exit
-# code 0 within the shutdown timeout. Then bad starts: a missing and an
+# named volume, waits on its own HEALTHCHECK, asks it for a page, an API
+# route, MCP and a chat answer (tests/e2e/smoke.sh), and stops it with
+# `podman stop`: exit code 0 within the shutdown timeout. Then bad starts: a missing and an
 # unreadable dist/, an unreachable database and invalid environment values
 # must each exit non-zero with one JSON log line naming the variable.
 #
@@ -165,11 +165,11 @@ assert any("listening on http://" in json.loads(l)["message"] for l in lines), l
 print(f"{len(lines)} JSON log lines")
 EOF
 
-step "schemathesis against the container"
-tests/e2e/schemathesis.sh "$base"
-
-step "the official Python MCP SDK against the container"
-tests/e2e/mcp-python.sh "$base"
+step "through the image: a page, an API route, MCP initialize and tools/list, a chat answer"
+# The image's binary is the static release build the suite's load steps
+# run; the contract and the MCP clients are proven on the sidecar directly
+# (docs/decisions/0053-one-proof-per-claim-in-the-suite.md).
+tests/e2e/smoke.sh "$base" "$base"
 
 step "podman stop: SIGTERM, exit 0 within the shutdown timeout"
 # A request is in flight when the stop begins: its body is still arriving,

@@ -9,3 +9,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
+
+# The binaries the suites run: the test build's generate and sidecar unless
+# E2E_BIN names another folder holding both (scripts/test sets it).
+E2E_BIN=${E2E_BIN:-${CARGO_TARGET_DIR:-target}/debug}

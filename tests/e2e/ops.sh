@@ -10,12 +10,12 @@
 #   tests/e2e/ops.sh DIST_DIR
 #
 # DIST_DIR is a `generate build` output. The sidecar binary is
-# ${CARGO_TARGET_DIR:-target}/debug/sidecar (build it first).
+# $E2E_BIN/sidecar (build it first).
 # Environment: OPS_E2E_TIMEOUT (seconds per backend, default 300).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:?usage: tests/e2e/ops.sh DIST_DIR}
-bin="${CARGO_TARGET_DIR:-target}/debug/sidecar"
+bin="$E2E_BIN/sidecar"
 [ -x "$bin" ] || { echo "ops e2e: $bin is missing; run cargo build -p sidecar" >&2; exit 1; }
 
 # promtool comes with Debian's prometheus package; without it the rules

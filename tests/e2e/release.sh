@@ -38,10 +38,10 @@
 #     a release they refuse makes publish switch back. Runs only when the
 #     sidecar reports release ids on /healthz; says SKIP otherwise.
 #
-# Binaries: ${CARGO_TARGET_DIR:-target}/debug/{generate,sidecar}.
+# Binaries: $E2E_BIN/{generate,sidecar}.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-bin="${CARGO_TARGET_DIR:-target}/debug"
+bin="$E2E_BIN"
 [ -x "$bin/generate" ] || { echo "release e2e: $bin/generate is missing; run cargo build" >&2; exit 1; }
 apt_ensure curl python3 rsync util-linux jq
 

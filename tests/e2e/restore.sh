@@ -7,12 +7,12 @@
 #
 #   tests/e2e/restore.sh DIST_DIR
 #
-# The sidecar binary is ${CARGO_TARGET_DIR:-target}/debug/sidecar.
+# The sidecar binary is $E2E_BIN/sidecar.
 # Environment: RESTORE_E2E_TIMEOUT (seconds per backend, default 420).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:?usage: tests/e2e/restore.sh DIST_DIR}
-bin="${CARGO_TARGET_DIR:-target}/debug/sidecar"
+bin="$E2E_BIN/sidecar"
 [ -x "$bin" ] || { echo "restore e2e: $bin is missing; run cargo build -p sidecar" >&2; exit 1; }
 
 apt_ensure python3-venv

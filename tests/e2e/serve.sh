@@ -12,10 +12,10 @@
 #
 #   tests/e2e/serve.sh
 #
-# Binaries: ${CARGO_TARGET_DIR:-target}/debug/{generate,sidecar}.
+# Binaries: $E2E_BIN/{generate,sidecar}.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-bin="${CARGO_TARGET_DIR:-target}/debug"
+bin="$E2E_BIN"
 for b in generate sidecar; do
   [ -x "$bin/$b" ] || { echo "serve: $bin/$b is missing; run cargo build" >&2; exit 1; }
 done

@@ -18,11 +18,11 @@
 #
 #   tests/e2e/snapshot.sh DIST_DIR
 #
-# The binaries are ${CARGO_TARGET_DIR:-target}/debug/{sidecar,generate}.
+# The binaries are $E2E_BIN/{sidecar,generate}.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:?usage: tests/e2e/snapshot.sh DIST_DIR}
-bin="${CARGO_TARGET_DIR:-target}/debug"
+bin="$E2E_BIN"
 for b in sidecar generate; do
   [ -x "$bin/$b" ] || { echo "snapshot e2e: $bin/$b is missing; run cargo build" >&2; exit 1; }
 done

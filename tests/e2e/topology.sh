@@ -9,31 +9,27 @@
 #
 # DIST is a `generate build --precompress` output (nginx serves its twins;
 # default: a fresh build). The sidecar is
-# ${SIDECAR_BIN:-${CARGO_TARGET_DIR:-target}/debug/sidecar}. Takes about
+# ${SIDECAR_BIN:-$E2E_BIN/sidecar} (scripts/test gives it the static
+# release build), generate ${GENERATE_BIN:-$E2E_BIN/generate}. Takes about
 # 3–4 minutes; TOPOLOGY_TIMEOUT bounds it (seconds, default 900). Every
 # process listens on 127.0.0.1 only.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dist=${1:-}
-target=${CARGO_TARGET_DIR:-target}
-bin=${SIDECAR_BIN:-$target/debug/sidecar}
+bin=${SIDECAR_BIN:-$E2E_BIN/sidecar}
+generate=${GENERATE_BIN:-$E2E_BIN/generate}
+for b in "$bin" "$generate"; do
+  [ -x "$b" ] || { echo "topology: $b is missing; run cargo build" >&2; exit 1; }
+done
 
 apt_ensure nginx libnginx-mod-http-brotli-static wrk postgresql postgresql-client python3-venv curl
-venv_ensure "aiosmtpd==1.4.6" "schemathesis==4.32.5" "mcp==2.3.0"
+venv_ensure "aiosmtpd==1.4.6"
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-generate=${GENERATE_BIN:-$target/debug/generate}
-if [ ! -x "$bin" ]; then
-  cargo build --quiet -p sidecar
-fi
-if [ ! -x "$generate" ]; then
-  cargo build --quiet -p generator
-fi
 if [ -z "$dist" ]; then
-  cargo build --quiet -p generator
-  "$target/debug/generate" build --out "$work/dist" --precompress --quiet >/dev/null
+  "$generate" build --out "$work/dist" --precompress --quiet >/dev/null
   dist="$work/dist"
 fi
 chmod 0755 "$work"
