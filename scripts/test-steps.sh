@@ -118,6 +118,9 @@ step_architecture() { scripts/check-architecture; }
 def contrast full 1 "" "the code colours against their background: 4.5:1 or more (WCAG AA) in the light and both dark themes"
 step_contrast() { python3 scripts/check-contrast; }
 
+def test-script both 1 "" "scripts/test's own contract on steps of its own: --list, --only, --quick, a failing step named last, what needs it never started"
+step_test_script() { tests/e2e/test-script.sh; }
+
 def build both 2 "" "one build of the workspace and its tests, clippy's lints as errors (-D warnings)"
 step_build() {
   clippy_env
@@ -155,7 +158,8 @@ step_cargo_test() {
 def unit-tests quick 2 "build sample-site" "cargo test: the unit tests and the handler tests"
 step_unit_tests() {
   clippy_env
-  CONTRACT_OPENAPI="$TEST_OUT/contract/openapi.json" cargo test --workspace --locked --lib --bins \
+  # The PostgreSQL halves are the full suite's (cargo-test).
+  SIDECAR_SKIP_PG=1 CONTRACT_OPENAPI="$TEST_OUT/contract/openapi.json" cargo test --workspace --locked --lib --bins \
     --test api_handler --test static_handler --test route_table --test mcp_methods --test live_contract \
     --test chat_routes --test contact_contract --test build --test host_config_cli
 }

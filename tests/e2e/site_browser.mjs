@@ -935,7 +935,19 @@ const MASKED = ["main img[width][height]", "#stats dd", "#stats .stats-meta", "#
 await phase(`layout at 390 and 1280 px against the kept screenshots${update ? " (writing them anew)" : ""}`, async () => {
   mkdirSync(kept, { recursive: true });
   for (const [width, height] of [[390, 844], [1280, 900]]) {
-    const context = await browser.newContext({ colorScheme: "light", viewport: { width, height }, reducedMotion: "reduce" });
+    // The live figures' times are written out in the page ("Dec 2, 2026,
+    // 1:16 AM"), and how many lines that takes depends on the hour: the
+    // layout is compared with the same two instants every time, in UTC.
+    const context = await browser.newContext({
+      colorScheme: "light", viewport: { width, height }, reducedMotion: "reduce", timezoneId: "UTC", locale: "en-US",
+    });
+    await context.route("**/api/platform-stats.php*", async (route) => {
+      const response = await route.fetch();
+      const json = await response.json();
+      json.generated_at = "2026-11-30T12:45:00Z";
+      if (json.latest_observation_at) json.latest_observation_at = "2026-11-29T12:45:00Z";
+      await route.fulfill({ response, json });
+    });
     const { page } = await newPage(context);
     for (const [name, path] of LAYOUTS) {
       if (!pages.includes(path)) continue;
