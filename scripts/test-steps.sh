@@ -199,7 +199,7 @@ step_restore() { pg_env; tests/e2e/restore.sh "$TEST_OUT/dist"; }
 def fronts full 1 "sample-twins tools" "nginx and Caddy in front of the sidecar (generate host-config): header parity with the sidecar alone on every file and route, the live pages in Chromium through each"
 step_fronts() { tests/e2e/fronts.sh "$TEST_OUT/dist-twins"; }
 
-def fuzz full 1 "fuzz-build sample-site" "fuzzing every target for a shared, bounded time: whole requests, MCP and chat requests, request path and headers, the live query string, contact bodies, the challenge payload, the CSV import, the generator's content files and documents"
+def fuzz full 2 "fuzz-build sample-site" "fuzzing every target, two at a time, for a shared, bounded time: whole requests, MCP and chat requests, request path and headers, the live query string, contact bodies, the challenge payload, the CSV import, the generator's content files and documents"
 step_fuzz() {
   local total=${FUZZ_TOTAL_SECONDS:-}
   if [ -z "$total" ]; then
@@ -208,7 +208,7 @@ step_fuzz() {
     [ "$total" -le 240 ] || total=240
     [ "$total" -ge 60 ] || total=60
   fi
-  SIDECAR_FUZZ_DIST="$TEST_OUT/dist" FUZZ_TOTAL_SECONDS=$total scripts/fuzz
+  SIDECAR_FUZZ_DIST="$TEST_OUT/dist" FUZZ_TOTAL_SECONDS=$total FUZZ_JOBS=${FUZZ_JOBS:-2} scripts/fuzz
 }
 
 def container full 1 "static-sidecar sample-site tools" "the sidecar image with podman (read-only, non-root, health check, a page, an API route and MCP through it, podman stop, bad starts)"
