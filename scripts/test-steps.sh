@@ -271,6 +271,9 @@ step_html_validate() { tests/e2e/html-validate.sh "$TEST_OUT/dist"; }
 def openapi-validator full 1 "sample-site tools" "openapi-spec-validator on the built contract"
 step_openapi_validator() { .tools/venv/bin/openapi-spec-validator "$TEST_OUT/dist/openapi.json"; }
 
+def names full 1 "tools" "every Kubernetes object and container, compose project, service and container an example names is one the shipped files define (drifted copies must fail)"
+step_names() { tests/e2e/names.sh; }
+
 def docs-flags full 1 "build" "every flag of sidecar, generate and scripts/release --help in README.md, docs/operating.md and docs/deploying.md, and no flag there that the programs lack (broken copies must fail)"
 step_docs_flags() { tests/e2e/docs-flags.sh "$E2E_BIN"; }
 
