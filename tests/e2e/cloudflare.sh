@@ -23,10 +23,7 @@ done
 apt_ensure curl python3
 node=$(npm_e2e_ensure)
 tools=tests/e2e/cloudflare
-if [ ! -x "$tools/node_modules/.bin/wrangler" ] || [ "$tools/package-lock.json" -nt "$tools/node_modules/.installed" ]; then
-  npm ci --prefix "$tools" --ignore-scripts --no-audit --no-fund --loglevel=error >&2
-  touch "$tools/node_modules/.installed"
-fi
+npm_dir_ensure "$tools"
 
 scratch_begin
 

