@@ -26,6 +26,7 @@ pub mod import;
 pub mod migrate;
 pub mod outbox_stats;
 pub mod postgres;
+pub mod private;
 pub mod published;
 pub mod rfc3339;
 pub mod sample;
@@ -239,7 +240,8 @@ impl std::fmt::Debug for Store {
 impl Store {
     /// Opens the store the configuration names: PostgreSQL for a
     /// `postgres://`/`postgresql://` URL, the SQLite file of a `sqlite:PATH`
-    /// URL, or `data_dir/service.sqlite3` (created) when there is no URL.
+    /// URL, or `data_dir/service.sqlite3` (created, in a directory created
+    /// private when missing: [`private`]) when there is no URL.
     /// Applies pending migrations, then fills in the sample data set of
     /// `sample` when the database holds no observations yet.
     pub async fn open(
@@ -251,8 +253,7 @@ impl Store {
             Location::Postgres(url) => Store::Postgres(postgres::PgStore::open(url, None).await?),
             Location::Sqlite(path) => {
                 if database_url.is_none() {
-                    std::fs::create_dir_all(data_dir)
-                        .map_err(|e| anyhow::anyhow!("creating {}: {e}", data_dir.display()))?;
+                    private::create_dir(data_dir)?;
                 }
                 Store::Sqlite(sqlite::SqliteStore::open(&path).await?)
             }

@@ -87,12 +87,18 @@ fn configure(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 impl SqliteStore {
-    /// Opens (creating) the database file and applies pending migrations.
+    /// Opens the database file, creating it 0600 ([`super::private`]), and
+    /// applies pending migrations.
     pub async fn open(path: &Path) -> anyhow::Result<SqliteStore> {
         let path = path.to_path_buf();
         let writer = tokio::task::spawn_blocking({
             let path = path.clone();
             move || -> anyhow::Result<Connection> {
+                // Private before SQLite writes into it; its -wal and -shm
+                // files take its mode.
+                if !super::private::create_file(&path)? {
+                    super::private::warn_if_shared(&path);
+                }
                 let mut conn = Connection::open(&path)
                     .with_context(|| format!("opening {}", path.display()))?;
                 configure(&conn)?;

@@ -9,7 +9,9 @@
 //! under a temporary name, checked (`PRAGMA integrity_check`), synced and
 //! then renamed over it: an interrupted backup never leaves a half-written
 //! file under the name a restore would read, and never spoils the previous
-//! backup of that name.
+//! backup of that name. Both the backup and the restored database are
+//! written 0600, and a directory a restore creates 0700
+//! ([`crate::store::private`]): they hold visitors' enquiries.
 //!
 //! A restore is the same copy the other way, into a database file that does
 //! not exist yet (the sidecar is stopped and the old file moved away first:
@@ -25,6 +27,7 @@ use rusqlite::backup::{Backup, StepResult};
 use rusqlite::{Connection, OpenFlags};
 
 use super::MIGRATIONS;
+use crate::store::private;
 
 /// How long a backup waits for a database that stays locked.
 const BUSY_FOR: Duration = Duration::from_secs(30);
@@ -90,7 +93,7 @@ pub fn restore(from: &Path, target: &Path) -> anyhow::Result<Copied> {
         );
     }
     if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        private::create_dir(dir)?;
     }
     copy_to_new_file(&src, target).with_context(|| format!("writing {}", target.display()))
 }
@@ -102,6 +105,9 @@ fn copy_to_new_file(src: &Connection, to: &Path) -> anyhow::Result<Copied> {
     // A temporary file left by an interrupted run is ours to replace.
     remove_if_present(&partial)?;
     let result = (|| {
+        // 0600 before SQLite writes a page into it (and its -journal with
+        // it); the rename keeps the mode.
+        private::create_file(&partial)?;
         let mut dst = Connection::open(&partial)?;
         {
             let backup = Backup::new(src, &mut dst)?;
@@ -248,6 +254,25 @@ mod tests {
         let err = restore(&file, &target).unwrap_err().to_string();
         assert!(err.contains("already exists"), "{err}");
         assert_eq!(std::fs::read(&target).unwrap(), before);
+    }
+
+    #[test]
+    fn backups_and_restored_databases_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().unwrap();
+        let db = database(dir.path());
+        // A backup replacing an earlier file readable by all is private.
+        let file = dir.path().join("b.sqlite3");
+        std::fs::write(&file, b"an older backup").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        backup(&db, &file).unwrap();
+        assert_eq!(mode(&file), 0o600);
+
+        let target = dir.path().join("new/data/service.sqlite3");
+        restore(&file, &target).unwrap();
+        assert_eq!(mode(&target), 0o600);
+        assert_eq!(mode(target.parent().unwrap()), 0o700);
     }
 
     #[test]
