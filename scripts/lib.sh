@@ -18,6 +18,30 @@ apt_ensure() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# The Rust toolchain rust-toolchain.toml pins, installed when missing. With
+# no way to download it, a toolchain already installed under another name
+# (the machine's `stable`) that is exactly that version is named for it as
+# well, so rustup finds it offline.
+toolchain_ensure() {
+  local want home have dir
+  want=$(sed -n 's/^channel = "\(.*\)"$/\1/p' rust-toolchain.toml)
+  command -v rustup >/dev/null || { rustc --version | grep -q "^rustc $want " && return 0; echo "toolchain: Rust $want (rust-toolchain.toml) is needed; install rustup" >&2; return 1; }
+  rustup toolchain list | grep -q "^$want-" && return 0
+  echo "toolchain: installing Rust $want (rust-toolchain.toml)" >&2
+  rustup toolchain install "$want" --profile minimal --component rustfmt,clippy >&2 && return 0
+  home=${RUSTUP_HOME:-$HOME/.rustup}
+  for dir in "$home"/toolchains/*; do
+    have=$("$dir/bin/rustc" --version 2>/dev/null) || continue
+    [[ $have == "rustc $want "* ]] || continue
+    [ -x "$dir/bin/cargo-clippy" ] && [ -x "$dir/bin/rustfmt" ] || continue
+    ln -sfn "$dir" "$home/toolchains/$want-$("$dir/bin/rustc" -vV | sed -n 's/^host: //p')"
+    echo "toolchain: $want could not be downloaded; $dir is that version and serves as it" >&2
+    return 0
+  done
+  echo "toolchain: Rust $want (rust-toolchain.toml) could not be installed" >&2
+  return 1
+}
+
 # Project-local Python tools in .tools/venv; installs pinned packages that
 # are missing or at another version (one Python process checks them all).
 venv_ensure() {
