@@ -10,7 +10,10 @@ use generator::{BuildOptions, build};
 use common::{copy_dir, files, repo, tree};
 
 fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/content")
+    PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests"),
+    )
+    .join("tests/fixtures/content")
 }
 
 fn opts(content: &Path, out: &Path) -> BuildOptions {

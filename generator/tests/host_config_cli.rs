@@ -37,7 +37,8 @@ fn host_config(
 /// Builds the sample site into `dist` (no cache in the source tree), with
 /// `extra` flags.
 fn build_sample(dist: &std::path::Path, extra: &[&str]) {
-    let root = env!("CARGO_MANIFEST_DIR");
+    let root =
+        std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests");
     let (content, templates) = (format!("{root}/../content"), format!("{root}/../templates"));
     let mut args = vec![
         "build",

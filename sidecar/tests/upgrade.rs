@@ -6,7 +6,7 @@
 //! exits 0. A database newer than the binary is refused. SQLite and a real
 //! PostgreSQL server (a database of its own, dropped at the end).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use common::live::{Backend, pg_url};
@@ -14,9 +14,11 @@ use sidecar::live::{self, Live, LiveConfig};
 use sidecar::store::{ObservationFilter, SampleSize, Store};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
+    PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests"),
+    )
+    .join("tests/fixtures")
+    .join(name)
 }
 
 /// Runs `sidecar ARGS --database URL`.

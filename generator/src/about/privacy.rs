@@ -85,11 +85,11 @@ mod tests {
 
     #[test]
     fn the_page_states_the_published_period_and_address() {
-        let content = crate::content::load_content(std::path::Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../content"
-        )))
-        .unwrap();
+        let package = std::path::PathBuf::from(
+            std::env::var_os("CARGO_MANIFEST_DIR")
+                .expect("cargo sets CARGO_MANIFEST_DIR for tests"),
+        );
+        let content = crate::content::load_content(&package.join("../content")).unwrap();
         let mut s = content.service;
         s.contact.enquiry_retention_days = 42;
         let text = privacy(&s);

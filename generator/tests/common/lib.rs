@@ -17,12 +17,17 @@ pub mod sample_site;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The repository's root (this crate is its `generator/tests/common/`).
+/// The repository's root: the workspace's folder above the running test's
+/// package. Read when the test runs, not compiled in, so a test binary
+/// built from one checkout serves a copy of it elsewhere.
 pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let package = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests"),
+    );
+    package
         .ancestors()
-        .nth(3)
-        .unwrap()
+        .find(|dir| dir.join("Cargo.lock").is_file())
+        .expect("the package is inside the workspace")
         .to_path_buf()
 }
 
