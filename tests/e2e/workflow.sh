@@ -84,7 +84,7 @@ EOF
 /usr/sbin/sshd -D -e -f "$tmp/ssh/sshd_config" 2>"$tmp/sshd.log" &
 pids+=($!)
 for _ in $(seq 1 100); do
-  known=$(ssh-keyscan -q -t ed25519 -p "$ssh_port" 127.0.0.1 2>/dev/null) && [ -n "$known" ] && break
+  known=$(ssh-keyscan -t ed25519 -p "$ssh_port" 127.0.0.1 2>/dev/null) && [ -n "$known" ] && break
   sleep 0.1
 done
 [ -n "${known:-}" ] || { cat "$tmp/sshd.log"; fail "sshd did not start"; }
