@@ -147,12 +147,12 @@ step "1. a push to main without the release settings fails at once"
 code=0
 run push "$tmp/push.json" "$tmp/no-target.log" --secret-file "$tmp/secrets" || code=$?
 [ "$code" != 0 ] || { cat "$tmp/no-target.log"; fail "a push without DEPLOY_TARGET succeeded"; }
-grep -q "the variable DEPLOY_TARGET is not set" "$tmp/no-target.log" || { cat "$tmp/no-target.log"; fail "the error does not name DEPLOY_TARGET"; }
+grep -q "nothing was built or published; not set: the variable DEPLOY_TARGET$" "$tmp/no-target.log" || { cat "$tmp/no-target.log"; fail "the error does not name DEPLOY_TARGET"; }
 ! grep -q "scripts/test --quick\|checkout stand-in" "$tmp/no-target.log" || fail "a job after the settings check started"
 code=0
 run push "$tmp/push.json" "$tmp/no-secrets.log" --secret-file "$tmp/no-secrets" "${vars[@]}" || code=$?
 [ "$code" != 0 ] || fail "a push without the SSH secrets succeeded"
-grep -q "the secret DEPLOY_SSH_KEY is not set" "$tmp/no-secrets.log" && grep -q "the secret DEPLOY_KNOWN_HOSTS is not set" "$tmp/no-secrets.log" \
+grep -q "nothing was built or published; not set: the secret DEPLOY_SSH_KEY, the secret DEPLOY_KNOWN_HOSTS$" "$tmp/no-secrets.log" \
   || { cat "$tmp/no-secrets.log"; fail "the error does not name both secrets"; }
 ! grep -q "checkout stand-in" "$tmp/no-secrets.log" || fail "a job after the settings check started"
 [ "$(readlink "$site/current")" = "releases/$id_a" ] || fail "current moved without the settings"
