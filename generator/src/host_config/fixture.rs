@@ -97,7 +97,7 @@ pub fn plan_without_twins() -> Plan {
     plan_of(&manifest_without_twins())
 }
 
-fn plan_of(manifest: &Manifest) -> Plan {
+pub fn plan_of(manifest: &Manifest) -> Plan {
     Plan::new(
         PathBuf::from("/srv/site/dist"),
         manifest,

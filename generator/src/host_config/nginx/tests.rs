@@ -146,3 +146,38 @@ fn extensions() {
     assert_eq!(extension(".well-known/api-catalog"), None);
     assert_eq!(extension("a/.hidden"), None);
 }
+
+/// The release step signals the front only when its configuration
+/// changed (`scripts/release --if-changed`): a release that edits files
+/// must write the same bytes. What a file holds (size, hashes, ETags)
+/// stays out of the configuration, except on which side of
+/// ON_THE_FLY_FROM its size lies (whether it is compressed, hence Vary).
+#[test]
+fn edited_files_write_the_same_configuration() {
+    let mut edited = fixture::manifest_without_twins();
+    for (n, entry) in edited.files.values_mut().enumerate() {
+        entry.size += 1 + n as u64;
+        entry.sha256 = format!("{:064x}", n + 1);
+        entry.etag = format!("\"{:032x}\"", n + 1);
+    }
+    let before = render(&fixture::plan_without_twins()).unwrap();
+    assert_eq!(render(&fixture::plan_of(&edited)).unwrap(), before);
+
+    let mut twins = fixture::manifest();
+    for entry in twins.files.values_mut() {
+        entry.size += 7;
+        for encoded in entry.encodings.values_mut() {
+            encoded.size += 3;
+            encoded.etag = "\"edited\"".to_owned();
+        }
+    }
+    assert_eq!(
+        render(&fixture::plan_of(&twins)).unwrap(),
+        render(&fixture::plan()).unwrap()
+    );
+
+    // A small file grown past ON_THE_FLY_FROM is compressed from then on.
+    let mut grown = fixture::manifest_without_twins();
+    grown.files.get_mut("robots.txt").unwrap().size = crate::host_config::ON_THE_FLY_FROM;
+    assert_ne!(render(&fixture::plan_of(&grown)).unwrap(), before);
+}
