@@ -199,7 +199,8 @@ for port in "$sidecar_port" "$image_port"; do
   curl -fsS "http://127.0.0.1:$port/.well-known/ai-catalog.json" | cmp -s - "$site/current/.well-known/ai-catalog.json" \
     || fail ":$port does not serve the release's /.well-known/ai-catalog.json"
 done
-[ "$(podman inspect --format '{{.Image}}' "$container")" = "$image_id" ] || fail "the rolled-out container does not run the image the workflow built"
+running=$(podman inspect --format '{{.Image}}' "$container")
+[ "${running#sha256:}" = "${image_id#sha256:}" ] || fail "the rolled-out container runs $running, not the image the workflow built ($image_id)"
 echo "release $id_b published over SSH; the sidecar and the workflow's image ($container) report it and serve .well-known/"
 
 step "3. workflow_dispatch with rollback: true"
