@@ -6,6 +6,8 @@
 //!   final `$uri`, so the index and error-page internal redirects see the
 //!   file actually served; the cache map is also the list of what may be
 //!   served (manifest.json and the `.br`/`.gz` twins by name are 404);
+//!   pages and hashed assets by pattern where that gives them their values,
+//!   so most releases write the same bytes (`patterns`);
 //! - types come from a `types {}` block derived from the manifest, with an
 //!   exact `location =` for every file whose type its extension does not
 //!   give (the extensionless api-catalog, the AI catalog, …);
@@ -28,18 +30,38 @@ use contract::ProblemCode;
 use contract::headers;
 use contract::routes::{self, MAX_BODY_BYTES};
 
-use super::kept_assets::extension;
+use self::patterns::Typing;
 use super::{Compress, FILE_ALLOW, FILE_HEADERS, File, Listen, PROBLEM_JSON, Plan, problems};
 
 const UPSTREAM: &str = "pis_sidecar";
 
 pub fn render(plan: &Plan) -> anyhow::Result<String> {
+    let typing = Typing::of(plan);
+    let listed = |f: &File| !patterns::implicit(plan, &typing, f, own_location(plan, &typing, f));
     let mut o = String::new();
     header(&mut o, plan);
     upstream(&mut o, plan);
-    maps(&mut o, plan)?;
-    server(&mut o, plan)?;
+    maps(&mut o, plan, &listed)?;
+    server(&mut o, plan, &typing)?;
     Ok(o)
+}
+
+/// Whether `f` is served by an exact location of its own: in the API space
+/// (where unknown paths are problems), or typed otherwise than by its
+/// extension.
+fn own_location(plan: &Plan, typing: &Typing, f: &File) -> bool {
+    f.in_api_space() || !typed_by_extension(plan, typing, f)
+}
+
+/// Whether `location /` (or `/assets/`) types and compresses `f` rightly.
+fn typed_by_extension(plan: &Plan, typing: &Typing, f: &File) -> bool {
+    // nginx keeps gzip_types in a hash of 64-byte buckets it does not let
+    // be enlarged: a longer type (a profile parameter) gets the file its own
+    // location, which compresses whatever it serves.
+    typing.by_extension(f)
+        && !(plan.compress == Compress::OnTheFly
+            && f.on_the_fly()
+            && f.content_type.len() > gzip::TYPE_MAX)
 }
 
 fn header(o: &mut String, plan: &Plan) {
@@ -121,7 +143,7 @@ fn q(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-fn maps(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
+fn maps(o: &mut String, plan: &Plan, listed: &dyn Fn(&File) -> bool) -> anyhow::Result<()> {
     for f in &plan.files {
         for v in [&f.content_type, &f.cache_control] {
             ensure!(
@@ -144,15 +166,22 @@ fn maps(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
         }
     }
 
-    // Sized to the URLs, so large sites load without tuning the main file.
+    // Sized to the URLs listed, so large sites load without tuning the main
+    // file.
     let longest = plan
         .files
         .iter()
+        .filter(|f| listed(f))
         .flat_map(|f| &f.urls)
         .map(|u| u.len() + 8)
         .max()
         .unwrap_or(0);
-    let urls = plan.files.iter().map(|f| f.urls.len()).sum::<usize>();
+    let urls = plan
+        .files
+        .iter()
+        .filter(|f| listed(f))
+        .map(|f| f.urls.len())
+        .sum::<usize>();
     let _ = writeln!(
         o,
         "map_hash_bucket_size {};\nmap_hash_max_size {};\n",
@@ -162,14 +191,16 @@ fn maps(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
     o.push_str(
         "# Cache-Control of every URL of dist/, and the list of what is served:\n\
          # anything else (manifest.json, twins by name, folders) is the 404 page.\n\
+         # Pages and hashed assets by pattern, unless listed (nginx/patterns.rs).\n\
          map $uri $pis_file_cache {\n    volatile;\n    default \"\";\n",
     );
-    for f in &plan.files {
+    for f in plan.files.iter().filter(|f| listed(f)) {
         for u in &f.urls {
             let _ = writeln!(o, "    {} {};", q(u), q(&f.cache_control));
         }
     }
     kept_assets::cache_entry(o);
+    patterns::cache_entry(o);
     o.push_str("}\n\n");
     let _ = writeln!(
         o,
@@ -192,15 +223,17 @@ fn maps(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
          # their twins, by Accept; as the sidecar says.\n\
          map $uri $pis_file_vary {\n    volatile;\n    default \"\";\n",
     );
-    for f in &plan.files {
+    for f in plan.files.iter().filter(|f| listed(f)) {
         if let Some(vary) = f.vary(plan.compress) {
             for u in &f.urls {
                 let _ = writeln!(o, "    {} {};", q(u), q(vary));
             }
         }
     }
-    kept_assets::vary_entries(o, plan);
+    kept_assets::vary_entries(o, plan, listed);
+    patterns::vary_entry(o);
     o.push_str("}\n\n");
+    patterns::maps(o);
     kept_assets::vary_map(o, plan);
     markdown::maps(o, plan);
 
@@ -334,42 +367,10 @@ fn listen(l: &Listen) -> String {
     }
 }
 
-fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
-    // Types by extension where the manifest agrees; exact locations for the
-    // rest.
-    let mut by_ext: BTreeMap<String, BTreeMap<&str, usize>> = BTreeMap::new();
-    for f in &plan.files {
-        if let Some(ext) = extension(&f.key) {
-            *by_ext
-                .entry(ext)
-                .or_default()
-                .entry(&f.content_type)
-                .or_default() += 1;
-        }
-    }
-    let ext_type: BTreeMap<String, &str> = by_ext
-        .into_iter()
-        .map(|(ext, counts)| {
-            let best = counts
-                .iter()
-                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-                .map(|(t, _)| *t)
-                .expect("at least one file");
-            (ext, best)
-        })
-        .collect();
+fn server(o: &mut String, plan: &Plan, typing: &Typing) -> anyhow::Result<()> {
     let on_the_fly = plan.compress == Compress::OnTheFly;
-    // nginx keeps gzip_types in a hash of 64-byte buckets it does not let
-    // be enlarged: a longer type (a profile parameter) gets the file its own
-    // location, which compresses whatever it serves.
-    // An asset also takes the type of /assets/ (kept_assets).
-    let kept = plan.kept_asset_types();
-    let typed_by_extension = |f: &File| {
-        extension(&f.key).is_some_and(|e| {
-            ext_type.get(&e) == Some(&f.content_type.as_str())
-                && (!f.is_asset() || kept.get(&e) == Some(&f.content_type))
-        }) && !(on_the_fly && f.on_the_fly() && f.content_type.len() > gzip::TYPE_MAX)
-    };
+    let kept = &typing.kept;
+    let typed_by_extension = |f: &File| typed_by_extension(plan, typing, f);
     let gzip_types = gzip::types(plan, typed_by_extension);
     let gzip_here = if on_the_fly { "gzip on;" } else { "" };
 
@@ -435,16 +436,19 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
     );
 
     o.push_str("    types {\n");
-    for (ext, ty) in &ext_type {
+    for (ext, ty) in &typing.by_ext {
         let _ = writeln!(o, "        {} {ext};", q(ty));
     }
     o.push_str("    }\n    default_type application/octet-stream;\n\n");
 
-    o.push_str("    # Files of dist/.\n    location / {\n        if ($pis_file_cache = \"\") { return 404; }\n");
+    o.push_str("    # Files of dist/, and folders without their slash: 308, the query kept,\n    # as the sidecar answers.\n    location / {\n");
+    patterns::folder_redirect(o, "        ");
+    o.push_str("        if ($pis_file_cache = \"\") { return 404; }\n");
+    patterns::on_disk(o, "        ");
     file_headers(o, gzip_here, "        ");
     markdown::rewrite(o, plan, "        ");
     o.push_str("    }\n\n");
-    kept_assets::location(o, plan, &kept, gzip_here, &gzip_types);
+    kept_assets::location(o, plan, kept, gzip_here, &gzip_types);
 
     // Files that need their own location: in the API space (where unknown
     // paths are problems) or typed otherwise than their extension says.
@@ -474,12 +478,6 @@ fn server(o: &mut String, plan: &Plan) -> anyhow::Result<()> {
             file_headers(o, gzip, "        ");
             o.push_str("    }\n");
         }
-    }
-    o.push('\n');
-
-    o.push_str("    # Folders without their slash: 308, the query kept, as the sidecar answers.\n");
-    for (from, to) in &plan.redirects {
-        redirect(o, from, to, 308);
     }
     o.push('\n');
 
@@ -593,5 +591,6 @@ pub(super) fn encode_path(path: &str) -> String {
 mod gzip;
 mod kept_assets;
 mod markdown;
+mod patterns;
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use super::{file_headers, gzip, q};
 use crate::host_config::kept_assets::{self, CACHE, PREFIX, TWIN_EXTENSIONS};
-use crate::host_config::{Compress, Plan};
+use crate::host_config::{Compress, File, Plan};
 
 /// The map regex of every path below `/assets/` but the twins by name.
 fn unlisted() -> String {
@@ -28,21 +28,41 @@ pub(super) fn cache_entry(o: &mut String) {
 }
 
 /// The last entries of `$pis_file_vary`: the listed assets that do not
-/// vary, by name (so that the regex does not reach them), then the others.
-pub(super) fn vary_entries(o: &mut String, plan: &Plan) {
-    for f in plan.files.iter().filter(|f| f.is_asset()) {
+/// vary, by name (so that the regex does not reach them), then the others
+/// (this build's that the patterns give their values too, see `patterns`).
+pub(super) fn vary_entries(o: &mut String, plan: &Plan, listed: impl Fn(&File) -> bool) {
+    for f in plan.files.iter().filter(|f| f.is_asset() && listed(f)) {
         if !f.varies(plan.compress) {
             for u in &f.urls {
                 let _ = writeln!(o, "    {} \"\";", q(u));
             }
         }
     }
+    // By extension, not by the type sent, which a 304 lacks: what the
+    // maps leave out (patterns.rs) and earlier releases' assets.
+    let types = plan.kept_asset_types();
+    let compressed = compressed_types(plan, &types);
+    let exts: Vec<&str> = types
+        .iter()
+        .filter(|(e, t)| {
+            e.chars().all(|c| c.is_ascii_alphanumeric())
+                && compressed.contains(&t.to_ascii_lowercase())
+        })
+        .map(|(e, _)| e.as_str())
+        .collect();
+    if !exts.is_empty() {
+        let _ = writeln!(
+            o,
+            "    \"~*^{PREFIX}.+\\.({})$\" \"accept-encoding\";",
+            exts.join("|")
+        );
+    }
     let _ = writeln!(o, "    {} $pis_kept_vary;", unlisted());
 }
 
 /// The types an asset not listed may be sent compressed in: its twins,
 /// or gzip on the fly (as far as nginx's gzip_types can hold them).
-fn compressed_types(plan: &Plan, types: &BTreeMap<String, String>) -> Vec<String> {
+pub(super) fn compressed_types(plan: &Plan, types: &BTreeMap<String, String>) -> Vec<String> {
     let mut out: Vec<String> = types
         .values()
         .filter(|t| contract::media::compressible(t))

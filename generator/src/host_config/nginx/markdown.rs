@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use super::{Plan, q};
+use super::Plan;
 
 /// The two maps: the `Accept` test, then the twin of the page URL.
 pub(super) fn maps(o: &mut String, plan: &Plan) {
@@ -29,19 +29,22 @@ pub(super) fn maps(o: &mut String, plan: &Plan) {
          }}\n",
         contract::headers::FRONT_MARKDOWN_ACCEPT.replace('\\', "\\\\")
     );
+    // By pattern, not page by page (nginx/patterns.rs): `location /`
+    // rewrites only to a twin on disk.
     o.push_str(
-        "# The Markdown twin of a page URL, for such a request.\n\
-         map \"$pis_wants_markdown:$uri\" $pis_twin {\n    volatile;\n    default \"\";\n",
+        "# The Markdown twin a page URL would have, for such a request.\n\
+         map \"$pis_wants_markdown:$uri\" $pis_twin {\n    volatile;\n    default \"\";\n    \
+         \"~^1:(?<pis_page>/(.+/)?)$\" \"${pis_page}index.md\";\n}\n\n",
     );
-    for (page, twin) in pages {
-        let _ = writeln!(o, "    {} {};", q(&format!("1:{page}")), q(&twin.urls[0]));
-    }
-    o.push_str("}\n\n");
 }
 
-/// The rewrite of `location /`, after its method checks.
+/// The rewrite of `location /`, after its method checks: to the twin, if
+/// the page has one (an empty `$pis_twin` names the root, no file).
 pub(super) fn rewrite(o: &mut String, plan: &Plan, indent: &str) {
     if !plan.markdown_pages().is_empty() {
-        let _ = writeln!(o, "{indent}if ($pis_twin) {{ rewrite ^ $pis_twin last; }}");
+        let _ = writeln!(
+            o,
+            "{indent}if (-f $document_root$pis_twin) {{ rewrite ^ $pis_twin last; }}"
+        );
     }
 }

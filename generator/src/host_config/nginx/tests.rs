@@ -1,6 +1,7 @@
 //! Tests of the nginx writer.
 use super::*;
 use crate::host_config::fixture;
+use crate::host_config::kept_assets::extension;
 
 #[test]
 fn snapshot() {
@@ -19,14 +20,30 @@ fn every_sidecar_path_is_proxied_and_every_file_listed() {
             "{path}"
         );
     }
+    // Listed by name, or a page or an asset that the patterns give its
+    // values (patterns.rs): the fixture's page with a twin and its asset.
+    let mut by_pattern = Vec::new();
     for f in &plan.files {
         for u in &f.urls {
-            assert!(
-                conf.contains(&format!("    \"{u}\" \"{}\";", f.cache_control)),
-                "{u}"
-            );
+            if !conf.contains(&format!("    \"{u}\" \"{}\";", f.cache_control)) {
+                by_pattern.push(u.as_str());
+            }
         }
     }
+    assert_eq!(
+        by_pattern,
+        [
+            "/assets/site.0123456789abcdef.css",
+            "/docs/about/",
+            "/docs/about/index.html",
+            "/docs/about/index.md"
+        ]
+    );
+    assert!(conf.contains(&format!(
+        "    {} {};\n",
+        patterns::PAGE,
+        q(contract::manifest::CACHE_PAGE)
+    )));
     assert!(conf.contains("client_max_body_size 65536;"));
     assert!(conf.contains("location = \"/.well-known/api-catalog\" {\n        types { }\n        default_type \"application/linkset+json; profile=\\\"https://www.rfc-editor.org/info/rfc9727\\\"\";"));
     assert!(!conf.contains("manifest.json\""));
@@ -101,6 +118,17 @@ fn on_the_fly_gzips_files_only() {
         .next()
         .unwrap();
     for f in &plan.files {
+        if !vary.contains(&format!("    \"{}\" ", f.urls[0])) && f.vary(plan.compress).is_some() {
+            // A page or an asset by pattern (patterns.rs).
+            assert!(
+                f.key.starts_with("assets/")
+                    || f.key.ends_with("index.md")
+                    || f.key.ends_with("index.html"),
+                "{}",
+                f.key
+            );
+            continue;
+        }
         for u in &f.urls {
             let entry = format!("    \"{u}\" \"");
             match f.vary(plan.compress) {
@@ -116,28 +144,82 @@ fn on_the_fly_gzips_files_only() {
     }
 }
 
-/// A page with a twin: rewritten to it for a request naming Markdown, in
-/// `location /` after the method checks; both vary by Accept.
+/// A page URL is rewritten to its twin, when it has one on disk, for a
+/// request naming Markdown, in `location /` after the method checks; the
+/// pages with twins and the twins vary by Accept (by pattern), the home
+/// page of the fixture, without a twin, does not (by name).
 #[test]
 fn markdown_on_request() {
     let plan = fixture::plan();
     let conf = render(&plan).unwrap();
     assert!(
-        conf.contains("    \"1:/docs/about/\" \"/docs/about/index.md\";\n"),
+        conf.contains("    \"~^1:(?<pis_page>/(.+/)?)$\" \"${pis_page}index.md\";\n"),
         "{conf}"
-    );
-    assert!(
-        !conf.contains("\"1:/\""),
-        "the fixture's home page has no twin"
     );
     let root = conf.split("\n    location / {\n").nth(1).unwrap();
     let root = root.split("\n    }\n").next().unwrap();
     let rewrite = root
-        .find("if ($pis_twin) { rewrite ^ $pis_twin last; }")
+        .find("if (-f $document_root$pis_twin) { rewrite ^ $pis_twin last; }")
         .unwrap();
     assert!(root.find("return 405;").unwrap() < rewrite, "{root}");
-    assert!(conf.contains("    \"/docs/about/index.md\" \"accept-encoding, accept\";\n"));
+    assert!(conf.contains(&format!(
+        "    {} \"accept-encoding, accept\";\n",
+        patterns::PAGE
+    )));
     assert!(conf.contains("    \"/index.html\" \"accept-encoding\";\n"));
+}
+
+/// A folder's URL without its slash: a 308 to the folder from `location /`
+/// when it holds an index.html, before anything else, with the headers of
+/// the sidecar's redirects; what no file is (a folder without index.html)
+/// is the 404 page.
+#[test]
+fn folders_by_what_is_on_disk() {
+    let conf = render(&fixture::plan()).unwrap();
+    let root = conf.split("\n    location / {\n").nth(1).unwrap();
+    assert!(
+        root.starts_with(
+            "        if (-f $request_filename$pis_folder_index) {\n            \
+             add_header Cache-Control \"public, max-age=3600\" always;\n"
+        ),
+        "{root}"
+    );
+    assert!(root.contains("            return 308 \"$pis_path/$is_args$args\";\n        }\n        if ($pis_file_cache = \"\") { return 404; }\n        if (!-f $request_filename$pis_index) { return 404; }\n"), "{root}");
+    assert!(
+        !conf.contains("location = \"/docs/about\""),
+        "no redirect by name"
+    );
+}
+
+/// Adding, removing or renaming pages with their twins and hashed assets
+/// writes the same configuration: a release that does so needs no reload
+/// of the front (decision 0204). A file the patterns cannot give its
+/// values (here a page without a twin) is listed by name.
+#[test]
+fn pages_and_assets_added_write_the_same_configuration() {
+    let before = render(&fixture::plan()).unwrap();
+    let mut grown = fixture::manifest();
+    let page = grown.files["docs/about/index.html"].clone();
+    let twin = grown.files["docs/about/index.md"].clone();
+    let asset = grown.files["assets/site.0123456789abcdef.css"].clone();
+    grown
+        .files
+        .insert("docs/news/week-48/index.html".into(), page.clone());
+    grown
+        .files
+        .insert("docs/news/week-48/index.md".into(), twin);
+    grown.files.remove("assets/site.0123456789abcdef.css");
+    grown
+        .files
+        .insert("assets/site.fedcba9876543210.css".into(), asset);
+    assert_eq!(render(&fixture::plan_of(&grown)).unwrap(), before);
+
+    grown.files.insert("docs/lonely/index.html".into(), page);
+    let conf = render(&fixture::plan_of(&grown)).unwrap();
+    assert!(
+        conf.contains("    \"/docs/lonely/\" \"accept-encoding\";\n"),
+        "{conf}"
+    );
 }
 
 #[test]
