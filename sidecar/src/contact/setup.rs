@@ -54,7 +54,8 @@ fn generated_key(dir: &Path) -> anyhow::Result<Vec<u8>> {
     if let Ok(text) = std::fs::read_to_string(&path) {
         return Ok(text.trim().as_bytes().to_vec());
     }
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    // The data directory, private as the database's (decision 0055).
+    crate::store::private::create_dir(dir)?;
     let key: String = super::altcha::random_bytes::<32>()
         .iter()
         .map(|b| format!("{b:02x}"))
