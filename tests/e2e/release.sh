@@ -28,10 +28,6 @@
 #     a wait nobody answers, makes publish switch back and exit 1;
 #   - a remote TARGET (host:/path) through rsync and an ssh stand-in that
 #     runs the remote command locally (RELEASE_SSH);
-#   - the CI workflow's own release and rollback steps
-#     (deploy/github-actions.yml), as written, with that ssh stand-in first
-#     on PATH: the rollout command sees the image, the wait sees a polling
-#     stub follow, rollback included;
 #   - SIDECAR PART: two real sidecars (`sidecar serve --dist TARGET/current`),
 #     one told with SIGHUP, the other noticing the symlink itself; --wait on
 #     both, their /healthz and X-Release, the home page served; rollback;
@@ -282,50 +278,6 @@ RELEASE_SSH="$tmp/ssh" release rollback --to "static.example.org:$remote"
 code=0
 RELEASE_SSH="$tmp/ssh" release publish "$tmp/bad-json" --to "static.example.org:$remote" >/dev/null 2>&1 || code=$?
 [ "$code" = 1 ] || fail "a broken build was sent to a remote target (exit $code)"
-
-step "the CI workflow's release steps as written, through the ssh stand-in"
-# The `run:` block of the workflow step named $1.
-workflow_step() {
-  python3 - "$1" <<'EOF'
-import re, sys
-lines = open("deploy/github-actions.yml").read().splitlines()
-name = sys.argv[1]
-at = next(i for i, l in enumerate(lines) if l.strip() == f"- name: {name}")
-run = next(i for i in range(at, len(lines)) if lines[i].strip() == "run: |")
-indent = len(lines[run + 1]) - len(lines[run + 1].lstrip())
-block = []
-for l in lines[run + 1:]:
-    if l.strip() and len(l) - len(l.lstrip()) < indent:
-        break
-    block.append(l[indent:])
-print("\n".join(block))
-EOF
-}
-ci="$tmp/ci site"
-mkdir -p "$ci" "$tmp/home"
-ci_port=$(free_port)
-python3 tests/e2e/release_sidecar_stub.py "$ci_port" "$ci/current" 200 2>"$tmp/ci-stub.log" &
-pids+=($!)
-ci_stub=$!
-ci_env=(HOME="$tmp/home" PATH="$tmp/bin:$PATH" DEPLOY_TARGET="deploy@static.example.org:$ci"
-  DEPLOY_WAIT="http://127.0.0.1:$ci_port" IMAGE="ghcr.io/example/public-information:0123abcd")
-publish_step=$(workflow_step "scripts/release publish")
-rollback_step=$(workflow_step "scripts/release rollback")
-grep -q "scripts/release publish dist" <<<"$publish_step" || fail "the workflow's publish step: $publish_step"
-for v in a b; do
-  # A checkout (its scripts/) with the build artefact downloaded to dist/.
-  rm -rf "$tmp/ci-run" && mkdir "$tmp/ci-run" && cp -R "$tmp/dist-$v" "$tmp/ci-run/dist"
-  ln -s "$PWD/scripts" "$tmp/ci-run/scripts"
-  (cd "$tmp/ci-run" && env "${ci_env[@]}" DEPLOY_ROLLOUT='echo "$SIDECAR_IMAGE $RELEASE_ID" >>../rollouts' \
-    bash -eo pipefail -c "$publish_step")
-done
-[ "$(readlink "$ci/current")" = "releases/$id_b" ] || fail "the workflow's publish: current is $(readlink "$ci/current")"
-[ "$(cat "$tmp/rollouts")" = "ghcr.io/example/public-information:0123abcd $id_a
-ghcr.io/example/public-information:0123abcd $id_b" ] || fail "the rollouts: $(cat "$tmp/rollouts")"
-(cd "$tmp/ci-run" && env "${ci_env[@]}" bash -eo pipefail -c "$rollback_step")
-[ "$(readlink "$ci/current")" = "releases/$id_a" ] || fail "the workflow's rollback: current is $(readlink "$ci/current")"
-curl -fsS "http://127.0.0.1:$ci_port/healthz" | grep -q "\"release\":\"$id_a\"" || fail "the stub did not follow the rollback"
-kill "$ci_stub"
 
 step "SIDECAR PART: the real sidecar reloading on SIGHUP and on the symlink's change"
 if [ ! -x "$bin/sidecar" ]; then
