@@ -33,13 +33,13 @@
 # succeeds and recreates nothing; through the front (published on
 # 127.0.0.1): a page, /api/platform-stats.php, MCP tools/list, and an
 # enquiry delivered to an SMTP server on the compose network's gateway; a
-# release adding a page is served by the front (signalled, its
-# configuration changed) and reported by both sidecars; then 30 s of wrk
-# through the front (COMPOSE_E2E_WRK_SECONDS) across two releases that edit
-# a page and a rollback: none signals the front (the configuration is the
-# same bytes), 0 answers outside 2xx/3xx and 0 socket errors
-# (COMPOSE_E2E_SIGNAL_ALWAYS=1 signals it at each, for measuring, and then
-# only prints the figures); the backup's dump is mode 0600 in a folder of
+# release adding a page is served by the front without a signal (its
+# configuration is the same bytes) and reported by both sidecars; one
+# adding a download changes the configuration and signals the front; then
+# 30 s of wrk through the front (COMPOSE_E2E_WRK_SECONDS) across a release
+# adding a page, one editing it and a rollback: none signals the front, 0
+# answers outside 2xx/3xx and 0 socket errors (COMPOSE_E2E_SIGNAL_ALWAYS=1
+# signals it at each, for measuring, and then only prints the figures); the backup's dump is mode 0600 in a folder of
 # mode 0700; after `down` and `up -d` the enquiry is still in PostgreSQL's
 # volume; after `down -v` the restore block puts the dump into the empty
 # database and the service serves again with the enquiry; `down -v` leaves
@@ -353,21 +353,34 @@ current() { basename "$(readlink "$work/deploy/dist/current")"; }
 first_release=$(current)
 echo "  release $first_release"
 
-step "a release adding a page: the guide's release commands"
+# new_page NAME TEXT: a page of content/docs/ (with its Markdown twin).
+new_page() {
+  printf '+++\ntitle = "%s"\nsummary = "A page of a later release."\nweight = 99\nupdated = "2026-11-26"\n+++\n\n%s\n' \
+    "$1" "$2" >"$work/content/docs/$1.md"
+}
+signalled() { grep -q "HUP ${project}_front_1" "$work/$1.log"; }
+
+step "a release adding a page: the guide's release commands; the front, unchanged, is not signalled"
 page=$work/content/docs/compose-release-check.md
 marker="Compose release check $project"
-printf '+++\ntitle = "Compose release check"\nsummary = "A page only the second release has."\nweight = 99\nupdated = "2026-11-26"\n+++\n\n%s\n' \
-  "$marker" >"$page"
+new_page compose-release-check "$marker"
 status=$(curl -s -o /dev/null -w '%{http_code}' "$base/docs/compose-release-check/")
 [ "$status" = 404 ] || fail "the new page answers $status before its release"
 run_block release 180
 second_release=$(current)
 [ "$second_release" != "$first_release" ] || fail "the release command did not make a new release"
 "$py" tests/e2e/compose_e2e.py release "$base" "$second_release" /docs/compose-release-check/ "$marker"
-grep -q "HUP ${project}_front_1" "$work/release.log" \
-  || fail "a release adding a page changed the front's configuration but did not signal the front"
+! signalled release || fail "a release adding a page signalled the front: its configuration changed"
 
-step "wrk through the front for ${COMPOSE_E2E_WRK_SECONDS:=30} s, across two releases editing a page and a rollback"
+step "a release adding a download: the front's configuration changes, the front is signalled"
+mkdir -p "$work/content/files/compose"
+echo "$marker" >"$work/content/files/compose/check.txt"
+run_block release 180
+third_release=$(current)
+signalled release || fail "a release adding a download changed the front's configuration but did not signal the front"
+"$py" tests/e2e/compose_e2e.py release "$base" "$third_release" /files/compose/check.txt "$marker"
+
+step "wrk through the front for ${COMPOSE_E2E_WRK_SECONDS:=30} s, across a release adding a page, one editing it and a rollback"
 if [ "${COMPOSE_E2E_SIGNAL_ALWAYS:-}" = 1 ]; then
   echo "  COMPOSE_E2E_SIGNAL_ALWAYS=1: the front is signalled at every release (measuring only)"
   sed -i 's/ --if-changed deploy\/host-config / /' "$work/release.sh" "$work/rollback.sh"
@@ -395,12 +408,16 @@ pids+=("$wrk_pid")
 releases=()
 for n in 1 2; do
   sleep 3
-  printf '\nEdited for release %s under load.\n' "$n" >>"$page"
+  if [ "$n" = 1 ]; then
+    new_page compose-load-check "Added under load."
+  else
+    printf '\nEdited under load.\n' >>"$work/content/docs/compose-load-check.md"
+  fi
   run_block release 60
   releases+=("$(current)")
   if [ "${COMPOSE_E2E_SIGNAL_ALWAYS:-}" != 1 ]; then
     grep -q "deploy/host-config unchanged: skipping --reload-container ${project}_front_1" "$work/release.log" \
-      || fail "release $n edited a page only, yet the front's configuration changed or the front was signalled"
+      || fail "release $n added or edited a page only, yet the front's configuration changed or the front was signalled"
   fi
 done
 sleep 3
@@ -424,7 +441,8 @@ if [ "${COMPOSE_E2E_SIGNAL_ALWAYS:-}" != 1 ]; then
   [ "$bad" = 0 ] && [ "$connect" = 0 ] && [ "$read" = 0 ] && [ "$write" = 0 ] && [ "$timedout" = 0 ] \
     || fail "requests failed across the releases through the front (figures above)"
 fi
-"$py" tests/e2e/compose_e2e.py release "$base" "${releases[0]}" /docs/compose-release-check/ "Edited for release 1"
+"$py" tests/e2e/compose_e2e.py release "$base" "${releases[0]}" /docs/compose-load-check/ "Added under load."
+! curl -s "$base/docs/compose-load-check/" | grep -q "Edited under load." || fail "the front serves the rolled-back edit"
 
 step "a backup: the guide's backup commands (umask 077)"
 run_block backup 120
@@ -444,7 +462,7 @@ stored=$(podman exec "$(compose ps -q postgres)" psql -U sidecar -d public_infor
   "SELECT count(*) FROM enquiries WHERE reference = '$reference'")
 [ "$stored" = 1 ] || fail "enquiry $reference not in PostgreSQL after down and up (count: $stored)"
 echo "  enquiry $reference still stored"
-"$py" tests/e2e/compose_e2e.py release "$base" "${releases[0]}" /docs/compose-release-check/ "Edited for release 1"
+"$py" tests/e2e/compose_e2e.py release "$base" "${releases[0]}" /docs/compose-load-check/ "Added under load."
 
 step "the restore: down -v (the database is gone), then the guide's restore commands with the dump"
 note_volumes
@@ -458,7 +476,7 @@ restored=$(podman exec "$(compose ps -q postgres)" psql -U sidecar -d public_inf
 [ "$restored" = 1 ] || fail "enquiry $reference not in the restored database (count: $restored)"
 echo "  enquiry $reference restored from $(basename "$dump")"
 "$py" tests/e2e/compose_e2e.py site "$base"
-"$py" tests/e2e/compose_e2e.py release "$base" "${releases[0]}" /docs/compose-release-check/ "Edited for release 1"
+"$py" tests/e2e/compose_e2e.py release "$base" "${releases[0]}" /docs/compose-load-check/ "Added under load."
 
 step "down -v: nothing left"
 note_volumes
@@ -469,4 +487,4 @@ left=$( (podman ps -aq --filter "label=com.docker.compose.project=$project"
 [ -z "$left" ] || fail "left after down -v: $left"
 echo "  no container, volume ($(sort -u "$work/volumes" | wc -l) used) or network left"
 
-echo "compose e2e: passed in $(($(date +%s) - started)) s (releases $first_release, $second_release, ${releases[*]}, rolled back to ${releases[0]}; wrk $requests requests, $((bad + connect + read + write + timedout)) failed; enquiry $reference)"
+echo "compose e2e: passed in $(($(date +%s) - started)) s (releases $first_release, $second_release, $third_release, ${releases[*]}, rolled back to ${releases[0]}; wrk $requests requests, $((bad + connect + read + write + timedout)) failed; enquiry $reference)"
