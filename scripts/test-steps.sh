@@ -219,7 +219,7 @@ step_container() { tests/e2e/container.sh "$TEST_OUT/dist"; }
 def workflow full 1 "static-sidecar tools cargo-test" "deploy/github-actions.yml run from its file with act and strict stand-ins for its actions (actionlint and zizmor first): missing settings fail at once; a push tests, builds, makes the image and releases over SSH to a real sshd, rolled out and followed by the image and a sidecar; a dispatched rollback"
 step_workflow() { tests/e2e/workflow.sh; }
 
-def compose full 1 "container" "deploy/compose.yaml as its header says (docker-compose over podman, stand-in official images): health chain, a page, live data, MCP and an enquiry mailed through the front, a second release with --reload-container, down and up keep the enquiry"
+def compose full 1 "container" "deploy/compose.yaml as docs/deploying.md says (its podman, first-start, release, rollback, backup and restore blocks run as written; the header holds the same): health chain, up -d again recreating nothing, a page, live data, MCP and an enquiry mailed through the front, a release adding a page served without reloading the front and one adding a download with, 30 s of wrk across two releases and a rollback with no failed request, a dump of mode 0600, down and up keep the enquiry, the dump restored into an empty database and served"
 step_compose() { tests/e2e/compose.sh "$TEST_OUT/dist"; }
 
 def consistency full 1 "sample-site tools" "one story on every surface (the routes answered against the contract, every discovery URL, sitemap, twins and search index, MCP resources and live tools against their pages and routes, problem codes, identity), and drift fixtures that must fail" base
