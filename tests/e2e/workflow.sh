@@ -196,6 +196,7 @@ step "2. a push to main: tests, site, image, release over SSH"
 t0=$(date +%s)
 if ! run push "$tmp/push.json" "$tmp/push.log" --secret-file "$tmp/secrets" "${vars[@]}"; then
   grep -v '^\[.*\]   | ' "$tmp/push.log" | tail -40
+  for err in "$tmp"/store/*.err; do [ -s "$err" ] && { echo "${err##*/}:"; cat "$err"; }; done
   [ ! -d "$tmp/store/artifacts/dist" ] || [ -f "$tmp/store/artifacts/dist/.well-known/ai-catalog.json" ] \
     || echo "the artifact dist has no .well-known/: upload-artifact left out the hidden files"
   fail "the push run failed (act may drop a failing step's output: run that step's commands by hand to see it)"
