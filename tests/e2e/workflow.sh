@@ -131,6 +131,8 @@ chmod +x "$tmp/bin/rustup"
 
 # The runner's environment: this machine's, with a scratch HOME, the
 # stand-in above first on PATH, and none of the suite's own variables.
+# The repository is named as on GitHub (act would take it from the git
+# remote `origin`, which in a clone is a path: ghcr.io//path is no image).
 export CARGO_HOME=${CARGO_HOME:-$HOME/.cargo} RUSTUP_HOME=${RUSTUP_HOME:-$HOME/.rustup}
 target_dir=${CARGO_TARGET_DIR:-target}
 [[ $target_dir = /* ]] || target_dir=$PWD/$target_dir
@@ -158,6 +160,7 @@ run() {
     HOME="$tmp/home" PATH="$tmp/bin:$PATH" CARGO_TARGET_DIR="$target_dir" STANDIN_REPOSITORY="$PWD" STANDIN_ARTIFACTS="$tmp/store" \
     timeout 1500 "$act" "$event" -W "$workflow" -e "$file" -P ubuntu-24.04=-self-hosted \
     --action-cache-path "$tmp/home/.cache/act" --no-cache-server --no-skip-checkout --action-offline-mode \
+    --remote-name workflow-e2e-none --env GITHUB_REPOSITORY=example-org/public-information \
     "${standins[@]}" "$@" >"$log" 2>&1
 }
 trap 'podman rm -f "$container" >/dev/null 2>&1 || true; scratch_end' EXIT
