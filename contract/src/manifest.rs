@@ -27,6 +27,8 @@ pub const MCP_SERVER_CARD_WELL_KNOWN: &str = ".well-known/mcp/server-card";
 pub const SECURITY_TXT: &str = ".well-known/security.txt";
 /// The open-data catalogue (DCAT-AP, JSON-LD).
 pub const DATA_CATALOG: &str = "catalog.jsonld";
+/// The API reference page of the documentation site (a folder).
+pub const API_REFERENCE: &str = "docs/developers/api/";
 /// The OGC API – Features routes' API definition, in OpenAPI 3.0.
 pub const FEATURES_OPENAPI: &str = "api/features/openapi.json";
 pub const LLMS_TXT: &str = "llms.txt";

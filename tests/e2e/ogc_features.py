@@ -89,6 +89,14 @@ out, urls, errors = gdal(["ogrinfo", "-ro", "-q", LANDING])
 check("1: sites" in out and "2: observations" in out, "ogrinfo lists the sites and observations collections")
 check(not errors, f"ogrinfo reports no error ({errors[:3]})")
 
+# Every link of the landing page to the site answers (a client follows
+# service-doc and service-desc to learn the API).
+for link in get_json("/api/features")["links"]:
+    href = link["href"]
+    if href.startswith(BASE + "/"):
+        status, _, _ = http(href[len(BASE):], accept=link.get("type", "*/*"))
+        check(status == 200, f"the landing page's {link['rel']} link {href} answers 200 (got {status})")
+
 # Every site, page by page.
 sites, urls, errors = export("sites", "-oo", "PAGE_SIZE=25")
 got = {f["properties"]["id"]: tuple(f["geometry"]["coordinates"]) for f in sites}

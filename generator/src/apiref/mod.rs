@@ -313,6 +313,12 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn the_page_is_where_the_sidecar_links_it() {
+        // The OGC API landing page's service-doc link names this folder.
+        assert_eq!(URL, format!("/{}", contract::manifest::API_REFERENCE));
+    }
+
+    #[test]
     fn kinds_read_refs_arrays_and_enums() {
         let k =
             kind(&json!({"type": "array", "items": {"$ref": "#/components/schemas/Observation"}}));

@@ -68,7 +68,7 @@ pub(super) fn landing(cfg: &LiveConfig, o: &Origins) -> Doc {
             "The service's whole contract (OpenAPI 3.1)",
         ),
         link(
-            format!("{site}/docs/api/"),
+            format!("{site}/{}", contract::manifest::API_REFERENCE),
             "service-doc",
             "text/html",
             "API reference",
