@@ -442,7 +442,8 @@ if [ "${COMPOSE_E2E_SIGNAL_ALWAYS:-}" != 1 ]; then
     || fail "requests failed across the releases through the front (figures above)"
 fi
 "$py" tests/e2e/compose_e2e.py release "$base" "${releases[0]}" /docs/compose-load-check/ "Added under load."
-! curl -s "$base/docs/compose-load-check/" | grep -q "Edited under load." || fail "the front serves the rolled-back edit"
+page=$(curl -s "$base/docs/compose-load-check/")
+! grep -q "Edited under load." <<<"$page" || fail "the front serves the rolled-back edit"
 
 step "a backup: the guide's backup commands (umask 077)"
 run_block backup 120

@@ -69,7 +69,10 @@ css() { (cd "$1" && ls assets/site.*.css); }
 echo "A $id_a  B $id_b  C $id_c  D $id_d"
 
 step "usage"
-scripts/release --help | grep -q "scripts/release publish DIST --to TARGET" || fail "--help"
+# Read in full first: grep -q stops at the match, and under pipefail the
+# writer's SIGPIPE on a longer text would fail the line.
+help_text=$(scripts/release --help) || fail "--help exits non-zero"
+grep -q "scripts/release publish DIST --to TARGET" <<<"$help_text" || fail "--help"
 for args in "" "publish" "publish $tmp/dist-a" "rollback" "publish $tmp/dist-a --to $tmp/x --keep 0" "deploy --to $tmp/x"; do
   code=0
   # shellcheck disable=SC2086 # word splitting wanted
