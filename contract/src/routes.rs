@@ -117,10 +117,11 @@ pub enum Endpoint {
     FeaturesCollection,
     FeaturesItems,
     FeaturesItem,
+    FeaturesQueryables,
 }
 
 impl Endpoint {
-    pub const ALL: [Endpoint; 15] = [
+    pub const ALL: [Endpoint; 16] = [
         Endpoint::PlatformStats,
         Endpoint::ObservationsData,
         Endpoint::GlobeData,
@@ -136,6 +137,7 @@ impl Endpoint {
         Endpoint::FeaturesCollection,
         Endpoint::FeaturesItems,
         Endpoint::FeaturesItem,
+        Endpoint::FeaturesQueryables,
     ];
 
     /// Its entry in the route table.
@@ -156,6 +158,7 @@ impl Endpoint {
             Endpoint::FeaturesCollection => &FEATURES_COLLECTION,
             Endpoint::FeaturesItems => &FEATURES_ITEMS,
             Endpoint::FeaturesItem => &FEATURES_ITEM,
+            Endpoint::FeaturesQueryables => &FEATURES_QUERYABLES,
         }
     }
 
@@ -542,7 +545,7 @@ pub static READYZ: Route = get(
 );
 
 /// The whole table: the documented files first, then the sidecar's routes.
-pub static ROUTES: [&Route; 28] = [
+pub static ROUTES: [&Route; 29] = [
     &SERVICE_INFORMATION,
     &OPENAPI,
     &AI_CATALOG,
@@ -571,6 +574,7 @@ pub static ROUTES: [&Route; 28] = [
     &FEATURES_COLLECTION,
     &FEATURES_ITEMS,
     &FEATURES_ITEM,
+    &FEATURES_QUERYABLES,
 ];
 
 /// The contact form's thank-you page, which the generator builds and the

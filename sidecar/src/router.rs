@@ -387,7 +387,8 @@ async fn feature(state: &AppState, call: Call<'_>) -> Answer {
         | Endpoint::FeaturesCollections
         | Endpoint::FeaturesCollection
         | Endpoint::FeaturesItems
-        | Endpoint::FeaturesItem => serve(state.live.as_deref(), call).await,
+        | Endpoint::FeaturesItem
+        | Endpoint::FeaturesQueryables => serve(state.live.as_deref(), call).await,
         Endpoint::ContactChallenge | Endpoint::Contact => {
             serve(state.contact.as_deref(), call).await
         }

@@ -1,7 +1,9 @@
 //! The OGC API – Features routes over a real SQLite file and, with
 //! `TEST_DATABASE_URL`, a real PostgreSQL server: the privacy rules of the
 //! other live routes (no private site, rounded locations), paging through
-//! `next` links, `bbox` and `datetime`, single features, 404s and 400s,
+//! `next` links, `bbox` (four and six numbers, across the antimeridian),
+//! `datetime` (GDAL's forms too), property filters and `numberMatched`,
+//! the queryables, single features, 404s and 400s,
 //! HTML; every JSON answer checked against the built contract when
 //! `CONTRACT_OPENAPI` names one.
 
@@ -123,7 +125,7 @@ async fn the_routes_publish_what_the_live_routes_publish(backend: Backend) {
             .all(|l| l["href"].as_str().unwrap().starts_with("https://"))
     );
     let conformance = e.ok("/api/features/conformance").await;
-    assert_eq!(conformance["conformsTo"].as_array().unwrap().len(), 4);
+    assert_eq!(conformance["conformsTo"].as_array().unwrap().len(), 6);
     let collections = e.ok("/api/features/collections").await;
     assert_eq!(collections["collections"].as_array().unwrap().len(), 2);
     let sites = e.ok("/api/features/collections/sites").await;
@@ -181,6 +183,94 @@ async fn the_routes_publish_what_the_live_routes_publish(backend: Backend) {
         .await;
     assert_eq!(ids(&window), ["7", "4"]);
 
+    // numberMatched: every match over every page, with the page's filters.
+    let counted = |page: &Value| {
+        (
+            page["numberReturned"].as_u64().unwrap(),
+            page["numberMatched"].as_u64().unwrap(),
+        )
+    };
+    let uri = "/api/features/collections/observations/items";
+    let page = e.ok(&format!("{uri}?limit=2")).await;
+    assert_eq!(counted(&page), (2, 6));
+    assert_eq!(counted(&e.ok(&next(&page).unwrap()).await), (2, 6));
+    assert_eq!(counted(&day), (2, 2));
+    assert_eq!(counted(&window), (2, 2));
+    // GDAL's datetime forms, property filters, six-number and antimeridian
+    // boxes, each with its count.
+    for (query, want) in [
+        ("datetime=2025-02-01T%2F..", vec!["7", "6", "4"]),
+        ("datetime=..%2F2025-01-02T", vec!["1"]),
+        (
+            "datetime=2025-01-02T10Z%2F2025-02-01T08:30Z",
+            vec!["4", "3", "2"],
+        ),
+        ("parameter=nitrate", vec!["6", "3", "1"]),
+        ("country=DE&quality_flag=valid", vec!["7", "4", "3"]),
+        (
+            "site_id=a-1&parameter=nitrate&datetime=2025-02-01/..",
+            vec!["6"],
+        ),
+        ("water_body_type=pond", vec![]),
+        ("bbox=11,48,4.9,49", vec!["7", "4", "3"]),
+        ("bbox=11,48,4.99,53", vec!["7", "6", "4", "3", "2", "1"]),
+        ("bbox=4.99,52.12,-100,5,53,100", vec!["6", "2", "1"]),
+    ] {
+        let page = e.ok(&format!("{uri}?{query}&limit=2")).await;
+        let all = e.ok(&format!("{uri}?{query}")).await;
+        assert_eq!(ids(&all), want, "{query}");
+        assert_eq!(
+            counted(&page),
+            (want.len().min(2) as u64, want.len() as u64),
+            "{query}"
+        );
+    }
+    let sites = "/api/features/collections/sites/items";
+    for (query, want) in [
+        ("country=NL", vec!["a-1"]),
+        ("water_body_type=lake&site_id=b-2", vec!["b-2"]),
+        ("bbox=11,48,4.9,49", vec!["b-2"]),
+        ("bbox=4.99,52.12,-1,5,53,1", vec!["a-1"]),
+        ("datetime=2025-03-01T12Z%2F..", vec!["a-1", "b-2"]),
+    ] {
+        let page = e.ok(&format!("{sites}?{query}")).await;
+        assert_eq!(ids(&page), want, "{query}");
+        assert_eq!(page["numberMatched"], want.len(), "{query}");
+    }
+
+    // Queryables: a JSON Schema per collection, linked from it.
+    let (status, kind, q) = e
+        .get(
+            "/api/features/collections/observations/queryables",
+            "application/schema+json",
+        )
+        .await;
+    assert_eq!((status, kind.as_str()), (200, "application/schema+json"));
+    assert_eq!(
+        q["$id"],
+        "https://example.org/api/features/collections/observations/queryables"
+    );
+    assert_eq!(q["type"], "object");
+    let names: Vec<&String> = q["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        names,
+        [
+            "country",
+            "parameter",
+            "quality_flag",
+            "site_id",
+            "water_body_type"
+        ]
+    );
+    assert_eq!(q["properties"]["parameter"]["enum"][0], "nitrate");
+    let q = e.ok("/api/features/collections/sites/queryables").await;
+    assert!(q["properties"].get("parameter").is_none());
+    let collection = e.ok("/api/features/collections/observations").await;
+    assert!(collection["links"].as_array().unwrap().iter().any(|l| {
+        l["rel"] == "http://www.opengis.net/def/rel/ogc/1.0/queryables"
+            && l["type"] == "application/schema+json"
+    }));
+
     // Single features.
     let one = e.ok("/api/features/collections/observations/items/1").await;
     assert_eq!(one["properties"]["parameter"], "nitrate");
@@ -217,6 +307,30 @@ async fn the_routes_publish_what_the_live_routes_publish(backend: Backend) {
         (
             "/api/features/collections/sites/items?cursor=MToxOjE",
             "cursor",
+        ),
+        (
+            "/api/features/collections/sites/items?parameter=nitrate",
+            "parameter",
+        ),
+        (
+            "/api/features/collections/observations/items?parameter=gold",
+            "parameter",
+        ),
+        (
+            "/api/features/collections/observations/items?bbox=1,2,3,4,5",
+            "bbox",
+        ),
+        (
+            "/api/features/collections/observations/items?bbox=1,2,9,3,4,5",
+            "bbox",
+        ),
+        (
+            "/api/features/collections/observations/items?datetime=2025/01/01",
+            "datetime",
+        ),
+        (
+            "/api/features/collections/observations/queryables?limit=1",
+            "limit",
         ),
     ] {
         let (status, _, body) = e.get(bad, "application/json").await;

@@ -167,7 +167,8 @@ if len(sys.argv) > 2:
                               "/api/features/collections/sites", "/api/features/collections/sites/items?limit=5",
                               f"/api/features/collections/sites/items/{some}",
                               "/api/features/collections/observations/items?limit=5",
-                              f"/api/features/collections/observations/items/{one['id']}"]):
+                              f"/api/features/collections/observations/items/{one['id']}",
+                              "/api/features/collections/observations/queryables"]):
         status, headers, body = http(path + ("&" if "?" in path else "?") + "f=html")
         check(status == 200 and headers.get("content-type", "").startswith("text/html"), f"{path}: HTML")
         (out / f"{i}.html").write_bytes(body)

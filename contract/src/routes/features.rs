@@ -1,6 +1,6 @@
 //! The OGC API – Features routes (decision 0049): a landing page,
-//! conformance, the collections, and each collection's features, over the
-//! public sites and observations.
+//! conformance, the collections, and each collection's features and
+//! queryables, over the public sites and observations.
 
 use super::{Alias, Cache, Endpoint, Route, StaticFile, file, get};
 use crate::media;
@@ -8,6 +8,8 @@ use crate::media;
 /// every path below it to the sidecar, which answers unknown ones with its
 /// 404 problem.
 pub const FEATURES_ROOT: &str = "/api/features";
+/// The media type of a JSON Schema document (a collection's queryables).
+pub const SCHEMA_JSON: &str = "application/schema+json";
 
 const fn features(
     endpoint: Endpoint,
@@ -75,6 +77,13 @@ pub static FEATURES_ITEM: Route = features(
     "getFeature",
     "One feature",
     &[media::GEO_JSON, media::HTML_UTF8],
+);
+pub static FEATURES_QUERYABLES: Route = features(
+    Endpoint::FeaturesQueryables,
+    "/api/features/collections/{collectionId}/queryables",
+    "getFeatureQueryables",
+    "The properties a collection's features can be filtered on (Part 3)",
+    &[SCHEMA_JSON, media::HTML_UTF8],
 );
 /// The OGC API – Features routes' definition in OpenAPI 3.0 (decision 0049).
 pub static FEATURES_OPENAPI: Route = file(

@@ -24,7 +24,7 @@ fn plan_lists_urls_redirects_and_sidecar_paths() {
         .iter()
         .filter(|e| e.route().is_template())
         .count();
-    assert_eq!(templated, 3);
+    assert_eq!(templated, 4);
     assert_eq!(paths.len(), Endpoint::ALL.len() - templated + 2);
     assert_eq!(plan.sidecar_prefixes(), ["/api/features/collections/"]);
     let problem: serde_json::Value =

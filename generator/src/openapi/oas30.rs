@@ -4,7 +4,10 @@
 //! that version. It is cut from the contract, not written again: the
 //! contract's operations under [`FEATURES_ROOT`] and every component they
 //! reference, with the JSON Schema 2020-12 keywords 3.0 lacks rewritten to
-//! their 3.0 forms.
+//! their 3.0 forms. Its server is the landing page and its paths are
+//! relative to it (`/collections/{collectionId}/items`), the layout OGC's
+//! examples use and the one GDAL reads an items route's parameters from
+//! (decision 0213).
 
 use std::collections::BTreeSet;
 
@@ -19,13 +22,20 @@ pub const VERSION: &str = "3.0.3";
 pub fn document(full: &Value, server: &str) -> Value {
     let mut paths = Map::new();
     for (path, item) in full["paths"].as_object().into_iter().flatten() {
-        if path == FEATURES_ROOT || path.starts_with(&format!("{FEATURES_ROOT}/")) {
-            let mut item = item.clone();
-            if let Some(o) = item.as_object_mut() {
-                o.remove("servers");
-            }
-            paths.insert(path.clone(), item);
+        // Paths relative to the landing page, which is the server (as OGC's
+        // examples have them, and as GDAL looks up an items route's
+        // parameters: `/collections/{collectionId}/items`). The landing
+        // page's alias with a slash would be `/` twice; it stays out.
+        let relative = match path.strip_prefix(FEATURES_ROOT) {
+            Some("") => "/",
+            Some(rest) if rest.starts_with('/') && rest != "/" => rest,
+            _ => continue,
+        };
+        let mut item = item.clone();
+        if let Some(o) = item.as_object_mut() {
+            o.remove("servers");
         }
+        paths.insert(relative.to_owned(), item);
     }
     let components = referenced(full, &Value::Object(paths.clone()));
     let mut info = full["info"].clone();
@@ -56,7 +66,7 @@ pub fn document(full: &Value, server: &str) -> Value {
     let mut doc = json!({
         "openapi": VERSION,
         "info": info,
-        "servers": [{ "url": server }],
+        "servers": [{ "url": format!("{}{FEATURES_ROOT}", server.trim_end_matches('/')) }],
         "tags": tags,
         "paths": paths,
         "components": components,
@@ -201,6 +211,11 @@ mod tests {
         );
         assert!(d["info"]["license"].get("identifier").is_none());
         assert!(d["paths"].get("/mcp/").is_none());
+        assert!(
+            d["paths"].get("/").is_some(),
+            "paths relative to the landing page"
+        );
+        assert_eq!(d["servers"][0]["url"], "https://x.example/api/features");
         assert_eq!(d["tags"], json!([{ "name": "features" }]));
         let a = &d["components"]["schemas"]["A"]["properties"];
         assert_eq!(a["k"], json!({ "enum": ["x"] }));

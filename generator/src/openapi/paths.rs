@@ -229,7 +229,8 @@ fn operation(route: &Route, op: Operation) -> Operation {
         | Endpoint::FeaturesCollections
         | Endpoint::FeaturesCollection
         | Endpoint::FeaturesItems
-        | Endpoint::FeaturesItem => features::operation(endpoint, op),
+        | Endpoint::FeaturesItem
+        | Endpoint::FeaturesQueryables => features::operation(endpoint, op),
     }
 }
 

@@ -173,12 +173,18 @@ pub struct ObservationRow {
 pub struct ObservationFilter {
     pub parameter: Option<String>,
     pub site: Option<String>,
+    /// The site's country, water body type, and the quality flag: equality.
+    pub country: Option<String>,
+    pub water_body_type: Option<String>,
+    pub quality_flag: Option<String>,
     /// Inclusive lower bound, Unix seconds.
     pub from: Option<i64>,
     /// Exclusive upper bound, Unix seconds.
     pub until: Option<i64>,
     /// `[min_lon, min_lat, max_lon, max_lat]`, matched on the published
-    /// (coarsened) location, as a response shows it.
+    /// (coarsened) location, as a response shows it. A `min_lon` above
+    /// `max_lon` is a box across the antimeridian (`min_lon..=180` and
+    /// `-180..=max_lon`).
     pub bbox: Option<[f64; 4]>,
     /// Only the observation with this id.
     pub id: Option<i64>,
@@ -319,6 +325,15 @@ impl Store {
         }
     }
 
+    /// How many public observations match `filter` (its keyset and limit
+    /// aside).
+    pub async fn count_observations(&self, filter: &ObservationFilter) -> anyhow::Result<i64> {
+        match self {
+            Store::Sqlite(s) => s.count_observations(filter).await,
+            Store::Postgres(s) => s.count_observations(filter).await,
+        }
+    }
+
     /// Every public site that has observations, with their aggregate.
     pub async fn site_summaries(&self) -> anyhow::Result<Vec<SiteSummary>> {
         match self {
@@ -389,22 +404,61 @@ pub(crate) fn observation_query(
     filter: &ObservationFilter,
     placeholder: impl Fn(usize) -> String,
 ) -> (String, Vec<Arg>) {
-    let mut sql = String::from(
+    let (mut sql, mut args) = observation_where(
         "SELECT o.id, o.site_id, s.name, s.country, s.water_body_type, o.observed_at, \
-         o.parameter, o.value, o.unit, o.method, o.quality_flag, s.latitude, s.longitude \
-         FROM observations o JOIN sites s ON s.id = o.site_id \
-         WHERE s.public = TRUE AND o.withdrawn = FALSE",
+         o.parameter, o.value, o.unit, o.method, o.quality_flag, s.latitude, s.longitude",
+        filter,
+        &placeholder,
+    );
+    if let Some((at, id)) = filter.before {
+        // A row-value comparison, which both planners turn into an index range.
+        args.push(Arg::Int(at));
+        let at = placeholder(args.len());
+        args.push(Arg::Int(id));
+        let id = placeholder(args.len());
+        sql.push_str(&format!(" AND (o.observed_at, o.id) < ({at}, {id})"));
+    }
+    sql.push_str(" ORDER BY o.observed_at DESC, o.id DESC LIMIT ");
+    sql.push_str(&filter.limit.to_string());
+    (sql, args)
+}
+
+/// How many public observations match `filter` (its `before` and `limit`
+/// aside), shared by both backends.
+pub(crate) fn observation_count_query(
+    filter: &ObservationFilter,
+    placeholder: impl Fn(usize) -> String,
+) -> (String, Vec<Arg>) {
+    observation_where("SELECT count(*)", filter, &placeholder)
+}
+
+/// `select` over the public observations and their sites, with the
+/// conditions of `filter` except its keyset and limit.
+fn observation_where(
+    select: &str,
+    filter: &ObservationFilter,
+    placeholder: &impl Fn(usize) -> String,
+) -> (String, Vec<Arg>) {
+    let mut sql = format!(
+        "{select} FROM observations o JOIN sites s ON s.id = o.site_id \
+         WHERE s.public = TRUE AND o.withdrawn = FALSE"
     );
     let mut args = Vec::new();
     let mut bind = |sql: &mut String, clause: &str, arg: Arg| {
         args.push(arg);
         sql.push_str(&clause.replace('?', &placeholder(args.len())));
     };
-    if let Some(p) = &filter.parameter {
-        bind(&mut sql, " AND o.parameter = ?", Arg::Text(p.clone()));
-    }
-    if let Some(site) = &filter.site {
-        bind(&mut sql, " AND o.site_id = ?", Arg::Text(site.clone()));
+    let text = [
+        (" AND o.parameter = ?", &filter.parameter),
+        (" AND o.site_id = ?", &filter.site),
+        (" AND s.country = ?", &filter.country),
+        (" AND s.water_body_type = ?", &filter.water_body_type),
+        (" AND o.quality_flag = ?", &filter.quality_flag),
+    ];
+    for (clause, value) in text {
+        if let Some(v) = value {
+            bind(&mut sql, clause, Arg::Text(v.clone()));
+        }
     }
     if let Some(id) = filter.id {
         bind(&mut sql, " AND o.id = ?", Arg::Int(id));
@@ -418,25 +472,30 @@ pub(crate) fn observation_query(
     if let Some([min_lon, min_lat, max_lon, max_lat]) = filter.bbox {
         // The box is on published locations: compare the exact ones with the
         // ends of the exact ranges that publish inside it.
-        let lon = published::exact_range(min_lon, max_lon);
         let lat = published::exact_range(min_lat, max_lat);
+        let lon = if min_lon > max_lon {
+            // Across the antimeridian: east of the west edge, or west of the
+            // east edge.
+            let east = published::exact_range(min_lon, f64::MAX);
+            let west = published::exact_range(f64::MIN, max_lon);
+            east.zip(west).map(|(e, w)| vec![e, w])
+        } else {
+            published::exact_range(min_lon, max_lon).map(|r| vec![r])
+        };
         match lon.zip(lat) {
-            Some(((lon_lo, lon_hi), (lat_lo, lat_hi))) => {
-                bind(&mut sql, " AND s.longitude >= ?", Arg::Real(lon_lo));
+            Some((lon, (lat_lo, lat_hi))) => {
+                for (i, (lo, hi)) in lon.into_iter().enumerate() {
+                    let open = if i == 0 { " AND ((" } else { " OR (" };
+                    bind(&mut sql, &format!("{open}s.longitude >= ?"), Arg::Real(lo));
+                    bind(&mut sql, " AND s.longitude <= ?)", Arg::Real(hi));
+                }
+                sql.push(')');
                 bind(&mut sql, " AND s.latitude >= ?", Arg::Real(lat_lo));
-                bind(&mut sql, " AND s.longitude <= ?", Arg::Real(lon_hi));
                 bind(&mut sql, " AND s.latitude <= ?", Arg::Real(lat_hi));
             }
             None => sql.push_str(" AND FALSE"),
         }
     }
-    if let Some((at, id)) = filter.before {
-        // A row-value comparison, which both planners turn into an index range.
-        bind(&mut sql, " AND (o.observed_at, o.id) < (?", Arg::Int(at));
-        bind(&mut sql, ", ?)", Arg::Int(id));
-    }
-    sql.push_str(" ORDER BY o.observed_at DESC, o.id DESC LIMIT ");
-    sql.push_str(&filter.limit.to_string());
     (sql, args)
 }
 

@@ -270,16 +270,7 @@ impl PgStore {
         filter: &ObservationFilter,
     ) -> anyhow::Result<Vec<ObservationRow>> {
         let (sql, args) = super::observation_query(filter, |n| format!("${n}"));
-        let params: Vec<Param> = args
-            .into_iter()
-            .map(|a| -> Param {
-                match a {
-                    Arg::Text(s) => Box::new(s),
-                    Arg::Int(i) => Box::new(i),
-                    Arg::Real(f) => Box::new(f),
-                }
-            })
-            .collect();
+        let params = pg_params(args);
         let client = self.client().await?;
         let stmt = client.prepare_cached(&sql).await?;
         let rows = client.query(&stmt, &refs(&params)).await?;
@@ -301,6 +292,14 @@ impl PgStore {
                 longitude: r.get(12),
             })
             .collect())
+    }
+
+    pub async fn count_observations(&self, filter: &ObservationFilter) -> anyhow::Result<i64> {
+        let (sql, args) = super::observation_count_query(filter, |n| format!("${n}"));
+        let params = pg_params(args);
+        let client = self.client().await?;
+        let stmt = client.prepare_cached(&sql).await?;
+        Ok(client.query_one(&stmt, &refs(&params)).await?.get(0))
     }
 
     pub async fn site_summaries(&self) -> anyhow::Result<Vec<SiteSummary>> {
@@ -451,4 +450,16 @@ async fn insert_observations(
     )
     .await?;
     Ok(())
+}
+
+fn pg_params(args: Vec<Arg>) -> Vec<Param> {
+    args.into_iter()
+        .map(|a| -> Param {
+            match a {
+                Arg::Text(s) => Box::new(s),
+                Arg::Int(i) => Box::new(i),
+                Arg::Real(f) => Box::new(f),
+            }
+        })
+        .collect()
 }

@@ -277,11 +277,7 @@ impl SqliteStore {
         let (sql, args) = super::observation_query(filter, |n| format!("?{n}"));
         self.read(move |c| {
             let mut stmt = c.prepare_cached(&sql)?;
-            let values = args.iter().map(|a| match a {
-                Arg::Text(s) => rusqlite::types::Value::Text(s.clone()),
-                Arg::Int(i) => rusqlite::types::Value::Integer(*i),
-                Arg::Real(f) => rusqlite::types::Value::Real(*f),
-            });
+            let values = args.iter().map(sqlite_value);
             let rows = stmt.query_map(params_from_iter(values), |r| {
                 Ok(ObservationRow {
                     id: r.get(0)?,
@@ -300,6 +296,16 @@ impl SqliteStore {
                 })
             })?;
             rows.collect()
+        })
+        .await
+    }
+
+    pub async fn count_observations(&self, filter: &ObservationFilter) -> anyhow::Result<i64> {
+        let (sql, args) = super::observation_count_query(filter, |n| format!("?{n}"));
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(&sql)?;
+            let values = args.iter().map(sqlite_value);
+            stmt.query_row(params_from_iter(values), |r| r.get(0))
         })
         .await
     }
@@ -458,6 +464,14 @@ fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
     }
     tx.commit()?;
     Ok(())
+}
+
+fn sqlite_value(a: &Arg) -> rusqlite::types::Value {
+    match a {
+        Arg::Text(s) => rusqlite::types::Value::Text(s.clone()),
+        Arg::Int(i) => rusqlite::types::Value::Integer(*i),
+        Arg::Real(f) => rusqlite::types::Value::Real(*f),
+    }
 }
 
 #[cfg(test)]

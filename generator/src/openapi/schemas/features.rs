@@ -225,13 +225,43 @@ pub(super) fn feature_page() -> Value {
                 "type": "integer",
                 "format": "int32",
                 "minimum": 0,
-                "description": "How many features match in all; given for the sites, not for the observations (it would cost a count per page)."
+                "description": "How many features match the page's filters in all, over every page."
             },
             "links": links(),
             "licence": schema_ref("DataLicence"),
             "attribution": { "type": "string" }
         },
-        "required": ["type", "features", "numberReturned", "links", "licence", "attribution"]
+        "required": ["type", "features", "numberReturned", "numberMatched", "links", "licence", "attribution"]
+    })
+}
+
+pub(super) fn queryables() -> Value {
+    json!({
+        "type": "object",
+        "description": "A JSON Schema (2020-12) of a collection's queryables (OGC API – Features Part 3): each property a query parameter of the items route.",
+        "properties": {
+            "$schema": { "type": "string", "format": "uri" },
+            "$id": { "type": "string", "format": "uri" },
+            "type": { "const": "object" },
+            "title": { "type": "string" },
+            "description": { "type": "string" },
+            "properties": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {
+                        "type": { "const": "string" },
+                        "title": { "type": "string" },
+                        "description": { "type": "string" },
+                        "enum": { "type": "array", "items": { "type": "string" } },
+                        "pattern": { "type": "string" }
+                    },
+                    "required": ["type"]
+                }
+            },
+            "additionalProperties": { "const": false }
+        },
+        "required": ["$schema", "$id", "type", "properties"]
     })
 }
 

@@ -62,6 +62,7 @@ pub fn all(base_url: &str) -> BTreeMap<String, Value> {
         ("ObservationFeature", features::observation_feature()),
         ("Feature", features::feature()),
         ("FeaturePage", features::feature_page()),
+        ("FeatureQueryables", features::queryables()),
         ("OpenApi30Document", features::openapi_30_document()),
     ];
     for (name, schema) in written {

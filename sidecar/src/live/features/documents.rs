@@ -4,7 +4,7 @@ use http::request::Parts;
 use serde_json::{Value, json};
 
 use super::query::{Cursor, FeaturesQuery, offset_cursor};
-use super::{Collection, Doc, Origins, Sites};
+use super::{Collection, Doc, Kind, Origins, Sites};
 use crate::http::problem::Problem;
 use crate::live::query::{LiveError, encode_cursor};
 use crate::live::{Live, LiveConfig, PRECISION_DECIMALS, coarsen};
@@ -14,12 +14,16 @@ use crate::store::{ObservationFilter, ObservationRow, SiteSummary};
 const ROOT: &str = contract::routes::FEATURES_ROOT;
 const CRS84: &str = "http://www.opengis.net/def/crs/OGC/1.3/CRS84";
 const GREGORIAN: &str = "http://www.opengis.net/def/uom/ISO-8601/0/Gregorian";
-const CONFORMANCE: [&str; 4] = [
+const CONFORMANCE: [&str; 6] = [
     "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core",
     "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30",
     "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson",
     "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/html",
+    "http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables",
+    "http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables-query-parameters",
 ];
+/// The link relation of a collection's queryables (Part 3).
+pub(super) const QUERYABLES_REL: &str = "http://www.opengis.net/def/rel/ogc/1.0/queryables";
 
 fn link(href: impl Into<String>, rel: &str, kind: &str, title: &str) -> Value {
     json!({ "href": href.into(), "rel": rel, "type": kind, "title": title })
@@ -48,7 +52,10 @@ fn licence_link(cfg: &LiveConfig) -> Value {
 }
 
 fn doc(json: Value) -> Doc {
-    Doc { json, geo: false }
+    Doc {
+        json,
+        kind: Kind::Json,
+    }
 }
 
 pub(super) fn landing(cfg: &LiveConfig, o: &Origins) -> Doc {
@@ -155,6 +162,12 @@ fn collection_json(cfg: &LiveConfig, o: &Origins, sites: &Sites, c: Collection) 
             "text/html",
             "The features as HTML",
         ),
+        link(
+            format!("{path}/queryables"),
+            QUERYABLES_REL,
+            contract::routes::SCHEMA_JSON,
+            "The properties the features can be filtered on",
+        ),
         licence_link(cfg),
     ]);
     let mut json = json!({
@@ -187,8 +200,8 @@ pub(super) fn collection(cfg: &LiveConfig, o: &Origins, sites: &Sites, c: Collec
 pub(super) struct Page {
     features: Vec<Value>,
     next: Option<String>,
-    /// How many features match in all, when that is known without
-    /// another query (the sites, which are read whole).
+    /// How many features match in all (the page's filters, not its
+    /// cursor).
     matched: Option<usize>,
 }
 
@@ -225,14 +238,25 @@ pub(super) fn site_page(sites: &Sites, q: &FeaturesQuery, limit: u32) -> Result<
         Some(Cursor::Offset(n)) => n,
         Some(Cursor::Observation(..)) => return Err(wrong_cursor()),
     };
+    let p = &q.properties;
     let inside = |s: &&SiteSummary| {
         let (lon, lat) = (coarsen(s.site.longitude), coarsen(s.site.latitude));
-        let in_box = q
-            .bbox
-            .is_none_or(|[w, so, e, n]| (w..=e).contains(&lon) && (so..=n).contains(&lat));
+        let in_box = q.bbox.is_none_or(|[w, so, e, n]| {
+            // West above east: across the antimeridian.
+            let in_lon = if w > e {
+                lon >= w || lon <= e
+            } else {
+                (w..=e).contains(&lon)
+            };
+            in_lon && (so..=n).contains(&lat)
+        });
         let in_time = q.from.is_none_or(|f| s.latest_observed_at >= f)
             && q.until.is_none_or(|u| s.first_observed_at < u);
-        in_box && in_time
+        let is = |want: &Option<String>, have: &str| want.as_deref().is_none_or(|w| w == have);
+        let props = is(&p.site_id, &s.site.id)
+            && is(&p.country, &s.site.country)
+            && is(&p.water_body_type, &s.site.water_body_type);
+        in_box && in_time && props
     };
     let matching: Vec<&SiteSummary> = sites.iter().filter(inside).collect();
     let end = offset.saturating_add(limit as usize).min(matching.len());
@@ -273,34 +297,48 @@ fn observation_feature(r: &ObservationRow) -> Value {
     })
 }
 
-/// Up to `limit + 1` observations of the query (one more tells whether a
-/// next page exists).
-pub(super) async fn observation_rows(
+/// A page of the observations matching the query, and how many match in
+/// all: up to `limit + 1` rows (one more tells whether a next page exists),
+/// then a count with the same filters.
+pub(super) async fn observation_page(
     live: &Live,
     q: &FeaturesQuery,
     limit: u32,
-) -> anyhow::Result<Result<Vec<ObservationRow>, Problem>> {
+) -> anyhow::Result<Result<Page, Problem>> {
     let before = match q.cursor {
         None => None,
         Some(Cursor::Observation(at, id)) => Some((at, id)),
         Some(Cursor::Offset(_)) => return Ok(Err(wrong_cursor())),
     };
+    let p = q.properties.clone();
     let filter = ObservationFilter {
         from: q.from,
         until: q.until,
         bbox: q.bbox,
+        site: p.site_id,
+        parameter: p.parameter,
+        country: p.country,
+        water_body_type: p.water_body_type,
+        quality_flag: p.quality_flag,
         before,
         limit: limit + 1,
         ..ObservationFilter::default()
     };
     let timeout = live.config().query_timeout;
-    let rows = tokio::time::timeout(timeout, live.store().observations(&filter))
-        .await
-        .map_err(|_| anyhow::anyhow!("the database did not answer in time"))??;
-    Ok(Ok(rows))
+    let store = live.store();
+    let (rows, matched) = tokio::time::timeout(timeout, async {
+        let rows = store.observations(&filter).await?;
+        let matched = store.count_observations(&filter).await?;
+        anyhow::Ok((rows, matched))
+    })
+    .await
+    .map_err(|_| anyhow::anyhow!("the database did not answer in time"))??;
+    let mut page = page_of(rows, limit);
+    page.matched = Some(usize::try_from(matched).unwrap_or(0));
+    Ok(Ok(page))
 }
 
-pub(super) fn observation_page(mut rows: Vec<ObservationRow>, limit: u32) -> Page {
+fn page_of(mut rows: Vec<ObservationRow>, limit: u32) -> Page {
     let next = if rows.len() > limit as usize {
         rows.truncate(limit as usize);
         rows.last().map(|r| encode_cursor(r.observed_at, r.id))
@@ -409,7 +447,10 @@ pub(super) fn feature_collection(
     if let Some(n) = page.matched {
         json["numberMatched"] = json!(n);
     }
-    Doc { json, geo: true }
+    Doc {
+        json,
+        kind: Kind::Geo,
+    }
 }
 
 pub(super) fn single(cfg: &LiveConfig, o: &Origins, c: Collection, mut feature: Value) -> Doc {
@@ -432,6 +473,6 @@ pub(super) fn single(cfg: &LiveConfig, o: &Origins, c: Collection, mut feature: 
     feature["links"] = json!(links);
     Doc {
         json: feature,
-        geo: true,
+        kind: Kind::Geo,
     }
 }

@@ -1,5 +1,6 @@
 //! The HTML twin of every OGC API – Features document: its title and
-//! description, its links, and a table of its collections or features.
+//! description, its links, and a table of its collections, features or
+//! queryables.
 
 use std::fmt::Write;
 
@@ -149,6 +150,24 @@ pub(super) fn page(doc: &Value, path: &str) -> String {
             &mut o,
             &rows,
             &["id".into(), "title".into(), "description".into()],
+        );
+    }
+    if doc["type"] == "object"
+        && let Some(props) = doc["properties"].as_object()
+    {
+        // A queryables schema: one row per property, with its values.
+        let rows: Vec<Value> = props
+            .iter()
+            .map(|(name, p)| {
+                let values = p.get("enum").or_else(|| p.get("pattern")).cloned();
+                serde_json::json!({ "name": name, "title": p["title"], "values": values })
+            })
+            .collect();
+        let rows: Vec<&Value> = rows.iter().collect();
+        table(
+            &mut o,
+            &rows,
+            &["name".into(), "title".into(), "values".into()],
         );
     }
     if let Some(fs) = doc["features"].as_array() {

@@ -9,11 +9,17 @@
 //! - `/api/features/conformance`;
 //! - `/api/features/collections` and `…/collections/{sites|observations}`,
 //!   each with its spatial and temporal extent from the data;
-//! - `…/items`: a GeoJSON FeatureCollection filtered by `bbox` and
-//!   `datetime`, at most `limit` features, with a `next` link while there
+//! - `…/items`: a GeoJSON FeatureCollection filtered by `bbox`,
+//!   `datetime` and the queryables, at most `limit` features, with a `next` link while there
 //!   are more (sites by name order, observations newest first);
 //! - `…/items/{featureId}`: one feature (a site's id, an observation's
-//!   number), or a 404 problem.
+//!   number), or a 404 problem;
+//! - `…/queryables` (Part 3): a JSON Schema of the properties the items
+//!   route filters on by equality, each a query parameter there.
+//!
+//! Every items page carries `numberMatched`, counted with the page's
+//! filters (decision 0210): GDAL learns a layer's size from it in one
+//! request instead of paging through the whole collection.
 //!
 //! Every document is JSON (GeoJSON for features) or HTML, chosen by `f`,
 //! else by `Accept` (HTML only when it prefers `text/html`). Links are
@@ -23,6 +29,7 @@
 mod documents;
 mod html;
 pub mod query;
+mod queryables;
 
 use std::sync::Arc;
 
@@ -39,7 +46,9 @@ use crate::Body;
 use crate::http::problem::{Code, Problem};
 use crate::published::Published;
 use crate::store::SiteSummary;
-use query::{FeaturesQuery, Format, ITEMS_PARAMETERS, OTHER_PARAMETERS};
+use query::{
+    FeaturesQuery, Format, OBSERVATIONS_ITEMS_PARAMETERS, OTHER_PARAMETERS, SITES_ITEMS_PARAMETERS,
+};
 
 /// The two collections.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +86,15 @@ pub(crate) struct Origins<'a> {
 /// page shows.
 pub(crate) struct Doc {
     json: Value,
-    geo: bool,
+    kind: Kind,
+}
+
+/// What a JSON document is: plain JSON, GeoJSON, or a JSON Schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Json,
+    Geo,
+    Schema,
 }
 
 /// Whether the request asks for HTML: `f=html`, or an `Accept` that rates
@@ -99,7 +116,7 @@ fn wants_html(format: Option<Format>, parts: &Parts) -> bool {
     }
 }
 
-/// One of the six routes.
+/// One of the seven routes.
 pub async fn features(
     live: &Live,
     endpoint: Endpoint,
@@ -112,15 +129,6 @@ pub async fn features(
         site: &release.content.base_url,
     };
     let path = parts.uri.path();
-    let known = if endpoint == Endpoint::FeaturesItems {
-        ITEMS_PARAMETERS
-    } else {
-        OTHER_PARAMETERS
-    };
-    let q = match query::parse(parts.uri.query(), known) {
-        Ok(q) => q,
-        Err(e) => return problem(live, parts, e.into_problem()),
-    };
     let values = endpoint.route().path_values(path);
     let collection = match values.first() {
         None => None,
@@ -133,6 +141,15 @@ pub async fn features(
                 return problem(live, parts, Problem::new(Code::NotFound, detail));
             }
         },
+    };
+    let known = match (endpoint, collection) {
+        (Endpoint::FeaturesItems, Some(Collection::Sites)) => SITES_ITEMS_PARAMETERS,
+        (Endpoint::FeaturesItems, Some(Collection::Observations)) => OBSERVATIONS_ITEMS_PARAMETERS,
+        _ => OTHER_PARAMETERS,
+    };
+    let q = match query::parse(parts.uri.query(), known) {
+        Ok(q) => q,
+        Err(e) => return problem(live, parts, e.into_problem()),
     };
     let sites = match live
         .sites
@@ -151,6 +168,7 @@ pub async fn features(
         (Endpoint::FeaturesConformance, _) => Ok(documents::conformance(&o)),
         (Endpoint::FeaturesCollections, _) => Ok(documents::collections(cfg, &o, &sites)),
         (Endpoint::FeaturesCollection, Some(c)) => Ok(documents::collection(cfg, &o, &sites, c)),
+        (Endpoint::FeaturesQueryables, Some(c)) => Ok(queryables::queryables(&o, c)),
         (Endpoint::FeaturesItems, Some(c)) => items(live, &o, parts, &sites, c, &q).await,
         (Endpoint::FeaturesItem, Some(c)) => {
             let id = values.get(1).copied().unwrap_or("");
@@ -177,10 +195,10 @@ pub async fn features(
             vary,
         )
     } else {
-        let media = if doc.geo {
-            contract::media::GEO_JSON
-        } else {
-            contract::media::JSON
+        let media = match doc.kind {
+            Kind::Json => contract::media::JSON,
+            Kind::Geo => contract::media::GEO_JSON,
+            Kind::Schema => contract::routes::SCHEMA_JSON,
         };
         let body = serde_json::to_vec(&doc.json).expect("a document serialises");
         Rendered::new(media, Bytes::from(body), cache_control, vary)
@@ -204,12 +222,9 @@ async fn items(
     let limit = q.limit.unwrap_or(query::DEFAULT_LIMIT);
     let page = match collection {
         Collection::Sites => documents::site_page(sites, q, limit)?,
-        Collection::Observations => {
-            let rows = documents::observation_rows(live, q, limit)
-                .await
-                .map_err(unavailable)??;
-            documents::observation_page(rows, limit)
-        }
+        Collection::Observations => documents::observation_page(live, q, limit)
+            .await
+            .map_err(unavailable)??,
     };
     Ok(documents::feature_collection(
         live.config(),
