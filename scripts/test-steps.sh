@@ -225,7 +225,7 @@ step_compose() { tests/e2e/compose.sh "$TEST_OUT/dist"; }
 def consistency full 1 "sample-site tools" "one story on every surface (the routes answered against the contract, every discovery URL, sitemap, twins and search index, MCP resources and live tools against their pages and routes, problem codes, identity), and drift fixtures that must fail" base
 step_consistency() { tests/e2e/consistency.sh "$TEST_OUT/dist"; }
 
-def ogc full 1 "sample-site tools" "OGC API - Features with GDAL (ogrinfo, ogr2ogr): the collections, every site page by page and a bbox against /api/globe-data.php, a time filter against /api/observations-data.php, single features, HTML, the OpenAPI 3.0 definition validated" base
+def ogc full 1 "sample-site tools" "OGC API - Features with GDAL (ogrinfo, ogr2ogr) and OWSLib: the collections, every site page by page and a bbox against /api/globe-data.php, a time filter against /api/observations-data.php; ogrinfo -so in at most 3 requests (numberMatched); GDAL's date and property filters and -spat, OWSLib's 4- and 6-number and antimeridian bbox, open datetime intervals and property filter, against the REST routes; the queryables; single features, HTML, the OpenAPI 3.0 definition validated" base
 step_ogc() { with_base_sidecar tests/e2e/ogc.sh "$TEST_BASE" "$TEST_OUT/dist"; }
 
 def schemathesis full 1 "sample-site tools" "schemathesis over the whole contract against a running sidecar on its SQLite file"
