@@ -157,7 +157,7 @@ pub(super) fn operation(endpoint: Endpoint, op: Operation) -> Operation {
             query(
                 "country",
                 "Queryable: only the features in this country (ISO 3166-1 alpha-2).",
-                json!({ "type": "string", "pattern": "^[A-Z]{2}$", "examples": ["NL"] }),
+                json!({ "type": "string", "minLength": 2, "maxLength": 2, "pattern": "^[A-Z]{2}$", "examples": ["NL"] }),
             ),
             query(
                 "water_body_type",
