@@ -460,10 +460,10 @@ mod tests {
             ("/2024-06-01", (None, Some(JUNE + DAY))),
             // What GDAL sends for -where on a date-time field, `/` encoded.
             ("2024-06-01T%2F..", (Some(JUNE), None)),
-            ("..%2F2024-06-01T", (None, Some(JUNE + DAY))),
+            ("..%2F2024-06-01T", (None, Some(JUNE + 1))),
             (
                 "2024-06-01T%2F2024-07-01T",
-                (Some(JUNE), Some(JUNE + 31 * DAY)),
+                (Some(JUNE), Some(JUNE + 30 * DAY + 1)),
             ),
             ("2024-06-01T10Z%2F..", (Some(JUNE + 36_000), None)),
             ("2024-06-01T10:30Z%2F..", (Some(JUNE + 37_800), None)),
