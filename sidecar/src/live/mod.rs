@@ -31,6 +31,7 @@ pub(crate) mod csv;
 pub(crate) mod encoded;
 pub mod features;
 mod globe;
+mod mcp_globe;
 pub mod mcp_tools;
 pub mod monthly;
 mod observations;

@@ -83,7 +83,7 @@ impl LiveError {
         }
     }
 
-    fn reason(&self) -> String {
+    pub(crate) fn reason(&self) -> String {
         match self {
             LiveError::UnknownParameter { known, .. } => format!(
                 "not a parameter of this route; it takes {}",
