@@ -308,12 +308,18 @@ def check_routes(site):
             if r.status == 405:
                 rep.check("routes", got == ok_methods,
                           f"{path}: Allow is {sorted(got)}, the contract declares {sorted(ok_methods)}")
-    # A declared GET answers 200 with a media type its 200 response declares.
+    # A declared GET answers 200 with a media type its 200 response declares,
+    # asked with an example of each required query parameter.
     for path, item in site.paths.items():
         op = item.get("get")
         if not op:
             continue
-        r = site.get(path)
+        required = {}
+        for p in op.get("parameters", []):
+            if p.get("in") == "query" and p.get("required"):
+                schema = p.get("schema", {})
+                required[p["name"]] = (schema.get("examples") or schema.get("enum") or [""])[0]
+        r = site.get(path + ("?" + urllib.parse.urlencode(required) if required else ""))
         declared = {essence(t) for t in op.get("responses", {}).get("200", {}).get("content", {})}
         rep.check("routes", r.status == 200 and r.type in declared,
                   f"GET {path}: {r.status} {r.type}, the contract declares 200 {sorted(declared)}")
@@ -794,7 +800,7 @@ def check_mcp_tools(site, mcp):
         params = {p.get("name"): p for p in site.paths[path]["get"].get("parameters", []) if p.get("in") == "query"}
         # `format` chooses the representation (JSON or CSV); a tool answers JSON.
         representation = {n for n, p in params.items() if "json" in p.get("schema", {}).get("enum", [])}
-        if not params:
+        if not params and props:
             # A route without a query (the globe's): the tool's arguments
             # are its own, compared below.
             check_mcp_globe(site, mcp, rep, name, path, props)
