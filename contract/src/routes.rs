@@ -11,7 +11,11 @@
 use crate::{manifest, media};
 
 mod features;
+mod operations;
+mod trend;
 pub use features::*;
+pub use operations::{HEALTHZ, READYZ};
+pub use trend::OBSERVATION_TREND;
 
 /// The methods a route takes (HEAD is implied by GET, OPTIONS by CORS).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,6 +109,7 @@ pub enum Endpoint {
     PlatformStats,
     ObservationsData,
     GlobeData,
+    ObservationTrend,
     Mcp,
     ContactChallenge,
     Contact,
@@ -121,10 +126,11 @@ pub enum Endpoint {
 }
 
 impl Endpoint {
-    pub const ALL: [Endpoint; 16] = [
+    pub const ALL: [Endpoint; 17] = [
         Endpoint::PlatformStats,
         Endpoint::ObservationsData,
         Endpoint::GlobeData,
+        Endpoint::ObservationTrend,
         Endpoint::Mcp,
         Endpoint::ContactChallenge,
         Endpoint::Contact,
@@ -146,6 +152,7 @@ impl Endpoint {
             Endpoint::PlatformStats => &PLATFORM_STATS,
             Endpoint::ObservationsData => &OBSERVATIONS_DATA,
             Endpoint::GlobeData => &GLOBE_DATA,
+            Endpoint::ObservationTrend => &OBSERVATION_TREND,
             Endpoint::Mcp => &MCP,
             Endpoint::ContactChallenge => &CONTACT_CHALLENGE,
             Endpoint::Contact => &CONTACT,
@@ -525,27 +532,8 @@ pub static CHAT: Route = Route {
     media_types: &[media::JSON],
     cache: Cache::NoStore,
 };
-pub static HEALTHZ: Route = get(
-    Endpoint::Healthz,
-    "/healthz",
-    "getHealth",
-    "operations",
-    "Liveness",
-    &[media::JSON],
-    Cache::NoStore,
-);
-pub static READYZ: Route = get(
-    Endpoint::Readyz,
-    "/readyz",
-    "getReadiness",
-    "operations",
-    "Readiness",
-    &[media::JSON],
-    Cache::NoStore,
-);
-
 /// The whole table: the documented files first, then the sidecar's routes.
-pub static ROUTES: [&Route; 29] = [
+pub static ROUTES: [&Route; 30] = [
     &SERVICE_INFORMATION,
     &OPENAPI,
     &AI_CATALOG,
@@ -562,6 +550,7 @@ pub static ROUTES: [&Route; 29] = [
     &PLATFORM_STATS,
     &OBSERVATIONS_DATA,
     &GLOBE_DATA,
+    &OBSERVATION_TREND,
     &MCP,
     &CONTACT_CHALLENGE,
     &CONTACT,

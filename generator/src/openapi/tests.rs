@@ -296,9 +296,9 @@ fn cacheable_gets_are_conditional() {
         assert!(not_modified["headers"]["ETag"].is_object());
         assert!(not_modified.get("content").is_none());
     }
-    // Thirteen static documents, three live data routes and the eight
+    // Thirteen static documents, four live data routes and the eight
     // paths of the seven OGC API – Features routes.
-    assert_eq!(conditional, 24);
+    assert_eq!(conditional, 25);
 }
 
 #[test]
