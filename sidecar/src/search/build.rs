@@ -28,6 +28,8 @@ pub struct Builder {
     lens: Vec<f32>,
     /// Per passage pushed: a hash of its text, which tells boilerplate.
     texts: Vec<u64>,
+    /// Per passage pushed: whether it is generated reference material.
+    reference: Vec<bool>,
 }
 
 impl Builder {
@@ -63,6 +65,7 @@ impl Builder {
             occurrence(&mut self.ids, &mut self.raw, term, passage).title = true;
         }
         self.lens.push(len);
+        self.reference.push(p.reference);
         let mut h = DefaultHasher::new();
         p.text.hash(&mut h);
         self.texts.push(h.finish());
@@ -76,14 +79,25 @@ impl Builder {
             mut raw,
             lens: pushed_lens,
             texts,
+            reference,
         } = self;
-        // The average length is summed in the order pushed (the file's;
-        // in f32, the order of a sum decides its rounding).
-        let avg_len = if pushed_lens.is_empty() {
+        // The average length of the prose passages, as rarity counts
+        // prose only: the size of the API reference does not lengthen or
+        // shorten the documents' passages. Summed in the order pushed (the
+        // file's; in f32, the order of a sum decides its rounding).
+        let prose_lens = || {
+            pushed_lens
+                .iter()
+                .zip(&reference)
+                .filter(|(_, r)| !**r)
+                .map(|(l, _)| *l)
+        };
+        let prose = prose_lens().count();
+        let avg_len = if prose == 0 {
             1.0
         } else {
-            let sum: f32 = pushed_lens.iter().sum();
-            (sum / pushed_lens.len() as f32).max(1.0)
+            let sum: f32 = prose_lens().sum();
+            (sum / prose as f32).max(1.0)
         };
         // The passages are numbered in (URL, anchor) order.
         let number = passages.sort();
