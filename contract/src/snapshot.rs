@@ -62,12 +62,19 @@ pub fn valid_version(version: &str) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DataCite {
-    /// The snapshot's URL (no DOI is minted here; a repository that mints
-    /// one adds it as the `doi` and this stays an alternate identifier).
-    pub identifiers: Vec<Identifier>,
+    /// Always [`DATACITE_SCHEMA_VERSION`] (a member DataCite's JSON
+    /// requires).
+    pub schema_version: String,
+    /// The snapshot's landing URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The snapshot's URL again, as an identifier (no DOI is minted here; a
+    /// repository that mints one adds it as the `doi` and this stays an
+    /// alternate identifier).
+    pub alternate_identifiers: Vec<Identifier>,
     pub creators: Vec<Creator>,
     pub titles: Vec<Title>,
-    pub publisher: String,
+    pub publisher: Publisher,
     pub publication_year: String,
     pub types: Types,
     pub version: String,
@@ -102,11 +109,22 @@ pub struct GeoLocationBox {
     pub north_bound_latitude: f64,
 }
 
+/// The `schemaVersion` of DataCite Metadata Schema 4.x records.
+pub const DATACITE_SCHEMA_VERSION: &str = "http://datacite.org/schema/kernel-4";
+
+/// An alternate identifier (`alternateIdentifiers` in DataCite's JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
 pub struct Identifier {
+    #[serde(rename = "alternateIdentifier")]
     pub identifier: String,
+    #[serde(rename = "alternateIdentifierType")]
     pub identifier_type: String,
+}
+
+/// The publisher (an object since schema 4.5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Publisher {
+    pub name: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -179,10 +197,12 @@ impl DataCite {
 
     /// The snapshot's URL, when stated.
     pub fn url(&self) -> Option<&str> {
-        self.identifiers
-            .iter()
-            .find(|i| i.identifier_type == "URL")
-            .map(|i| i.identifier.as_str())
+        self.url.as_deref().or_else(|| {
+            self.alternate_identifiers
+                .iter()
+                .find(|i| i.identifier_type == "URL")
+                .map(|i| i.identifier.as_str())
+        })
     }
 
     /// The citation in DataCite's recommended form: Creator (Year): Title.
@@ -196,7 +216,7 @@ impl DataCite {
             self.publication_year,
             title,
             self.version,
-            self.publisher,
+            self.publisher.name,
             self.types.resource_type_general
         );
         if let Some(url) = self.url() {
@@ -224,7 +244,9 @@ mod tests {
     #[test]
     fn citation_reads_as_datacite_recommends() {
         let d = DataCite {
-            identifiers: vec![Identifier {
+            schema_version: DATACITE_SCHEMA_VERSION.into(),
+            url: None,
+            alternate_identifiers: vec![Identifier {
                 identifier: "https://example.org/snapshots/v1/".into(),
                 identifier_type: "URL".into(),
             }],
@@ -235,7 +257,9 @@ mod tests {
             titles: vec![Title {
                 title: "Observations".into(),
             }],
-            publisher: "Example Org".into(),
+            publisher: Publisher {
+                name: "Example Org".into(),
+            },
             publication_year: "2026".into(),
             types: Types {
                 resource_type_general: "Dataset".into(),

@@ -28,7 +28,9 @@ fn opts(out: &Path, snapshots: &Path) -> BuildOptions {
 
 fn meta(version: &str) -> DataCite {
     DataCite {
-        identifiers: vec![Identifier {
+        schema_version: DATACITE_SCHEMA_VERSION.into(),
+        url: None,
+        alternate_identifiers: vec![Identifier {
             identifier: format!("https://water.example.org/snapshots/{version}/"),
             identifier_type: "URL".into(),
         }],
@@ -39,7 +41,9 @@ fn meta(version: &str) -> DataCite {
         titles: vec![Title {
             title: "Public water observations".into(),
         }],
-        publisher: "Blue Reach Observatory".into(),
+        publisher: Publisher {
+            name: "Blue Reach Observatory".into(),
+        },
         publication_year: "2026".into(),
         types: Types {
             resource_type_general: "Dataset".into(),
