@@ -195,6 +195,9 @@ def fact_problems(doc: dict, base: str, dist: Path, api: dict, datacite: dict, d
     modified = (ds.get("dct:modified") or {}).get("@value")
     if modified != issued:
         out.append(f"{where}: dct:modified {modified}, the newest snapshot was issued {issued}")
+    catalog = next(n for n in doc["@graph"] if n.get("@type") == "dcat:Catalog")
+    if issued and (catalog.get("dct:modified") or {}).get("@value", "") < issued:
+        out.append(f"DCAT catalogue: dct:modified {catalog.get('dct:modified')} is older than its data ({issued})")
     # DataCite.
     collected = next((d["date"] for d in datacite["dates"] if d["dateType"] == "Collected"), None)
     if collected != f"{start}/{end}":

@@ -196,6 +196,17 @@ impl<'a> OpenData<'a> {
             .map_or(&self.content.service.description, |c| &c.description)
     }
 
+    /// When the catalogue last changed: the site's last update, or a
+    /// dataset's newer data.
+    fn modified(&self) -> &str {
+        self.datasets
+            .iter()
+            .filter_map(|d| d.modified.as_deref())
+            .chain([self.content.site.updated.as_str()])
+            .max()
+            .unwrap_or_default()
+    }
+
     /// Whether any dataset is described on the page at `url`.
     pub fn describes(&self, url: &str) -> bool {
         self.datasets.iter().any(|d| d.entry.page == url)
@@ -226,7 +237,7 @@ impl<'a> OpenData<'a> {
             "dct:description": text(self.description()),
             "dct:publisher": {"@id": self.publisher_iri()},
             "foaf:homepage": {"@id": format!("{}/", self.base_url), "@type": "foaf:Document"},
-            "dct:modified": {"@value": self.content.site.updated.as_str(), "@type": "xsd:date"},
+            "dct:modified": {"@value": self.modified(), "@type": "xsd:date"},
             "dcat:dataset": self.datasets.iter().map(|d| json!({"@id": d.iri})).collect::<Vec<_>>(),
             "dcat:service": [{"@id": self.service_iri()}, {"@id": self.features_iri()}],
         });
