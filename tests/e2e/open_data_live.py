@@ -201,7 +201,7 @@ def fact_problems(doc: dict, base: str, dist: Path, api: dict, datacite: dict, d
     # DataCite.
     collected = next((d["date"] for d in datacite["dates"] if d["dateType"] == "Collected"), None)
     if collected != f"{start}/{end}":
-        out.append(f"DataCite: Collected {collected}, the API's days are {start}/{end}")
+        out.append(f"DataCite: Collected {collected}, the catalogue states {start}/{end} (held to the API above)")
     box = (datacite.get("geoLocations") or [{}])[0].get("geoLocationBox", {})
     got = [box.get(k) for k in ("westBoundLongitude", "southBoundLatitude", "eastBoundLongitude", "northBoundLatitude")]
     if got != api["bbox"]:
