@@ -71,6 +71,9 @@ pub struct DataFacts {
     /// West, south, east, north in degrees (WGS 84): the box around the
     /// published site locations.
     pub bbox: Option<[f64; 4]>,
+    /// The same four numbers as the Markdown twin and the catalogue write
+    /// them (`51`, not `51.0`), for the page.
+    pub bbox_text: Option<[String; 4]>,
 }
 
 impl DataFacts {
@@ -89,20 +92,22 @@ impl DataFacts {
                 (u == unit).then(|| n.parse().ok()).flatten()
             })
         };
+        let bbox = meta.geo_locations.first().map(|g| {
+            let b = &g.geo_location_box;
+            [
+                b.west_bound_longitude,
+                b.south_bound_latitude,
+                b.east_bound_longitude,
+                b.north_bound_latitude,
+            ]
+        });
         DataFacts {
             first,
             last,
             observations: count("observations"),
             sites: count("sites"),
-            bbox: meta.geo_locations.first().map(|g| {
-                let b = &g.geo_location_box;
-                [
-                    b.west_bound_longitude,
-                    b.south_bound_latitude,
-                    b.east_bound_longitude,
-                    b.north_bound_latitude,
-                ]
-            }),
+            bbox,
+            bbox_text: bbox.map(|b| b.map(|x| x.to_string())),
         }
     }
 
@@ -274,6 +279,18 @@ impl Snapshots {
         if self.snapshots.is_empty() {
             s.push_str("No snapshot has been published yet.\n");
             return s;
+        }
+        if let Some(newest) = self.snapshots.first()
+            && let Some([w, so, e, n]) = newest.facts.bbox
+        {
+            let _ = writeln!(
+                s,
+                "The newest snapshot, version {} (issued {}), holds {}, within longitudes {w} to {e} \
+                 and latitudes {so} to {n}. The open-data catalogue states the same figures.\n",
+                newest.version,
+                newest.issued,
+                newest.facts.sentence(),
+            );
         }
         for snap in &self.snapshots {
             let _ = writeln!(

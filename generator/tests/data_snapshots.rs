@@ -215,6 +215,15 @@ fn the_catalogue_states_the_newest_snapshots_facts() {
         "schema.org temporalCoverage"
     );
     assert!(page.contains("51 4.1 52.5 5.25"), "schema.org box");
+    assert!(
+        page.contains("within longitudes 4.1 to 5.25 and latitudes 51 to 52.5"),
+        "the page's box"
+    );
+    let twin = std::fs::read_to_string(out.join("docs/data/index.md")).unwrap();
+    assert!(twin.contains(
+        "holds 2 observations at 1 sites, taken from 2022-01-01 to 2024-12-31, within \
+         longitudes 4.1 to 5.25 and latitudes 51 to 52.5."
+    ));
     // The OGC API – Features serves the observation data.
     let ogc = nodes
         .iter()

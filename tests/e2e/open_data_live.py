@@ -228,7 +228,9 @@ def fact_problems(doc: dict, base: str, dist: Path, api: dict, datacite: dict, d
     if f"{s} {w} {n} {e}" not in shapes:
         out.append(f"schema.org: spatialCoverage {shapes}, the sites' box is {s} {w} {n} {e}")
     text = re.sub(r"<[^>]+>", " ", html)
-    for figure in (f"{api['observations']} observations", f"{api['sites']} sites", start, end):
+    w, s, e, n = (repr(float(x)).removesuffix(".0") for x in api["bbox"])  # as Rust writes them
+    for figure in (f"{api['observations']} observations", f"{api['sites']} sites", start, end,
+                   f"longitudes {w} to {e} and latitudes {s} to {n}"):
         if figure not in text:
             out.append(f"{page}: the page does not state {figure!r}")
     return out
