@@ -246,7 +246,7 @@ step_mcp_inspector() { with_own_sidecar tests/e2e/mcp-inspector.sh; }
 def mcp-conformance full 1 "sample-site tools" "the MCP conformance suite (expected failures listed with reasons)"
 step_mcp_conformance() { with_own_sidecar tests/e2e/mcp-conformance.sh; }
 
-def open-data full 1 "sample-site tools" "the open-data catalogue: DCAT-AP 3 against the official SHACL shapes (pyshacl), schema.org Dataset on the dataset pages against it, broken copies that must fail"
+def open-data full 1 "sample-site tools" "the open-data catalogue: DCAT-AP 3 against the official SHACL shapes (pyshacl), schema.org Dataset on the dataset pages against it, llms.txt read whole by the llms-txt parser; on a build with an exported snapshot served by its own sidecar: DataCite 4.5 JSON Schema, coverage, counts and box against the API, every distribution URL against its media type, the OGC API as a data service; broken copies that must fail"
 step_open_data() { tests/e2e/open-data.sh "$TEST_OUT/dist"; }
 
 def snapshot full 1 "sample-site tools postgres" "citable snapshots: sidecar export, sha256sum -c, frictionless validate against the Table Schemas, row counts equal to the API's, published and served; a tampered file and an off-schema CSV must fail"

@@ -62,12 +62,22 @@ pub fn valid_version(version: &str) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DataCite {
-    /// The snapshot's URL (no DOI is minted here; a repository that mints
-    /// one adds it as the `doi` and this stays an alternate identifier).
-    pub identifiers: Vec<Identifier>,
+    /// Always [`DATACITE_SCHEMA_VERSION`] (a member DataCite's JSON
+    /// requires; a record written before it was added reads as that).
+    #[serde(default = "datacite_schema_version")]
+    pub schema_version: String,
+    /// The snapshot's landing URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The snapshot's URL again, as an identifier (no DOI is minted here; a
+    /// repository that mints one adds it as the `doi` and this stays an
+    /// alternate identifier). Records written before schema 4.5 was
+    /// followed called it `identifiers`; they still read.
+    #[serde(alias = "identifiers")]
+    pub alternate_identifiers: Vec<Identifier>,
     pub creators: Vec<Creator>,
     pub titles: Vec<Title>,
-    pub publisher: String,
+    pub publisher: Publisher,
     pub publication_year: String,
     pub types: Types,
     pub version: String,
@@ -102,11 +112,43 @@ pub struct GeoLocationBox {
     pub north_bound_latitude: f64,
 }
 
+/// The `schemaVersion` of DataCite Metadata Schema 4.x records.
+pub const DATACITE_SCHEMA_VERSION: &str = "http://datacite.org/schema/kernel-4";
+
+fn datacite_schema_version() -> String {
+    DATACITE_SCHEMA_VERSION.to_owned()
+}
+
+/// An alternate identifier (`alternateIdentifiers` in DataCite's JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
 pub struct Identifier {
+    #[serde(rename = "alternateIdentifier", alias = "identifier")]
     pub identifier: String,
+    #[serde(rename = "alternateIdentifierType", alias = "identifierType")]
     pub identifier_type: String,
+}
+
+/// The publisher (an object since schema 4.5; a record written before
+/// that has a string, which still reads).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "PublisherForm")]
+pub struct Publisher {
+    pub name: String,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum PublisherForm {
+    Name(String),
+    Object { name: String },
+}
+
+impl From<PublisherForm> for Publisher {
+    fn from(form: PublisherForm) -> Self {
+        match form {
+            PublisherForm::Name(name) | PublisherForm::Object { name } => Publisher { name },
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -179,10 +221,12 @@ impl DataCite {
 
     /// The snapshot's URL, when stated.
     pub fn url(&self) -> Option<&str> {
-        self.identifiers
-            .iter()
-            .find(|i| i.identifier_type == "URL")
-            .map(|i| i.identifier.as_str())
+        self.url.as_deref().or_else(|| {
+            self.alternate_identifiers
+                .iter()
+                .find(|i| i.identifier_type == "URL")
+                .map(|i| i.identifier.as_str())
+        })
     }
 
     /// The citation in DataCite's recommended form: Creator (Year): Title.
@@ -196,7 +240,7 @@ impl DataCite {
             self.publication_year,
             title,
             self.version,
-            self.publisher,
+            self.publisher.name,
             self.types.resource_type_general
         );
         if let Some(url) = self.url() {
@@ -224,7 +268,9 @@ mod tests {
     #[test]
     fn citation_reads_as_datacite_recommends() {
         let d = DataCite {
-            identifiers: vec![Identifier {
+            schema_version: DATACITE_SCHEMA_VERSION.into(),
+            url: None,
+            alternate_identifiers: vec![Identifier {
                 identifier: "https://example.org/snapshots/v1/".into(),
                 identifier_type: "URL".into(),
             }],
@@ -235,7 +281,9 @@ mod tests {
             titles: vec![Title {
                 title: "Observations".into(),
             }],
-            publisher: "Example Org".into(),
+            publisher: Publisher {
+                name: "Example Org".into(),
+            },
             publication_year: "2026".into(),
             types: Types {
                 resource_type_general: "Dataset".into(),
@@ -261,5 +309,31 @@ mod tests {
              https://example.org/snapshots/v1/"
         );
         assert_eq!(d.issued(), Some("2026-11-27"));
+        // Written as DataCite 4.5's JSON, and read back.
+        let json = serde_json::to_value(&d).unwrap();
+        assert_eq!(json["publisher"]["name"], "Example Org");
+        assert_eq!(json["schemaVersion"], DATACITE_SCHEMA_VERSION);
+        assert_eq!(
+            json["alternateIdentifiers"][0]["alternateIdentifierType"],
+            "URL"
+        );
+        assert_eq!(serde_json::from_value::<DataCite>(json).unwrap(), d);
+    }
+
+    /// A record exported before the 4.5 form (a string publisher,
+    /// `identifiers`, no `schemaVersion`) still reads, so a snapshot
+    /// published then can be published again unchanged.
+    #[test]
+    fn an_earlier_record_still_reads() {
+        let old = r#"{"identifiers":[{"identifier":"https://example.org/snapshots/v1/","identifierType":"URL"}],
+            "creators":[{"name":"Example Org","nameType":"Organizational"}],"titles":[{"title":"Observations"}],
+            "publisher":"Example Org","publicationYear":"2026",
+            "types":{"resourceTypeGeneral":"Dataset","resourceType":"Observations"},"version":"v1",
+            "dates":[{"date":"2026-11-27","dateType":"Issued"}],"rightsList":[],"descriptions":[],
+            "subjects":[],"relatedIdentifiers":[],"sizes":[],"formats":[],"language":"en"}"#;
+        let d: DataCite = serde_json::from_str(old).unwrap();
+        assert_eq!(d.publisher.name, "Example Org");
+        assert_eq!(d.schema_version, DATACITE_SCHEMA_VERSION);
+        assert_eq!(d.url(), Some("https://example.org/snapshots/v1/"));
     }
 }

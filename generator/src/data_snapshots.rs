@@ -47,13 +47,87 @@ pub struct Snapshot {
     pub url: String,
     /// Row counts in words (`1234 observations`, `56 sites`).
     pub sizes: Vec<String>,
-    /// The time span of the observations (`first/last`), when stated.
+    /// The time span of the observations (`first to last`), when stated.
     pub collected: Option<String>,
+    /// The facts of its data, as its DataCite metadata states them.
+    pub facts: DataFacts,
     pub citation: String,
     pub licence_id: String,
     pub licence_title: String,
     pub licence_url: String,
     pub files: Vec<SnapshotFile>,
+}
+
+/// What a snapshot's data hold, read from the DataCite metadata the export
+/// computed from the rows: the facts the open-data catalogue states
+/// (decision 0215).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct DataFacts {
+    /// Day of the first and of the last observation, `YYYY-MM-DD`.
+    pub first: Option<String>,
+    pub last: Option<String>,
+    pub observations: Option<u64>,
+    pub sites: Option<u64>,
+    /// West, south, east, north in degrees (WGS 84): the box around the
+    /// published site locations.
+    pub bbox: Option<[f64; 4]>,
+    /// The same four numbers as the Markdown twin and the catalogue write
+    /// them (`51`, not `51.0`), for the page.
+    pub bbox_text: Option<[String; 4]>,
+}
+
+impl DataFacts {
+    fn of(meta: &DataCite) -> Self {
+        let (first, last) = meta
+            .dates
+            .iter()
+            .find(|d| d.date_type == "Collected")
+            .and_then(|d| d.date.split_once('/'))
+            .map_or((None, None), |(a, b)| {
+                (Some(a.to_owned()), Some(b.to_owned()))
+            });
+        let count = |unit: &str| {
+            meta.sizes.iter().find_map(|s| {
+                let (n, u) = s.split_once(' ')?;
+                (u == unit).then(|| n.parse().ok()).flatten()
+            })
+        };
+        let bbox = meta.geo_locations.first().map(|g| {
+            let b = &g.geo_location_box;
+            [
+                b.west_bound_longitude,
+                b.south_bound_latitude,
+                b.east_bound_longitude,
+                b.north_bound_latitude,
+            ]
+        });
+        DataFacts {
+            first,
+            last,
+            observations: count("observations"),
+            sites: count("sites"),
+            bbox,
+            bbox_text: bbox.map(|b| b.map(|x| x.to_string())),
+        }
+    }
+
+    /// `39670 observations at 396 sites, taken from 2020-07-02 to
+    /// 2024-06-30` (what is known of it).
+    pub fn sentence(&self) -> String {
+        let mut s = match (self.observations, self.sites) {
+            (Some(o), Some(n)) => format!("{o} observations at {n} sites"),
+            (Some(o), None) => format!("{o} observations"),
+            (None, Some(n)) => format!("{n} sites"),
+            (None, None) => String::new(),
+        };
+        if let (Some(a), Some(b)) = (&self.first, &self.last) {
+            if !s.is_empty() {
+                s.push_str(", ");
+            }
+            let _ = write!(s, "taken from {a} to {b}");
+        }
+        s
+    }
 }
 
 /// Every snapshot, newest first, with the bytes to publish.
@@ -182,6 +256,7 @@ fn one(dir: &Path, version: &str) -> Result<(Snapshot, Published)> {
             .iter()
             .find(|d| d.date_type == "Collected")
             .map(|d| d.date.replace('/', " to ")),
+        facts: DataFacts::of(&meta),
         citation: meta.citation(),
         licence_id: rights
             .map(|r| r.rights_identifier.clone())
@@ -204,6 +279,18 @@ impl Snapshots {
         if self.snapshots.is_empty() {
             s.push_str("No snapshot has been published yet.\n");
             return s;
+        }
+        if let Some(newest) = self.snapshots.first()
+            && let Some([w, so, e, n]) = newest.facts.bbox
+        {
+            let _ = writeln!(
+                s,
+                "The newest snapshot, version {} (issued {}), holds {}, within longitudes {w} to {e} \
+                 and latitudes {so} to {n}. The open-data catalogue states the same figures.\n",
+                newest.version,
+                newest.issued,
+                newest.facts.sentence(),
+            );
         }
         for snap in &self.snapshots {
             let _ = writeln!(

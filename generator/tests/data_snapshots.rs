@@ -28,7 +28,9 @@ fn opts(out: &Path, snapshots: &Path) -> BuildOptions {
 
 fn meta(version: &str) -> DataCite {
     DataCite {
-        identifiers: vec![Identifier {
+        schema_version: DATACITE_SCHEMA_VERSION.into(),
+        url: None,
+        alternate_identifiers: vec![Identifier {
             identifier: format!("https://water.example.org/snapshots/{version}/"),
             identifier_type: "URL".into(),
         }],
@@ -39,7 +41,9 @@ fn meta(version: &str) -> DataCite {
         titles: vec![Title {
             title: "Public water observations".into(),
         }],
-        publisher: "Blue Reach Observatory".into(),
+        publisher: Publisher {
+            name: "Blue Reach Observatory".into(),
+        },
         publication_year: "2026".into(),
         types: Types {
             resource_type_general: "Dataset".into(),
@@ -68,7 +72,14 @@ fn meta(version: &str) -> DataCite {
         sizes: vec!["2 observations".into(), "1 sites".into()],
         formats: vec!["text/csv".into()],
         language: "en".into(),
-        geo_locations: vec![],
+        geo_locations: vec![GeoLocation {
+            geo_location_box: GeoLocationBox {
+                west_bound_longitude: 4.1,
+                east_bound_longitude: 5.25,
+                south_bound_latitude: 51.0,
+                north_bound_latitude: 52.5,
+            },
+        }],
     }
 }
 
@@ -155,6 +166,90 @@ fn snapshots_are_published_and_listed() {
         "[observations.csv](https://water.example.org/snapshots/2026-11-27/observations.csv)"
     ));
     assert!(twin.contains(&format!("Cite as: {citation}")));
+}
+
+/// The observation data's coverage, counts, box and last change are the
+/// newest snapshot's, in both vocabularies (decision 0215); without a
+/// snapshot the catalogue states no period for them.
+#[test]
+fn the_catalogue_states_the_newest_snapshots_facts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let snaps = tmp.path().join("snapshots");
+    write_snapshot(&snaps, "2026-11-27");
+    let out = tmp.path().join("dist");
+    build(&opts(&out, &snaps)).unwrap();
+    let graph: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("catalog.jsonld")).unwrap()).unwrap();
+    let nodes = graph["@graph"].as_array().unwrap();
+    let obs = nodes
+        .iter()
+        .find(|n| n["@id"] == "https://water.example.org/catalog.jsonld#observations")
+        .unwrap();
+    assert_eq!(
+        obs["dct:temporal"]["dcat:startDate"]["@value"],
+        "2022-01-01"
+    );
+    assert_eq!(obs["dct:temporal"]["dcat:endDate"]["@value"], "2024-12-31");
+    assert_eq!(obs["dct:modified"]["@value"], "2026-11-27");
+    let boxes: Vec<&str> = obs["dct:spatial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["dcat:bbox"]["@value"].as_str())
+        .collect();
+    assert_eq!(
+        boxes,
+        ["POLYGON((4.1 51, 5.25 51, 5.25 52.5, 4.1 52.5, 4.1 51))"]
+    );
+    let sentence = "As published in snapshot 2026-11-27 of 2026-11-27: 2 observations at 1 sites, \
+                    taken from 2022-01-01 to 2024-12-31.";
+    assert!(
+        obs["dct:description"]["@value"]
+            .as_str()
+            .unwrap()
+            .ends_with(sentence)
+    );
+    let page = std::fs::read_to_string(out.join("docs/data/index.html")).unwrap();
+    assert!(
+        page.contains("2022-01-01/2024-12-31"),
+        "schema.org temporalCoverage"
+    );
+    assert!(page.contains("51 4.1 52.5 5.25"), "schema.org box");
+    assert!(
+        page.contains("within longitudes 4.1 to 5.25 and latitudes 51 to 52.5"),
+        "the page's box"
+    );
+    let twin = std::fs::read_to_string(out.join("docs/data/index.md")).unwrap();
+    assert!(twin.contains(
+        "holds 2 observations at 1 sites, taken from 2022-01-01 to 2024-12-31, within \
+         longitudes 4.1 to 5.25 and latitudes 51 to 52.5."
+    ));
+    // The OGC API – Features serves the observation data.
+    let ogc = nodes
+        .iter()
+        .find(|n| n["@id"] == "https://water.example.org/catalog.jsonld#ogc-api-features")
+        .unwrap();
+    assert_eq!(ogc["@type"], "dcat:DataService");
+    assert_eq!(
+        ogc["dcat:endpointDescription"]["@id"],
+        "https://water.example.org/api/features/openapi.json"
+    );
+    assert_eq!(ogc["dcat:servesDataset"][0]["@id"], obs["@id"]);
+
+    // No snapshot: no period for the observation data.
+    let empty = tmp.path().join("none");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = tmp.path().join("dist-none");
+    build(&opts(&out, &empty)).unwrap();
+    let graph: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("catalog.jsonld")).unwrap()).unwrap();
+    let obs = graph["@graph"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["@id"] == "https://water.example.org/catalog.jsonld#observations")
+        .unwrap();
+    assert!(obs.get("dct:temporal").is_none() && obs.get("dct:modified").is_none());
 }
 
 #[test]

@@ -53,8 +53,10 @@ fn the_catalogue_and_the_dataset_pages_say_the_same() {
         ]
     );
 
-    // The observations: one distribution per media type of each route,
-    // under the data licence of guardrails.toml.
+    // The observations: one distribution per media type of each route
+    // (each at the URL that answers it) and the GeoJSON items of the two
+    // OGC API – Features collections, under the data licence of
+    // guardrails.toml.
     let obs = node(&doc, datasets[0]);
     let dists: Vec<&Value> = obs["dcat:distribution"]
         .as_array()
@@ -74,7 +76,26 @@ fn the_catalogue_and_the_dataset_pages_say_the_same() {
     media.sort_unstable();
     assert_eq!(
         media,
-        ["application/geo+json", "application/json", "text/csv"]
+        [
+            "application/geo+json",
+            "application/geo+json",
+            "application/geo+json",
+            "application/json",
+            "text/csv"
+        ]
+    );
+    let csv = dists
+        .iter()
+        .find(|d| {
+            d["dcat:mediaType"]["@id"]
+                .as_str()
+                .unwrap()
+                .ends_with("/text/csv")
+        })
+        .unwrap();
+    assert_eq!(
+        csv["dcat:accessURL"]["@id"],
+        format!("{BASE}/api/observations-data.php?format=csv")
     );
     for d in &dists {
         assert_eq!(
@@ -84,10 +105,8 @@ fn the_catalogue_and_the_dataset_pages_say_the_same() {
         let url = d["dcat:accessURL"]["@id"].as_str().unwrap();
         assert!(url.starts_with(&format!("{BASE}/api/")), "{url}");
     }
-    assert_eq!(
-        obs["dct:temporal"]["dcat:startDate"]["@value"],
-        "2018-04-01"
-    );
+    // No snapshot, so no coverage computed: none is stated (decision 0215).
+    assert!(obs.get("dct:temporal").is_none(), "{obs}");
 
     // The archive: each file with its size and the checksum the archive's
     // sha256sums.txt gives.
@@ -125,7 +144,7 @@ fn the_catalogue_and_the_dataset_pages_say_the_same() {
         ds["license"],
         "https://opendatacommons.org/licenses/odbl/1-0/"
     );
-    assert_eq!(ds["temporalCoverage"], "2018-04-01/2024-06-30");
+    assert!(ds.get("temporalCoverage").is_none(), "{ds}");
     let vars = ds["variableMeasured"].as_array().unwrap();
     assert_eq!(vars.len(), PARAMETERS.len());
     for p in PARAMETERS {
@@ -200,8 +219,8 @@ fn mistakes_in_the_catalogue_are_refused_with_their_line() {
             "country `NL`, expected an ISO 3166-1 alpha-3 code",
         ),
         (
-            "bbox = [-9.5, 37.5, 14.5, 57.3]",
-            "bbox = [14.5, 37.5, -9.5, 57.3]",
+            r#"frequency = "NEVER""#,
+            "frequency = \"NEVER\"\nbbox = [14.5, 37.5, -9.5, 57.3]",
             "expected west, south, east, north",
         ),
         (

@@ -145,10 +145,13 @@ async fn holds_what_the_routes_publish(backend: Backend) {
     assert_eq!(cite["publicationYear"], "2024");
     assert_eq!(cite["types"]["resourceTypeGeneral"], "Dataset");
     assert_eq!(cite["rightsList"][0]["rightsIdentifier"], "ODbL-1.0");
+    assert_eq!(cite["url"], "https://data.example/snapshots/2024-06-01/");
     assert_eq!(
-        cite["identifiers"][0]["identifier"],
+        cite["alternateIdentifiers"][0]["alternateIdentifier"],
         "https://data.example/snapshots/2024-06-01/"
     );
+    assert_eq!(cite["publisher"]["name"], "Example Observatory");
+    assert_eq!(cite["schemaVersion"], "http://datacite.org/schema/kernel-4");
     assert_eq!(cite["sizes"][0], "3 observations");
     assert_eq!(cite["dates"][1]["date"], "2024-03-01/2024-03-02");
     assert_eq!(

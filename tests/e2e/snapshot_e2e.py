@@ -101,9 +101,9 @@ def published(snap, base):
     assert f"Version {version}" in page, "the data page does not list the version"
     for size in meta["sizes"]:
         assert size in page, size
-    url = meta["identifiers"][0]["identifier"]
+    url = meta["url"]
     citation = (f"{meta['creators'][0]['name']} ({meta['publicationYear']}): "
-                f"{meta['titles'][0]['title']}. Version {version}. {meta['publisher']}. Dataset. {url}")
+                f"{meta['titles'][0]['title']}. Version {version}. {meta['publisher']['name']}. Dataset. {url}")
     assert citation in page, f"the data page does not cite {citation!r}"
     names = [l[66:] for l in (snap / "SHA256SUMS").read_text().splitlines()] + ["SHA256SUMS"]
     for name in names:

@@ -89,6 +89,15 @@ pub fn ai_catalog(base_url: &str, site: &Site, service: &ServiceInformation) -> 
                 "updatedAt": updated,
             },
             {
+                // The OGC API – Features routes, by their own OpenAPI 3.0
+                // definition (which names them, so no displayName here).
+                "identifier": id("api", "ogc-api-features"),
+                "type": contract::media::OPENAPI_30,
+                "url": format!("{base_url}{}", routes::FEATURES_OPENAPI.path),
+                "version": CONTRACT_VERSION,
+                "updatedAt": updated,
+            },
+            {
                 "identifier": id("api", "service-information"),
                 "displayName": format!("{} service information", service.name),
                 "description": "Services, projects, evidence, scope, consortium, contact and \

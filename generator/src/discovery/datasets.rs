@@ -5,19 +5,24 @@
 //! the licence grants, the contract's routes and vocabulary and the file
 //! archive; neither rendering adds a fact the other lacks.
 
-use contract::routes::{self, RouteId, StaticFile};
-use contract::vocabulary::PARAMETERS;
+use contract::routes;
 use serde_json::{Value, json};
 
 mod codes;
+mod schema_org;
+mod sources;
 
 use codes::{
     Terms, add_licence, eu_file_type, eu_language, licence_kinds, media_essence, wkt_polygon,
 };
+use sources::{
+    Distribution, FEATURES_CONFORMANCE, FEATURES_STANDARD, Service, features_distributions,
+    route_distributions, snapshot_distributions,
+};
 
 use crate::archive::ArchivedFile;
 use crate::content::Content;
-use crate::data_snapshots::Snapshot;
+use crate::data_snapshots::{DataFacts, Snapshot};
 use crate::model::{CatalogDataset, Material};
 use crate::origin::Origins;
 
@@ -33,19 +38,6 @@ const ADMS_LICENCE_TYPE: &str = "http://purl.org/adms/licencetype";
 const SHA256_ALGORITHM: &str = "https://spdx.org/rdf/terms#checksumAlgorithm_sha256";
 const OPENAPI_SPEC: &str = "https://spec.openapis.org/oas/v3.1.0";
 
-/// One distribution: where to get the data and in which form.
-#[derive(Debug, Clone)]
-struct Distribution {
-    title: String,
-    description: String,
-    url: String,
-    /// Whether `url` is the file itself (a download) rather than an API.
-    download: bool,
-    media_type: &'static str,
-    size: Option<u64>,
-    sha256: Option<String>,
-}
-
 /// A dataset with everything both renderings say of it.
 #[derive(Debug, Clone)]
 struct Dataset<'a> {
@@ -57,6 +49,15 @@ struct Dataset<'a> {
     licence_title: String,
     attribution: String,
     distributions: Vec<Distribution>,
+    /// The description, with the facts of its data where known.
+    description: String,
+    /// Temporal and spatial coverage: computed from the newest snapshot
+    /// for the observation data, as `catalog.toml` states it otherwise.
+    start: Option<String>,
+    end: Option<String>,
+    bbox: Option<[f64; 4]>,
+    /// When its data last changed: the newest snapshot's issue date.
+    modified: Option<String>,
 }
 
 /// The catalogue's facts, resolved once per build.
@@ -95,16 +96,47 @@ impl<'a> OpenData<'a> {
                         title: f.name.clone(),
                         description: f.format.clone(),
                         url: format!("{base_url}{}", f.url),
-                        download: true,
+                        service: Service::None,
                         media_type: media_essence(&f.media_type),
                         size: Some(f.size),
                         sha256: Some(f.sha256.clone()),
                     }));
                 }
-                if entry.material == Material::ObservationData {
+                let observations = entry.material == Material::ObservationData;
+                if observations {
+                    distributions.extend(features_distributions(&api_origin));
                     distributions.extend(snapshot_distributions(snapshots, &base_url));
                 }
+                // The observation data's facts are the newest snapshot's,
+                // computed from its rows by the export (decision 0215).
+                let newest = snapshots.first().filter(|_| observations);
+                let facts = newest.map_or_else(DataFacts::default, |s| s.facts.clone());
+                let mut description = entry.description.clone();
+                if let Some(s) = newest {
+                    let sentence = facts.sentence();
+                    if !sentence.is_empty() {
+                        description.push_str(&format!(
+                            " As published in snapshot {} of {}: {sentence}.",
+                            s.version, s.issued
+                        ));
+                    }
+                }
+                let own =
+                    |d: &Option<crate::model::Date>| d.as_ref().map(|d| d.as_str().to_owned());
                 Dataset {
+                    description,
+                    start: if observations {
+                        facts.first.clone()
+                    } else {
+                        own(&entry.start)
+                    },
+                    end: if observations {
+                        facts.last.clone()
+                    } else {
+                        own(&entry.end)
+                    },
+                    bbox: if observations { facts.bbox } else { entry.bbox },
+                    modified: newest.map(|s| s.issued.clone()),
                     entry,
                     iri: format!("{base_url}{CATALOG_PATH}#{}", entry.id),
                     page: format!("{base_url}{}", entry.page),
@@ -138,6 +170,18 @@ impl<'a> OpenData<'a> {
         format!("{}{CATALOG_PATH}#api", self.base_url)
     }
 
+    fn features_iri(&self) -> String {
+        format!("{}{CATALOG_PATH}#ogc-api-features", self.base_url)
+    }
+
+    fn service_of(&self, d: &Distribution) -> Option<String> {
+        match d.service {
+            Service::None => None,
+            Service::Api => Some(self.service_iri()),
+            Service::Features => Some(self.features_iri()),
+        }
+    }
+
     fn title(&self) -> &str {
         self.content
             .catalog
@@ -150,6 +194,17 @@ impl<'a> OpenData<'a> {
             .catalog
             .as_ref()
             .map_or(&self.content.service.description, |c| &c.description)
+    }
+
+    /// When the catalogue last changed: the site's last update, or a
+    /// dataset's newer data.
+    fn modified(&self) -> &str {
+        self.datasets
+            .iter()
+            .filter_map(|d| d.modified.as_deref())
+            .chain([self.content.site.updated.as_str()])
+            .max()
+            .unwrap_or_default()
     }
 
     /// Whether any dataset is described on the page at `url`.
@@ -182,9 +237,9 @@ impl<'a> OpenData<'a> {
             "dct:description": text(self.description()),
             "dct:publisher": {"@id": self.publisher_iri()},
             "foaf:homepage": {"@id": format!("{}/", self.base_url), "@type": "foaf:Document"},
-            "dct:modified": {"@value": self.content.site.updated.as_str(), "@type": "xsd:date"},
+            "dct:modified": {"@value": self.modified(), "@type": "xsd:date"},
             "dcat:dataset": self.datasets.iter().map(|d| json!({"@id": d.iri})).collect::<Vec<_>>(),
-            "dcat:service": {"@id": self.service_iri()},
+            "dcat:service": [{"@id": self.service_iri()}, {"@id": self.features_iri()}],
         });
         if let Some(c) = &self.content.catalog {
             catalog["dct:issued"] = json!({"@value": c.issued.as_str(), "@type": "xsd:date"});
@@ -251,7 +306,7 @@ impl<'a> OpenData<'a> {
                 "@type": "dcat:Dataset",
                 "dct:identifier": e.id.as_str(),
                 "dct:title": text(&e.title),
-                "dct:description": text(&e.description),
+                "dct:description": text(&d.description),
                 "dct:publisher": {"@id": self.publisher_iri()},
                 "dcat:contactPoint": contact_point,
                 "dcat:landingPage": {"@id": d.page, "@type": "foaf:Document"},
@@ -266,13 +321,16 @@ impl<'a> OpenData<'a> {
             if let Some(l) = &language {
                 node["dct:language"] = l.clone();
             }
-            if e.start.is_some() || e.end.is_some() {
+            if let Some(m) = &d.modified {
+                node["dct:modified"] = json!({"@value": m, "@type": "xsd:date"});
+            }
+            if d.start.is_some() || d.end.is_some() {
                 let mut period = json!({"@type": "dct:PeriodOfTime"});
-                if let Some(s) = &e.start {
-                    period["dcat:startDate"] = json!({"@value": s.as_str(), "@type": "xsd:date"});
+                if let Some(s) = &d.start {
+                    period["dcat:startDate"] = json!({"@value": s, "@type": "xsd:date"});
                 }
-                if let Some(s) = &e.end {
-                    period["dcat:endDate"] = json!({"@value": s.as_str(), "@type": "xsd:date"});
+                if let Some(s) = &d.end {
+                    period["dcat:endDate"] = json!({"@value": s, "@type": "xsd:date"});
                 }
                 node["dct:temporal"] = period;
             }
@@ -281,7 +339,7 @@ impl<'a> OpenData<'a> {
                 .iter()
                 .map(|c| terms.concept("country", c, "dct:Location"))
                 .collect();
-            if let Some(bbox) = e.bbox {
+            if let Some(bbox) = d.bbox {
                 let [w, s, e, n] = bbox;
                 spatial.push(json!({
                     "@type": "dct:Location",
@@ -314,7 +372,7 @@ impl<'a> OpenData<'a> {
                         "skos:Concept",
                         Some("stable"),
                     ),
-                    "dcat:accessURL": {"@id": if dist.download { d.page.clone() } else { dist.url.clone() }},
+                    "dcat:accessURL": {"@id": if dist.download() { d.page.clone() } else { dist.url.clone() }},
                     "dcat:mediaType": {"@id": format!("{IANA_MEDIA_TYPES}/{}", dist.media_type)},
                     "dct:license": {"@id": d.licence_url},
                     "dct:rights": {"@type": "dct:RightsStatement", "rdfs:label": text(&d.attribution)},
@@ -322,10 +380,9 @@ impl<'a> OpenData<'a> {
                 if let Some(code) = eu_file_type(dist.media_type) {
                     n["dct:format"] = terms.concept("file-type", code, "dct:MediaTypeOrExtent");
                 }
-                if dist.download {
-                    n["dcat:downloadURL"] = json!({"@id": dist.url});
-                } else {
-                    n["dcat:accessService"] = json!({"@id": self.service_iri()});
+                match self.service_of(dist) {
+                    None => n["dcat:downloadURL"] = json!({"@id": dist.url}),
+                    Some(service) => n["dcat:accessService"] = json!({"@id": service}),
                 }
                 if let Some(size) = dist.size {
                     n["dcat:byteSize"] =
@@ -349,21 +406,47 @@ impl<'a> OpenData<'a> {
                 }
             }
         }
-        let served: Vec<Value> = self
-            .datasets
-            .iter()
-            .filter(|d| d.distributions.iter().any(|x| !x.download))
-            .map(|d| json!({"@id": d.iri}))
-            .collect();
+        let served = |service: Service| -> Vec<Value> {
+            self.datasets
+                .iter()
+                .filter(|d| d.distributions.iter().any(|x| x.service == service))
+                .map(|d| json!({"@id": d.iri}))
+                .collect()
+        };
+        let keywords: Vec<Value> = keywords.iter().map(|k| text(k)).collect();
         graph.push(json!({
             "@id": self.service_iri(),
             "@type": "dcat:DataService",
             "dct:title": text(&format!("{} API", service.name)),
             "dcat:endpointURL": {"@id": format!("{}/", self.api_origin)},
             "dcat:endpointDescription": {"@id": format!("{}{}", self.base_url, routes::OPENAPI.path)},
-            "dcat:servesDataset": served,
+            "dcat:servesDataset": served(Service::Api),
             "dct:conformsTo": {"@id": OPENAPI_SPEC, "@type": "dct:Standard"},
-            "dcat:keyword": keywords.iter().map(|k| text(k)).collect::<Vec<_>>(),
+            "dcat:keyword": keywords,
+            "dcat:theme": themes,
+            "dct:publisher": {"@id": self.publisher_iri()},
+            "dcat:contactPoint": contact_point,
+        }));
+        // The OGC API – Features routes: a service of their own, with their
+        // own OpenAPI 3.0 definition (decision 0216).
+        let mut standards = vec![json!({"@id": FEATURES_STANDARD, "@type": "dct:Standard"})];
+        standards.extend(
+            FEATURES_CONFORMANCE
+                .iter()
+                .map(|c| json!({"@id": c, "@type": "dct:Standard"})),
+        );
+        graph.push(json!({
+            "@id": self.features_iri(),
+            "@type": "dcat:DataService",
+            "dct:title": text(&format!("{} OGC API – Features", service.name)),
+            "dct:description": text("The public monitoring sites and the water observations as \
+                OGC API – Features collections for GIS software: GeoJSON or HTML, filtered by \
+                bounding box and time, paged by next links."),
+            "dcat:endpointURL": {"@id": format!("{}{}", self.api_origin, routes::FEATURES_ROOT)},
+            "dcat:endpointDescription": {"@id": format!("{}{}", self.base_url, routes::FEATURES_OPENAPI.path)},
+            "dcat:servesDataset": served(Service::Features),
+            "dct:conformsTo": standards,
+            "dcat:keyword": keywords,
             "dcat:theme": themes,
             "dct:publisher": {"@id": self.publisher_iri()},
             "dcat:contactPoint": contact_point,
@@ -401,146 +484,4 @@ impl<'a> OpenData<'a> {
             "@graph": graph,
         })
     }
-
-    /// schema.org `Dataset` nodes (with their `DataCatalog`) for the page
-    /// at `url`, to sit beside the page's own node in one `@graph`.
-    pub fn schema_org(&self, url: &str) -> Vec<Value> {
-        let service = &self.content.service;
-        let publisher = json!({
-            "@type": "Organization",
-            "name": service.name,
-            "url": service.url.absolute(&self.base_url),
-            "email": service.contact.email.as_str(),
-        });
-        let mut nodes = Vec::new();
-        for d in self.datasets.iter().filter(|d| d.entry.page == url) {
-            let e = d.entry;
-            let mut node = json!({
-                "@type": "Dataset",
-                "@id": d.iri,
-                "name": e.title,
-                "description": e.description,
-                "url": d.page,
-                "identifier": d.iri,
-                "keywords": e.keywords,
-                "license": d.licence_url,
-                "creditText": d.attribution,
-                "publisher": publisher,
-                "creator": publisher,
-                "isAccessibleForFree": true,
-                "inLanguage": self.content.site.language,
-                "includedInDataCatalog": {
-                    "@type": "DataCatalog",
-                    "@id": self.catalog_iri(),
-                    "name": self.title(),
-                    "url": format!("{}{CATALOG_PATH}", self.base_url),
-                },
-                "distribution": d.distributions.iter().map(|x| {
-                    let mut n = json!({
-                        "@type": "DataDownload",
-                        "name": x.title,
-                        "encodingFormat": x.media_type,
-                        "contentUrl": x.url,
-                    });
-                    if let Some(size) = x.size {
-                        n["contentSize"] = json!(format!("{size} B"));
-                    }
-                    if let Some(sum) = &x.sha256 {
-                        n["sha256"] = json!(sum);
-                    }
-                    n
-                }).collect::<Vec<_>>(),
-            });
-            match (&e.start, &e.end) {
-                (Some(s), Some(t)) => node["temporalCoverage"] = json!(format!("{s}/{t}")),
-                (Some(s), None) => node["temporalCoverage"] = json!(format!("{s}/..")),
-                (None, Some(t)) => node["temporalCoverage"] = json!(format!("../{t}")),
-                (None, None) => {}
-            }
-            if let Some([west, south, east, north]) = e.bbox {
-                node["spatialCoverage"] = json!({
-                    "@type": "Place",
-                    "geo": {"@type": "GeoShape", "box": format!("{south} {west} {north} {east}")},
-                });
-            }
-            if e.variables {
-                node["variableMeasured"] = PARAMETERS
-                    .iter()
-                    .map(|p| {
-                        json!({
-                            "@type": "PropertyValue",
-                            "name": p.name,
-                            "propertyID": p.name,
-                            "unitText": p.unit,
-                        })
-                    })
-                    .collect();
-            }
-            if e.material == Material::ObservationData {
-                node["measurementTechnique"] = json!(
-                    "Volunteer measurements with test kits and a phone app, validated and quality-flagged"
-                );
-            }
-            nodes.push(node);
-        }
-        nodes
-    }
-}
-
-/// The data files of each citable snapshot, newest first.
-fn snapshot_distributions(snapshots: &[Snapshot], base_url: &str) -> Vec<Distribution> {
-    let data = [
-        contract::snapshot::OBSERVATIONS_CSV,
-        contract::snapshot::SITES_CSV,
-        contract::snapshot::SITES_GEOJSON,
-    ];
-    snapshots
-        .iter()
-        .flat_map(|s| {
-            s.files
-                .iter()
-                .filter(|f| data.contains(&f.name.as_str()))
-                .map(move |f| Distribution {
-                    title: format!("{}, snapshot {}", f.name, s.version),
-                    description: format!(
-                        "Citable snapshot {} of {} ({}): {}",
-                        s.version,
-                        s.issued,
-                        s.sizes.join(", "),
-                        f.name
-                    ),
-                    url: format!("{base_url}{}", f.url),
-                    download: true,
-                    media_type: media_essence(&f.media_type),
-                    size: Some(f.size),
-                    sha256: Some(f.sha256.clone()),
-                })
-        })
-        .collect()
-}
-
-/// The distributions of a contract route: one per media type it answers.
-fn route_distributions(path: &str, api_origin: &str) -> Vec<Distribution> {
-    let Some(route) = routes::ROUTES.iter().find(|r| r.path == path) else {
-        return Vec::new();
-    };
-    let download = matches!(route.id, RouteId::Static(StaticFile::ServiceInformation));
-    route
-        .media_types
-        .iter()
-        .map(|m| Distribution {
-            title: format!("{} ({})", route.summary, media_essence(m)),
-            description: format!(
-                "{}: {} answered as {}; its parameters are in the OpenAPI contract",
-                route.summary,
-                route.path,
-                media_essence(m)
-            ),
-            url: format!("{api_origin}{path}"),
-            download,
-            media_type: media_essence(m),
-            size: None,
-            sha256: None,
-        })
-        .collect()
 }

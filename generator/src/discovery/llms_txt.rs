@@ -11,16 +11,18 @@ use crate::openapi::{CONTRACT_VERSION, MCP_PROTOCOL_VERSIONS};
 use crate::origin::Origins;
 use contract::routes;
 
-/// Escapes text for a Markdown link label.
+/// Text for a Markdown link label. Brackets become parentheses rather than
+/// being escaped: llmstxt.org's reference parser reads a label up to the
+/// first `]`, escaped or not.
 fn md_label(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in one_line(s).chars() {
-        if matches!(c, '\\' | '[' | ']') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
+    one_line(s)
+        .chars()
+        .map(|c| match c {
+            '[' => '(',
+            ']' => ')',
+            c => c,
+        })
+        .collect()
 }
 
 /// Makes a URL safe inside a Markdown link destination.
@@ -48,8 +50,31 @@ fn summary_mentions_enquiries(summary: &str) -> bool {
     lower.contains("enquir") && lower.contains("submit")
 }
 
+/// The H2 heading of a documentation section: `Documentation` for the
+/// pages outside any section, else the section's name with a capital,
+/// prefixed with `Documentation: ` when that would repeat a heading (each
+/// heading is a key to a reader of the file).
+fn section_heading(section: &str, taken: &[String]) -> String {
+    let name = one_line(section);
+    if name.is_empty() {
+        return "Documentation".to_owned();
+    }
+    let mut chars = name.chars();
+    let capital: String = chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    let taken = |h: &str| taken.iter().any(|t| t.eq_ignore_ascii_case(h));
+    if taken(&capital) || capital.eq_ignore_ascii_case("Documentation") {
+        format!("Documentation: {name}")
+    } else {
+        capital
+    }
+}
+
 /// `/llms.txt` (llmstxt.org): H1, blockquote summary, guardrails, then link
-/// lists under `API`, `Documentation` and `Optional`.
+/// lists under `API`, `Documentation` (one H2 per section of the
+/// documentation) and `Optional`.
 pub fn llms_txt(
     origins: &Origins,
     site: &Site,
@@ -116,29 +141,34 @@ pub fn llms_txt(
     for (title, path, notes) in api {
         md_item(&mut out, title, &origins.url(&path), &notes);
     }
-
-    out.push_str("\n## Documentation\n\n");
-    // A summary said already is not said twice: the home page's is the
-    // site's description, the quote at the top. What is above the list is
-    // searched; the list's own summaries are compared whole, since
-    // searching the whole list again for each entry grew with the square
-    // of the pages (a third of a 10,000-page build).
     let above = out.len();
     let mut said: HashSet<String> = HashSet::new();
+
+    // Each section of the documentation is a section of its own: the
+    // format has link lists under H2 headings and nothing else, so a
+    // sub-heading inside a list would be read as a broken link.
+    // `Documentation` holds the pages outside any section; it stays (empty)
+    // when there are no pages at all, so every section is always there.
     let mut sections: Vec<&str> = Vec::new();
+    if docs.is_empty() || docs.iter().any(|d| d.section.is_empty()) {
+        sections.push("");
+    }
     for d in docs {
         if !sections.contains(&d.section.as_str()) {
             sections.push(&d.section);
         }
     }
-    for (i, section) in sections.iter().enumerate() {
-        if sections.len() > 1 && !section.is_empty() {
-            if i > 0 {
-                out.push('\n');
-            }
-            let _ = writeln!(out, "{}:\n", one_line(section));
-        }
-        for d in docs.iter().filter(|d| d.section == *section) {
+    let mut headings: Vec<String> = ["API", "Optional"].map(str::to_owned).into();
+    for section in sections {
+        let heading = section_heading(section, &headings);
+        let _ = writeln!(out, "\n## {heading}\n");
+        headings.push(heading);
+        // A summary said already is not said twice: the home page's is the
+        // site's description, the quote at the top. What is above the
+        // lists is searched; the lists' own summaries are compared whole,
+        // since searching them again for each entry grew with the square
+        // of the pages (a third of a 10,000-page build).
+        for d in docs.iter().filter(|d| d.section == section) {
             let dir = if d.url.ends_with('/') { "" } else { "/" };
             let twin = format!("{base_url}{}{dir}index.md", d.url);
             let summary = one_line(&d.summary);

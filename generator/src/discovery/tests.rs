@@ -86,7 +86,14 @@ fn ai_catalog_is_bounded_and_same_origin() {
     assert_eq!(parsed["specVersion"], "1.0");
     assert_eq!(parsed["host"]["displayName"], "Water Watch");
     let entries = parsed["entries"].as_array().unwrap();
-    assert_eq!(entries.len(), 6);
+    assert_eq!(entries.len(), 7);
+    // The OGC API – Features, by its OpenAPI 3.0 definition.
+    assert!(
+        entries
+            .iter()
+            .any(|e| e["type"] == contract::media::OPENAPI_30
+                && e["url"] == format!("{BASE_URL}/api/features/openapi.json"))
+    );
     let mut ids: Vec<&str> = Vec::new();
     for e in entries {
         let id = e["identifier"].as_str().unwrap();
@@ -102,8 +109,8 @@ fn ai_catalog_is_bounded_and_same_origin() {
     assert_eq!(mcp["type"], MCP_SERVER_CARD_MEDIA_TYPE);
     assert_eq!(mcp["url"], format!("{BASE_URL}{MCP_SERVER_CARD_PATH}"));
     assert_eq!(entries[1]["version"], CONTRACT_VERSION);
-    // Five entry urls plus the host's documentationUrl.
-    assert_same_origin(&parsed, 7);
+    // Seven entry urls plus the host's documentationUrl.
+    assert_same_origin(&parsed, 8);
     snapshot_json("ai_catalog", &catalog);
 }
 
@@ -181,7 +188,9 @@ fn llms_txt_has_the_expected_structure() {
     assert!(quote.contains("lakes & ponds"), "{quote}");
     assert!(text.contains("must never submit"));
     let api = text.find("\n## API\n").unwrap();
-    let documentation = text.find("\n## Documentation\n").unwrap();
+    // Every page of the fixture is in a section: no empty `Documentation`.
+    assert!(!text.contains("\n## Documentation\n"));
+    let documentation = text.find("\n## Guides\n").unwrap();
     let optional = text.find("\n## Optional\n").unwrap();
     assert!(api < documentation && documentation < optional);
     for line in text.lines().filter(|l| l.starts_with("- [")) {
@@ -193,14 +202,35 @@ fn llms_txt_has_the_expected_structure() {
     let data = text
         .find("(https://waterwatch.example.org/docs/data/index.md)")
         .unwrap();
+    // Brackets in a title become parentheses (the format's parser reads
+    // a label up to the first `]`, escaped or not).
     let mcp = text
-        .find("- [MCP \\[beta\\]](https://waterwatch.example.org/docs/mcp/index.md)")
+        .find("- [MCP (beta)](https://waterwatch.example.org/docs/mcp/index.md)")
         .unwrap();
     let api_doc = text
         .find("/docs/api/index.md): Filters, pages and formats.")
         .unwrap();
     assert!(data < mcp && mcp < api_doc);
-    assert!(text.contains("Guides:\n") && text.contains("Reference:\n"));
+    // Each section of the documentation is an H2 of its own: under an H2
+    // the format has link items only.
+    assert!(text.contains("\n## Guides\n") && text.contains("\n## Reference\n"));
+    assert!(!text.contains("Guides:\n"));
+    let mut headings: Vec<&str> = text.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(headings.last(), Some(&"## Optional"));
+    let all = headings.len();
+    headings.sort_unstable();
+    headings.dedup();
+    assert_eq!(headings.len(), all, "repeated H2 headings");
+    let mut in_section = false;
+    for line in text.lines() {
+        in_section |= line.starts_with("## ");
+        if in_section && !line.is_empty() && !line.starts_with("## ") {
+            assert!(
+                line.starts_with("- ["),
+                "not a link item under an H2: {line}"
+            );
+        }
+    }
     snapshot_text("llms_txt", &text);
 }
 

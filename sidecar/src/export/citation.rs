@@ -65,7 +65,9 @@ pub fn datacite(s: &Snapshot) -> DataCite {
         });
     }
     DataCite {
-        identifiers: s
+        schema_version: DATACITE_SCHEMA_VERSION.into(),
+        url: s.url(),
+        alternate_identifiers: s
             .url()
             .map(|url| Identifier {
                 identifier: url,
@@ -78,7 +80,9 @@ pub fn datacite(s: &Snapshot) -> DataCite {
             name_type: "Organizational".into(),
         }],
         titles: vec![Title { title: s.title() }],
-        publisher: s.about.publisher.clone(),
+        publisher: Publisher {
+            name: s.about.publisher.clone(),
+        },
         publication_year: s.issued[..4].to_owned(),
         types: Types {
             resource_type_general: "Dataset".into(),
