@@ -83,6 +83,23 @@ def call(tool, **arguments):
     return tool, {k.rstrip("_"): v for k, v in arguments.items() if v is not None}
 
 
+# Names for questions only (a person says "Belgium", not "BE").
+COUNTRY_NAMES = {
+    "BE": "Belgium",
+    "DE": "Germany",
+    "DK": "Denmark",
+    "ES": "Spain",
+    "FR": "France",
+    "GB": "the United Kingdom",
+    "IE": "Ireland",
+    "NL": "the Netherlands",
+}
+
+
+def country_name(code):
+    return COUNTRY_NAMES.get(code, code)
+
+
 class Context:
     """The running sidecar's REST routes and files, read once each."""
 

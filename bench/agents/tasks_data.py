@@ -9,6 +9,7 @@ from harness import (  # noqa: F401
     Task,
     bbox_of,
     call,
+    country_name,
     doc_task,
     one_call,
     pages_of_observations,
@@ -231,7 +232,7 @@ def ph_in_country(ctx):
 trend_task(
     "trend-ph-country-year",
     lambda ctx: (
-        f"What was the average pH in {ctx.country_with_most_sites()} in {ctx.full_year()}, and its lowest and highest reading?"
+        f"What was the average pH in {country_name(ctx.country_with_most_sites())} in {ctx.full_year()}, and its lowest and highest?"
     ),
     ph_in_country,
     "year",
@@ -356,7 +357,7 @@ def sites_in_country_before(ctx):
 task(
     Task(
         "where-sites-in-country",
-        lambda ctx: f"How many monitoring sites are there in {ctx.country_with_fewest_sites()}?",
+        lambda ctx: f"How many monitoring sites are there in {country_name(ctx.country_with_fewest_sites())}?",
         [
             Plan(AFTER, sites_in_country_after, ("get_globe_points.country",)),
             Plan(BEFORE, sites_in_country_before),
@@ -385,7 +386,7 @@ def country_extent_before(ctx):
 task(
     Task(
         "where-country-extent",
-        lambda ctx: f"What area do the sites in {ctx.country_with_most_sites()} cover?",
+        lambda ctx: f"What area do the sites in {country_name(ctx.country_with_most_sites())} cover?",
         [Plan(AFTER, country_extent_after, ("get_globe_points.country",)), Plan(BEFORE, country_extent_before)],
         lambda ctx: bbox_of(
             [
@@ -395,6 +396,37 @@ task(
             ]
         ),
         same_box,
+    )
+)
+
+
+# Northern Europe in the United Nations' M49 sub-regions: geography the
+# person asking knows, not data of the service.
+NORTHERN_EUROPE = {"DK", "EE", "FI", "FO", "GB", "IE", "IM", "IS", "LT", "LV", "NO", "SE", "AX", "GG", "JE", "SJ"}
+
+
+def region_count_after(ctx):
+    r = yield call("get_globe_points", region="northern_europe", limit=1)
+    n = r.s.get("total") or r.s.get("matched") or r.s.get("sites")
+    if not isinstance(n, int):
+        regions = r.s.get("regions")
+        n = regions.get("northern_europe") if isinstance(regions, dict) else None
+        n = n if isinstance(n, int) else (n or {}).get("sites")
+    return n
+
+
+def region_count_before(ctx):
+    r = yield call("get_globe_points")
+    return sum(1 for f in r.s["features"] if f["properties"]["country"] in NORTHERN_EUROPE)
+
+
+task(
+    Task(
+        "where-sites-in-region",
+        lambda ctx: "How many monitoring sites are there in northern Europe?",
+        [Plan(AFTER, region_count_after, ("get_globe_points.region",)), Plan(BEFORE, region_count_before)],
+        lambda ctx: sum(1 for f in ctx.globe() if f["properties"]["country"] in NORTHERN_EUROPE),
+        same,
     )
 )
 
