@@ -36,6 +36,7 @@ pub mod media;
 pub mod observations;
 pub mod origin;
 pub mod problems;
+pub mod regions;
 pub mod routes;
 pub mod search;
 pub mod service;

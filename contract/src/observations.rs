@@ -38,6 +38,50 @@ pub const MAX_LATITUDE: i16 = 90;
 /// volunteers' privacy.
 pub const PRECISION_DECIMALS: u32 = 2;
 
+/// The members of an observation row (`Observation` in the contract), in
+/// its order: what the MCP tool's `fields` may select.
+pub const OBSERVATION_FIELDS: [&str; 13] = [
+    "id",
+    "site_id",
+    "site_name",
+    "country",
+    "water_body_type",
+    "observed_at",
+    "parameter",
+    "value",
+    "unit",
+    "method",
+    "quality_flag",
+    "latitude",
+    "longitude",
+];
+
+/// The query parameters of `/api/observation-trend`, in the contract's
+/// order (decision 0220).
+pub const TREND_QUERY_PARAMETERS: [&str; 7] = [
+    "parameter",
+    "site",
+    "bbox",
+    "country",
+    "from",
+    "to",
+    "interval",
+];
+
+/// The bucket widths of a trend, the default first. Buckets are UTC
+/// calendar days, ISO weeks (from Monday), months and years.
+pub const INTERVALS: [&str; 4] = ["month", "day", "week", "year"];
+
+/// The most buckets a trend answers; more is a 400 naming `interval`.
+pub const TREND_MAX_BUCKETS: usize = 120;
+
+/// The most observations a trend reads; more is a 400 asking for a
+/// narrower selection.
+pub const TREND_MAX_OBSERVATIONS: usize = 200_000;
+
+/// A country: ISO 3166-1 alpha-2, upper case.
+pub const COUNTRY_PATTERN: &str = "^[A-Z]{2}$";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,9 @@
 use crate::{manifest, media};
 
 mod features;
+mod trend;
 pub use features::*;
+pub use trend::OBSERVATION_TREND;
 
 /// The methods a route takes (HEAD is implied by GET, OPTIONS by CORS).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,6 +107,7 @@ pub enum Endpoint {
     PlatformStats,
     ObservationsData,
     GlobeData,
+    ObservationTrend,
     Mcp,
     ContactChallenge,
     Contact,
@@ -120,10 +123,11 @@ pub enum Endpoint {
 }
 
 impl Endpoint {
-    pub const ALL: [Endpoint; 15] = [
+    pub const ALL: [Endpoint; 16] = [
         Endpoint::PlatformStats,
         Endpoint::ObservationsData,
         Endpoint::GlobeData,
+        Endpoint::ObservationTrend,
         Endpoint::Mcp,
         Endpoint::ContactChallenge,
         Endpoint::Contact,
@@ -144,6 +148,7 @@ impl Endpoint {
             Endpoint::PlatformStats => &PLATFORM_STATS,
             Endpoint::ObservationsData => &OBSERVATIONS_DATA,
             Endpoint::GlobeData => &GLOBE_DATA,
+            Endpoint::ObservationTrend => &OBSERVATION_TREND,
             Endpoint::Mcp => &MCP,
             Endpoint::ContactChallenge => &CONTACT_CHALLENGE,
             Endpoint::Contact => &CONTACT,
@@ -542,7 +547,7 @@ pub static READYZ: Route = get(
 );
 
 /// The whole table: the documented files first, then the sidecar's routes.
-pub static ROUTES: [&Route; 28] = [
+pub static ROUTES: [&Route; 29] = [
     &SERVICE_INFORMATION,
     &OPENAPI,
     &AI_CATALOG,
@@ -559,6 +564,7 @@ pub static ROUTES: [&Route; 28] = [
     &PLATFORM_STATS,
     &OBSERVATIONS_DATA,
     &GLOBE_DATA,
+    &OBSERVATION_TREND,
     &MCP,
     &CONTACT_CHALLENGE,
     &CONTACT,

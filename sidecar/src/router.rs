@@ -382,6 +382,7 @@ async fn feature(state: &AppState, call: Call<'_>) -> Answer {
         Endpoint::PlatformStats
         | Endpoint::ObservationsData
         | Endpoint::GlobeData
+        | Endpoint::ObservationTrend
         | Endpoint::FeaturesLanding
         | Endpoint::FeaturesConformance
         | Endpoint::FeaturesCollections

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Map, Value, json};
 use sidecar::mcp::jsonrpc::RpcError;
+use sidecar::mcp::tools::tool_fault;
 use sidecar::mcp::{LiveBody, LiveFuture, LiveTools};
 
 use common::handler::state;
@@ -61,6 +62,7 @@ async fn every_tools_annotations() {
         "get_service_information",
         "get_platform_statistics",
         "get_observations",
+        "get_observation_trend",
         "get_globe_points",
         "search_documentation",
         "get_document",
@@ -85,8 +87,12 @@ async fn every_tool_on_every_version() {
     let f = fixture();
     let s = state(&f);
     for v in VERSIONS {
+        // Without a section: identity, contact and guardrails in full, the
+        // other sections by title.
         let all = tool(&s, v, "get_service_information", json!({})).await;
         assert_eq!(all["name"], "Blue Reach Observatory");
+        assert!(all["sections"]["services"].is_array(), "{all}");
+        assert!(all["more"].as_str().unwrap().contains("section"));
         for section in [
             "services",
             "projects",
@@ -104,7 +110,10 @@ async fn every_tool_on_every_version() {
             )
             .await;
             assert_eq!(one.as_object().unwrap().len(), 1);
-            assert_eq!(one[section], all[section], "{section}");
+            assert!(!one[section].is_null(), "{section}");
+            if ["contact", "guardrails"].contains(&section) {
+                assert_eq!(one[section], all[section], "{section}");
+            }
         }
 
         let found = tool(
@@ -398,29 +407,54 @@ async fn prompts_on_every_version() {
 
 struct FakeLive;
 
+fn licenced(mut v: Value) -> Value {
+    v["licence"] = json!({"id": "L", "title": "Licence", "url": "https://example.org/l"});
+    v["attribution"] = json!("A");
+    v
+}
+
+fn stats_body(observations: u64) -> Value {
+    json!({"generated_at": "2026-01-01T00:00:00Z", "observations": observations, "sites": 1, "monthly": []})
+}
+
+fn trend_body() -> Value {
+    licenced(
+        json!({"parameter": "nitrate", "unit": "mg/L", "interval": "month", "observations": 0,
+        "buckets": [], "trend": {"slope_per_year": null, "change": null}}),
+    )
+}
+
 impl LiveTools for FakeLive {
     fn stats(&self) -> LiveFuture<'_> {
-        Box::pin(async { Ok(LiveBody::untagged(&json!({"observations": 12}))) })
+        Box::pin(async { Ok(LiveBody::untagged(&stats_body(12))) })
     }
 
     fn observations(&self, args: Map<String, Value>) -> LiveFuture<'_> {
         Box::pin(async move {
-            if args.get("site").and_then(Value::as_str) == Some("bad") {
-                return Err(RpcError::invalid_params("Invalid site."));
+            match args.get("site").and_then(Value::as_str) {
+                Some("bad") => return Err(RpcError::invalid_params("Invalid site.")),
+                Some("boom") => panic!("a bug in the data layer"),
+                Some("down") => {
+                    return Err(tool_fault("The database is down. Retry after 30 seconds."));
+                }
+                _ => {}
             }
-            if args.get("site").and_then(Value::as_str) == Some("boom") {
-                panic!("a bug in the data layer");
-            }
-            Ok(LiveBody::untagged(&json!({"items": [], "filters": args})))
+            Ok(LiveBody::untagged(&licenced(
+                json!({"data": [], "next_cursor": null, "limit": 20, "filters": args}),
+            )))
         })
     }
 
-    fn globe(&self) -> LiveFuture<'_> {
+    fn globe(&self, _args: Map<String, Value>) -> LiveFuture<'_> {
         Box::pin(async {
-            Ok(LiveBody::untagged(
-                &json!({"type": "FeatureCollection", "features": []}),
-            ))
+            Ok(LiveBody::untagged(&licenced(
+                json!({"mode": "points", "type": "FeatureCollection", "features": []}),
+            )))
         })
+    }
+
+    fn trend(&self, _args: Map<String, Value>) -> LiveFuture<'_> {
+        Box::pin(async { Ok(LiveBody::untagged(&trend_body())) })
     }
 }
 
@@ -431,26 +465,156 @@ async fn live_tools_when_a_data_layer_is_present() {
     s.mcp.set_live_tools(Arc::new(FakeLive));
     for v in VERSIONS {
         let r = ok(&s, v, "tools/list", json!({})).await;
-        assert_eq!(r["tools"].as_array().unwrap().len(), 7);
+        assert_eq!(r["tools"].as_array().unwrap().len(), 8);
         let stats = tool(&s, v, "get_platform_statistics", json!({})).await;
         assert_eq!(stats["observations"], 12);
-        let globe = tool(&s, v, "get_globe_points", json!({})).await;
+        let globe = tool(&s, v, "get_globe_points", json!({"country": "NL"})).await;
         assert_eq!(globe["type"], "FeatureCollection");
+        let trend = tool(&s, v, "get_observation_trend", json!({"parameter": "ph"})).await;
+        assert_eq!(trend["unit"], "mg/L");
         let page = tool(&s, v, "get_observations", json!({"site": "S1", "limit": 5})).await;
         assert_eq!(page["filters"], json!({"site": "S1", "limit": 5}));
-        for args in [
-            json!({"site": "bad"}),
-            json!({"limit": 0}),
-            json!({"limit": 1001}),
-            json!({"colour": "blue"}),
-        ] {
-            let params = call("get_observations", args.clone());
-            assert_eq!(err(&s, v, "tools/call", params).await, -32602, "{args}");
-        }
-        // A fault in the data layer is a JSON-RPC internal error, never a
-        // 500 page.
+        // A fault while running is a result the model reads, saying when
+        // to try again.
+        let r = ok(
+            &s,
+            v,
+            "tools/call",
+            call("get_observations", json!({"site": "down"})),
+        )
+        .await;
+        assert_eq!(r["isError"], true);
+        assert!(r.get("structuredContent").is_none());
+        assert!(
+            r["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("Retry after 30 seconds")
+        );
+        // A panic is a bug: a JSON-RPC internal error, never a 500 page.
         let params = call("get_observations", json!({"site": "boom"}));
         assert_eq!(err(&s, v, "tools/call", params).await, -32603);
+    }
+}
+
+/// Each fault of each tool and the form it takes: a call that breaks the
+/// input schema or names an unknown value is -32602 naming the argument
+/// (in the message and in `data.argument`, with `data.allowed` for an
+/// enum); a fault while running is a result with `isError: true`.
+#[tokio::test]
+async fn every_fault_of_every_tool() {
+    let f = fixture();
+    let mut s = state(&f);
+    s.mcp.set_live_tools(Arc::new(FakeLive));
+    let v = "2025-06-18";
+    let invalid = [
+        (
+            "get_service_information",
+            json!({"section": "secrets"}),
+            "section",
+            true,
+        ),
+        (
+            "get_service_information",
+            json!({"extra": 1}),
+            "extra",
+            true,
+        ),
+        ("get_platform_statistics", json!({"x": 1}), "x", true),
+        (
+            "get_observations",
+            json!({"parameter": "gold"}),
+            "parameter",
+            true,
+        ),
+        ("get_observations", json!({"limit": 0}), "limit", false),
+        ("get_observations", json!({"limit": 51}), "limit", false),
+        (
+            "get_observations",
+            json!({"fields": ["value", "colour"]}),
+            "fields",
+            true,
+        ),
+        ("get_observations", json!({"fields": []}), "fields", false),
+        (
+            "get_observations",
+            json!({"fields": "value"}),
+            "fields",
+            false,
+        ),
+        (
+            "get_observations",
+            json!({"colour": "blue"}),
+            "colour",
+            true,
+        ),
+        ("get_observations", json!({"site": 3}), "site", false),
+        ("get_observation_trend", json!({}), "parameter", true),
+        (
+            "get_observation_trend",
+            json!({"parameter": "gold"}),
+            "parameter",
+            true,
+        ),
+        (
+            "get_observation_trend",
+            json!({"parameter": "ph", "interval": "hour"}),
+            "interval",
+            true,
+        ),
+        (
+            "get_globe_points",
+            json!({"region": "atlantis"}),
+            "region",
+            true,
+        ),
+        ("get_globe_points", json!({"limit": 500}), "limit", false),
+        ("search_documentation", json!({}), "query", false),
+        ("search_documentation", json!({"query": ""}), "query", false),
+        (
+            "search_documentation",
+            json!({"query": "a", "limit": 21}),
+            "limit",
+            false,
+        ),
+        ("get_document", json!({}), "path", false),
+        ("prepare_enquiry", json!({"topic": "t"}), "message", false),
+        (
+            "prepare_enquiry",
+            json!({"topic": "t", "message": "m".repeat(5001)}),
+            "message",
+            false,
+        ),
+    ];
+    for (name, args, argument, allowed) in invalid {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call(name, args.clone())});
+        let headers = [
+            ("content-type", "application/json"),
+            ("mcp-protocol-version", v),
+        ];
+        let answer = post(&s, "/mcp/", &headers, &body.to_string()).await.json();
+        let e = &answer["error"];
+        assert_eq!(e["code"], -32602, "{name} {args}: {answer}");
+        let message = e["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("`{argument}`")),
+            "{name} {args}: {message}"
+        );
+        assert_eq!(e["data"]["argument"], argument, "{name} {args}");
+        assert_eq!(
+            e["data"]["allowed"].is_array(),
+            allowed,
+            "{name} {args}: {e}"
+        );
+    }
+    // Faults while running: a result the model reads.
+    for (name, args) in [
+        ("get_observations", json!({"site": "down"})),
+        ("get_document", json!({"path": "/docs/none/"})),
+    ] {
+        let r = ok(&s, v, "tools/call", call(name, args)).await;
+        assert_eq!(r["isError"], true, "{name}");
+        assert!(r.get("structuredContent").is_none());
     }
 }
 
@@ -472,17 +636,23 @@ impl TaggedLive {
 
 impl LiveTools for TaggedLive {
     fn stats(&self) -> LiveFuture<'_> {
-        Box::pin(async { Ok(self.body(|g| json!({"observations": g}))) })
+        Box::pin(async { Ok(self.body(stats_body)) })
     }
 
     fn observations(&self, args: Map<String, Value>) -> LiveFuture<'_> {
-        Box::pin(async move { Ok(self.body(|g| json!({"items": [g], "filters": args}))) })
+        Box::pin(async move {
+            Ok(self.body(|g| {
+                licenced(json!({"data": [], "next_cursor": null, "limit": 5, "items": [g], "filters": args}))
+            }))
+        })
     }
 
-    fn globe(&self) -> LiveFuture<'_> {
-        Box::pin(async {
-            Ok(self.body(|g| json!({"type": "FeatureCollection", "features": [], "g": g})))
-        })
+    fn globe(&self, _args: Map<String, Value>) -> LiveFuture<'_> {
+        Box::pin(async { Ok(self.body(|g| licenced(json!({"mode": "summary", "g": g})))) })
+    }
+
+    fn trend(&self, _args: Map<String, Value>) -> LiveFuture<'_> {
+        Box::pin(async { Ok(self.body(|_| trend_body())) })
     }
 }
 

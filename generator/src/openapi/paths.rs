@@ -17,6 +17,7 @@ use contract::routes::{self, Endpoint, Method, Route, RouteId, StaticFile};
 use schemas::{MCP_PROTOCOL_VERSIONS, OBSERVATION_PARAMETERS};
 
 mod features;
+mod trend;
 
 /// How an operation can fail, beyond the 405/500/503 every route can answer.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -217,6 +218,7 @@ fn operation(route: &Route, op: Operation) -> Operation {
         Endpoint::GlobeData => live_get(op, Response::new("Every public site as a point.").body(media, sr("GlobeData")))
             .describe("One point per site for the globe page. Coordinates are rounded to `precision_decimals` places to protect volunteers' privacy.")
             .errors(Errors::Plain),
+        Endpoint::ObservationTrend => trend::operation(op),
         Endpoint::Mcp => mcp(op),
         Endpoint::ContactChallenge => contact_challenge(op),
         Endpoint::Contact => contact(op),

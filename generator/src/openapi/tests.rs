@@ -296,9 +296,9 @@ fn cacheable_gets_are_conditional() {
         assert!(not_modified["headers"]["ETag"].is_object());
         assert!(not_modified.get("content").is_none());
     }
-    // Thirteen static documents, three live data routes and the seven
+    // Thirteen static documents, four live data routes and the seven
     // paths of the six OGC API – Features routes.
-    assert_eq!(conditional, 23);
+    assert_eq!(conditional, 24);
 }
 
 #[test]

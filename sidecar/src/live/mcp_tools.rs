@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use bytes::Bytes;
 use contract::Endpoint;
 use http::request::Parts;
 use http::{Method, Request, StatusCode};
@@ -13,8 +14,9 @@ use serde_json::{Map, Value};
 
 use super::Live;
 use crate::Body;
+use crate::mcp::catalog::PAGE_DEFAULT;
 use crate::mcp::jsonrpc::RpcError;
-use crate::mcp::tools::{LiveBody, LiveFuture, LiveTools};
+use crate::mcp::tools::{LiveBody, LiveFuture, LiveTools, bad_argument, tool_fault};
 
 /// [`LiveTools`] over the shared [`Live`] state.
 pub struct McpLiveTools(pub Arc<Live>);
@@ -27,19 +29,60 @@ impl LiveTools for McpLiveTools {
         })
     }
 
-    fn observations(&self, args: Map<String, Value>) -> LiveFuture<'_> {
+    fn observations(&self, mut args: Map<String, Value>) -> LiveFuture<'_> {
         Box::pin(async move {
+            let fields = args.remove("fields");
+            args.entry("limit")
+                .or_insert_with(|| Value::from(PAGE_DEFAULT));
             let parts = get(Endpoint::ObservationsData.path(), &args)?;
-            into_result(super::observations(&self.0, &parts).await).await
+            let body = into_result(super::observations(&self.0, &parts).await).await?;
+            match fields {
+                Some(Value::Array(fields)) => select_fields(body, &fields),
+                _ => Ok(body),
+            }
         })
     }
 
-    fn globe(&self) -> LiveFuture<'_> {
+    fn globe(&self, args: Map<String, Value>) -> LiveFuture<'_> {
         Box::pin(async move {
             let parts = get(Endpoint::GlobeData.path(), &Map::new())?;
-            into_result(super::globe(&self.0, &parts).await).await
+            let body = into_result(super::globe(&self.0, &parts).await).await?;
+            let doc: Value = serde_json::from_slice(&body.json).map_err(|_| {
+                RpcError::internal("the globe route answered something other than JSON")
+            })?;
+            let out = super::mcp_globe::answer(doc, &args)?;
+            Ok(LiveBody {
+                etag: body.etag,
+                json: Bytes::from(out.to_string()),
+            })
         })
     }
+
+    fn trend(&self, args: Map<String, Value>) -> LiveFuture<'_> {
+        Box::pin(async move {
+            let parts = get(Endpoint::ObservationTrend.path(), &args)?;
+            into_result(super::trend::trend(&self.0, &parts).await).await
+        })
+    }
+}
+
+/// An observation page with only `fields` in each row.
+fn select_fields(body: LiveBody, fields: &[Value]) -> Result<LiveBody, RpcError> {
+    let mut page: Value = serde_json::from_slice(&body.json)
+        .map_err(|_| RpcError::internal("the data route answered something other than JSON"))?;
+    let keep: Vec<&str> = fields.iter().filter_map(Value::as_str).collect();
+    if let Some(rows) = page["data"].as_array_mut() {
+        for row in rows {
+            if let Some(row) = row.as_object_mut() {
+                row.retain(|k, _| keep.contains(&k.as_str()));
+            }
+        }
+    }
+    page["fields"] = Value::from(fields.to_vec());
+    Ok(LiveBody {
+        etag: body.etag,
+        json: Bytes::from(page.to_string()),
+    })
 }
 
 /// The GET request of `path` with `args` as its query. Tools answer JSON
@@ -87,15 +130,20 @@ fn encode(s: &str, out: &mut String) {
     }
 }
 
-/// The route's answer as a tool's data: its JSON and ETag on 200, its
-/// problem's detail as -32602 on a 400, -32603 otherwise.
+/// The route's answer as a tool's data: its JSON and ETag on 200; on a
+/// 400, -32602 naming the argument the route named; on a 503, a
+/// [`tool_fault`] saying when to try again; -32603 otherwise.
 async fn into_result(response: http::Response<Body>) -> Result<LiveBody, RpcError> {
     let status = response.status();
-    let etag = response
-        .headers()
-        .get(http::header::ETAG)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
+    let header = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v: &http::HeaderValue| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let etag = header(http::header::ETAG);
+    let retry_after = header(http::header::RETRY_AFTER);
     let bytes = response
         .into_body()
         .collect()
@@ -107,14 +155,24 @@ async fn into_result(response: http::Response<Body>) -> Result<LiveBody, RpcErro
     }
     let body: Value = serde_json::from_slice(&bytes)
         .map_err(|_| RpcError::internal("the data route answered something other than JSON"))?;
+    let detail = body["detail"].as_str();
     match status {
-        StatusCode::BAD_REQUEST => Err(RpcError::invalid_params(
-            body["detail"].as_str().unwrap_or("invalid arguments"),
-        )),
+        StatusCode::BAD_REQUEST => {
+            let error = &body["errors"][0];
+            match (error["name"].as_str(), error["reason"].as_str()) {
+                (Some(name), Some(reason)) => Err(bad_argument(name, reason, None)),
+                _ => Err(RpcError::invalid_params(
+                    detail.unwrap_or("invalid arguments"),
+                )),
+            }
+        }
+        StatusCode::SERVICE_UNAVAILABLE => Err(tool_fault(format!(
+            "{} Retry after {} seconds.",
+            detail.unwrap_or("The live data cannot be read right now."),
+            retry_after.as_deref().unwrap_or("30")
+        ))),
         _ => Err(RpcError::internal(
-            body["detail"]
-                .as_str()
-                .unwrap_or("the data is not available right now"),
+            detail.unwrap_or("the data is not available right now"),
         )),
     }
 }

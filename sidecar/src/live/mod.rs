@@ -31,12 +31,14 @@ pub(crate) mod csv;
 pub(crate) mod encoded;
 pub mod features;
 mod globe;
+mod mcp_globe;
 pub mod mcp_tools;
 pub mod monthly;
 mod observations;
 mod page_cache;
 pub mod query;
 mod stats;
+pub mod trend;
 
 use std::time::Duration;
 
@@ -207,6 +209,7 @@ impl Handler for Live {
             Endpoint::PlatformStats => platform_stats(self, parts).await,
             Endpoint::ObservationsData => observations(self, parts).await,
             Endpoint::GlobeData => globe(self, parts).await,
+            Endpoint::ObservationTrend => trend::trend(self, parts).await,
             e => features::features(self, e, parts, call.release).await,
         };
         // Dropped here, the HEAD body leaves no `Content-Length` for the

@@ -83,7 +83,7 @@ impl LiveError {
         }
     }
 
-    fn reason(&self) -> String {
+    pub(crate) fn reason(&self) -> String {
         match self {
             LiveError::UnknownParameter { known, .. } => format!(
                 "not a parameter of this route; it takes {}",
@@ -210,6 +210,90 @@ pub(crate) fn bbox(value: &str) -> Result<[f64; 4], LiveError> {
     Ok([min_lon, min_lat, max_lon, max_lat])
 }
 
+/// The decoded `(name, value)` pairs of a query string (without `?`), each
+/// name one of `known`, given once, with a non-empty value.
+pub(crate) fn pairs(
+    query: Option<&str>,
+    known: &'static [&'static str],
+) -> Result<Vec<(&'static str, String)>, LiveError> {
+    let mut out: Vec<(&'static str, String)> = Vec::new();
+    for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        let (raw_name, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+        let name = decode(raw_name).unwrap_or_else(|| raw_name.to_owned());
+        let Some(&name) = known.iter().find(|k| **k == name) else {
+            return Err(LiveError::UnknownParameter { name, known });
+        };
+        if out.iter().any(|(n, _)| *n == name) {
+            return Err(LiveError::invalid(name, "given more than once"));
+        }
+        let value = decode(raw_value)
+            .ok_or_else(|| LiveError::invalid(name, "malformed percent-encoding"))?;
+        if value.is_empty() {
+            return Err(LiveError::invalid(name, "empty value"));
+        }
+        out.push((name, value));
+    }
+    Ok(out)
+}
+
+/// Validates `value` into `filter` when `name` is one of the selection
+/// parameters the observation routes share (`parameter`, `site`,
+/// `country`, `from`, `to`, `bbox`); `Ok(false)` for any other name.
+pub(crate) fn select(
+    name: &'static str,
+    value: String,
+    filter: &mut ObservationFilter,
+) -> Result<bool, LiveError> {
+    match name {
+        "parameter" => {
+            if !PARAMETERS.contains(&value.as_str()) {
+                return Err(LiveError::invalid(
+                    name,
+                    format!("expected one of {}", PARAMETERS.join(", ")),
+                ));
+            }
+            filter.parameter = Some(value);
+        }
+        "site" => {
+            let ok = value.len() <= SITE_ID_MAX
+                && value
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+            if !ok {
+                return Err(LiveError::invalid(
+                    name,
+                    format!("expected a site id of 1-{SITE_ID_MAX} characters A-Z a-z 0-9 _ -"),
+                ));
+            }
+            filter.site = Some(value);
+        }
+        "country" => {
+            if value.len() != 2 || !value.bytes().all(|b| b.is_ascii_uppercase()) {
+                return Err(LiveError::invalid(
+                    name,
+                    "expected an ISO 3166-1 alpha-2 code in capitals, such as NL",
+                ));
+            }
+            filter.country = Some(value);
+        }
+        "from" => filter.from = Some(date_bound(name, &value, false)?),
+        "to" => filter.until = Some(date_bound(name, &value, true)?),
+        "bbox" => filter.bbox = Some(bbox(&value)?),
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// `to` must come after `from`.
+pub(crate) fn check_window(filter: &ObservationFilter) -> Result<(), LiveError> {
+    if let (Some(from), Some(until)) = (filter.from, filter.until)
+        && from >= until
+    {
+        return Err(LiveError::invalid("to", "must be later than from"));
+    }
+    Ok(())
+}
+
 /// Parses and validates the query string (without `?`).
 pub fn parse(query: Option<&str>) -> Result<ObservationQuery, LiveError> {
     let mut filter = ObservationFilter {
@@ -217,51 +301,11 @@ pub fn parse(query: Option<&str>) -> Result<ObservationQuery, LiveError> {
         ..ObservationFilter::default()
     };
     let mut format = None;
-    let mut seen: Vec<&'static str> = Vec::new();
-    for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
-        let (raw_name, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
-        let name = decode(raw_name).unwrap_or_else(|| raw_name.to_owned());
-        let Some(&known) = KNOWN.iter().find(|k| **k == name) else {
-            return Err(LiveError::UnknownParameter {
-                name,
-                known: &KNOWN,
-            });
-        };
-        if seen.contains(&known) {
-            return Err(LiveError::invalid(known, "given more than once"));
+    for (name, value) in pairs(query, &KNOWN)? {
+        if select(name, value.clone(), &mut filter)? {
+            continue;
         }
-        seen.push(known);
-        let value = decode(raw_value)
-            .ok_or_else(|| LiveError::invalid(known, "malformed percent-encoding"))?;
-        if value.is_empty() {
-            return Err(LiveError::invalid(known, "empty value"));
-        }
-        match known {
-            "parameter" => {
-                if !PARAMETERS.contains(&value.as_str()) {
-                    return Err(LiveError::invalid(
-                        known,
-                        format!("expected one of {}", PARAMETERS.join(", ")),
-                    ));
-                }
-                filter.parameter = Some(value);
-            }
-            "site" => {
-                let ok = value.len() <= SITE_ID_MAX
-                    && value
-                        .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-                if !ok {
-                    return Err(LiveError::invalid(
-                        known,
-                        format!("expected a site id of 1-{SITE_ID_MAX} characters A-Z a-z 0-9 _ -"),
-                    ));
-                }
-                filter.site = Some(value);
-            }
-            "from" => filter.from = Some(date_bound(known, &value, false)?),
-            "to" => filter.until = Some(date_bound(known, &value, true)?),
-            "bbox" => filter.bbox = Some(bbox(&value)?),
+        match name {
             "limit" => {
                 let n: u32 = value
                     .parse()
@@ -270,30 +314,27 @@ pub fn parse(query: Option<&str>) -> Result<ObservationQuery, LiveError> {
                         (1..=MAX_LIMIT).contains(n) && value.bytes().all(|b| b.is_ascii_digit())
                     })
                     .ok_or_else(|| {
-                        LiveError::invalid(known, format!("expected an integer 1-{MAX_LIMIT}"))
+                        LiveError::invalid(name, format!("expected an integer 1-{MAX_LIMIT}"))
                     })?;
                 filter.limit = n;
             }
             "cursor" => {
-                filter.before = Some(decode_cursor(&value).ok_or_else(|| {
-                    LiveError::invalid(known, "not a cursor this service issued")
-                })?);
+                filter.before =
+                    Some(decode_cursor(&value).ok_or_else(|| {
+                        LiveError::invalid(name, "not a cursor this service issued")
+                    })?);
             }
             "format" => {
                 format = Some(match value.as_str() {
                     "json" => Format::Json,
                     "csv" => Format::Csv,
-                    _ => return Err(LiveError::invalid(known, "expected json or csv")),
+                    _ => return Err(LiveError::invalid(name, "expected json or csv")),
                 });
             }
             _ => unreachable!("every known name is handled"),
         }
     }
-    if let (Some(from), Some(until)) = (filter.from, filter.until)
-        && from >= until
-    {
-        return Err(LiveError::invalid("to", "must be later than from"));
-    }
+    check_window(&filter)?;
     Ok(ObservationQuery { filter, format })
 }
 

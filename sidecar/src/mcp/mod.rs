@@ -11,6 +11,7 @@
 //! errors on a well-formed request are HTTP 200, because some clients drop
 //! the body of any non-2xx answer. No session id is ever issued.
 
+pub mod catalog;
 pub mod jsonrpc;
 mod memo;
 pub mod prompts;

@@ -7,29 +7,14 @@ use std::future::Future;
 use std::pin::Pin;
 
 use bytes::Bytes;
-use contract::observations::{DEFAULT_LIMIT, MAX_LIMIT, SITE_ID_PATTERN};
 use serde_json::{Map, Value, json};
 
 use super::Version;
+pub use super::catalog::SECTIONS;
+use super::catalog::{SEARCH_DEFAULT, TOOLS};
 use super::jsonrpc::RpcError;
 use super::memo::Memo;
 use crate::published::Content;
-
-/// Sections of the service information an agent may ask for alone.
-pub const SECTIONS: [&str; 7] = [
-    "services",
-    "projects",
-    "evidence",
-    "scope",
-    "consortium",
-    "contact",
-    "guardrails",
-];
-pub const SEARCH_MAX: u64 = 20;
-const SEARCH_DEFAULT: u64 = 5;
-const TOPIC_MAX: usize = 200;
-const MESSAGE_MAX: usize = 5000;
-const NAME_MAX: usize = 200;
 
 pub type LiveFuture<'a> = Pin<Box<dyn Future<Output = Result<LiveBody, RpcError>> + Send + 'a>>;
 
@@ -59,173 +44,34 @@ pub(crate) enum Answer {
     Serialized(Bytes),
 }
 
+/// The code of an [`RpcError`] that stands for a fault while running a
+/// tool (the data cannot be read now). It never reaches the wire: the call
+/// answers a result with `isError: true` and the message, which says when
+/// to try again (decision 0223).
+pub const TOOL_FAULT: i32 = -32000;
+
+/// A fault while running a tool, for the model to read and act on.
+pub fn tool_fault(message: impl Into<String>) -> RpcError {
+    RpcError::new(TOOL_FAULT, message)
+}
+
 /// The live-data tools, answered by the same code as the live HTTP routes.
-/// Each returns the JSON object the matching route returns; a rejected
-/// argument is an [`RpcError`] with code -32602, a fault one with -32603.
+/// Each returns the tool's JSON object (the arguments already checked
+/// against the input schema); a rejected argument is an [`RpcError`] with
+/// code -32602, a fault while reading the data a [`tool_fault`].
 pub trait LiveTools: Send + Sync {
     /// What `/api/platform-stats.php` returns.
     fn stats(&self) -> LiveFuture<'_>;
-    /// What `/api/observations-data.php` returns for these filters (the
-    /// route's query parameters as JSON members; `limit` is an integer).
+    /// A page of `/api/observations-data.php` for these filters (the
+    /// route's query parameters as JSON members; `limit` is an integer),
+    /// with only the `fields` asked for.
     fn observations(&self, args: Map<String, Value>) -> LiveFuture<'_>;
-    /// What `/api/globe-data.php` returns.
-    fn globe(&self) -> LiveFuture<'_>;
+    /// The globe points: a summary without arguments, else a page of the
+    /// sites matching `bbox`, `country` and `region`.
+    fn globe(&self, args: Map<String, Value>) -> LiveFuture<'_>;
+    /// What `/api/observation-trend` returns for these arguments.
+    fn trend(&self, args: Map<String, Value>) -> LiveFuture<'_>;
 }
-
-/// A tool's behaviour hints (MCP 2025-03-26 and later), stated per tool so
-/// that a tool that came to write or reach outside would have to say so.
-#[derive(Clone, Copy)]
-struct Hints {
-    read_only: bool,
-    destructive: bool,
-    idempotent: bool,
-    /// Whether it reaches beyond the organisation's own published data.
-    open_world: bool,
-}
-
-/// Reads the organisation's own published or live data, and nothing else.
-/// `prepare_enquiry` is one of these: it drafts text and stores or sends
-/// nothing (a human submits the form).
-const READS_OWN_DATA: Hints = Hints {
-    read_only: true,
-    destructive: false,
-    idempotent: true,
-    open_world: false,
-};
-
-/// A tool's static description.
-struct Tool {
-    name: &'static str,
-    title: &'static str,
-    description: &'static str,
-    live: bool,
-    hints: Hints,
-    input: fn() -> Value,
-    output: fn() -> Value,
-}
-
-const TOOLS: [Tool; 7] = [
-    Tool {
-        name: "get_service_information",
-        title: "Service information",
-        description: "The organisation's published service information: what it offers (services), its projects, evidence of its work, its scope, the consortium behind it, how to contact it and the guardrails for agents. Give `section` to get one part only.",
-        live: false,
-        hints: READS_OWN_DATA,
-        input: || {
-            json!({"type": "object", "properties": {"section": {
-                "type": "string", "enum": SECTIONS,
-                "description": "One section of the service information; omit for all of it."
-            }}, "additionalProperties": false})
-        },
-        output: || json!({"type": "object", "description": "The whole service information, or an object whose only member is the requested section.", "additionalProperties": true}),
-    },
-    Tool {
-        name: "get_platform_statistics",
-        title: "Platform statistics",
-        description: "Live statistics of the citizen-science platform (volunteers, sites, observations), computed from the database; the same as /api/platform-stats.php.",
-        live: true,
-        hints: READS_OWN_DATA,
-        input: || json!({"type": "object", "properties": {}, "additionalProperties": false}),
-        output: || json!({"type": "object", "description": "The platform statistics object.", "additionalProperties": true}),
-    },
-    Tool {
-        name: "get_observations",
-        title: "Water observations",
-        description: "Public water-quality observations, newest first, with the same filters and limits as /api/observations-data.php. Follow `next_cursor` by passing it back as `cursor`. The data licence and attribution travel with every page.",
-        live: true,
-        hints: READS_OWN_DATA,
-        input: || {
-            json!({"type": "object", "properties": {
-                "parameter": {"type": "string", "description": "Only this measured parameter, such as nitrate or ph."},
-                "site": {"type": "string", "pattern": SITE_ID_PATTERN, "description": "Only this site (site_id)."},
-                "from": {"type": "string", "description": "Observed at or after this date (YYYY-MM-DD) or RFC 3339 time, UTC."},
-                "to": {"type": "string", "description": "Observed before or at this date or time, UTC; a date includes its whole day."},
-                "bbox": {"type": "string", "description": "Only sites inside minLon,minLat,maxLon,maxLat (WGS 84 degrees)."},
-                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": format!("Page size (default {DEFAULT_LIMIT}).")},
-                "cursor": {"type": "string", "description": "The next_cursor of the previous page."}
-            }, "additionalProperties": false})
-        },
-        output: || json!({"type": "object", "description": "One page of observations.", "additionalProperties": true}),
-    },
-    Tool {
-        name: "get_globe_points",
-        title: "Globe points",
-        description: "Public geographic points of observation sites, as shown on the globe page; coordinates are coarsened for volunteers' privacy. The same as /api/globe-data.php.",
-        live: true,
-        hints: READS_OWN_DATA,
-        input: || json!({"type": "object", "properties": {}, "additionalProperties": false}),
-        output: || json!({"type": "object", "description": "The globe points.", "additionalProperties": true}),
-    },
-    Tool {
-        name: "search_documentation",
-        title: "Search the documentation",
-        description: "Full-text search over the published documentation pages. Returns the best-ranked pages with a snippet, the page URL and the resource URI of its Markdown; read one with get_document.",
-        live: false,
-        hints: READS_OWN_DATA,
-        input: || {
-            json!({"type": "object", "properties": {
-                "query": {"type": "string", "minLength": 1, "description": "Words to look for."},
-                "limit": {"type": "integer", "minimum": 1, "maximum": SEARCH_MAX, "description": "At most this many results (default 5)."}
-            }, "required": ["query"], "additionalProperties": false})
-        },
-        output: || {
-            json!({"type": "object", "required": ["query", "results"], "properties": {
-                "query": {"type": "string"},
-                "results": {"type": "array", "items": {"type": "object",
-                    "required": ["title", "url", "uri", "snippet", "score"],
-                    "properties": {
-                        "title": {"type": "string"}, "url": {"type": "string"},
-                        "uri": {"type": "string"}, "snippet": {"type": "string"},
-                        "score": {"type": "integer"}
-                    }}}
-            }})
-        },
-    },
-    Tool {
-        name: "get_document",
-        title: "Get a document",
-        description: "One documentation page as Markdown, with its licence and attribution. `path` is a page path such as /docs/archive/, its URL, or a resource URI from search_documentation or resources/list.",
-        live: false,
-        hints: READS_OWN_DATA,
-        input: || {
-            json!({"type": "object", "properties": {
-                "path": {"type": "string", "minLength": 1, "description": "Page path, page URL or resource URI."}
-            }, "required": ["path"], "additionalProperties": false})
-        },
-        output: || {
-            json!({"type": "object", "required": ["uri", "url", "title", "markdown"], "properties": {
-                "uri": {"type": "string"}, "url": {"type": "string"}, "title": {"type": "string"},
-                "licence": {"type": "string", "description": "Absent when the page names none."},
-                "attribution": {"type": "string", "description": "Absent when the page names none."},
-                "markdown": {"type": "string"}
-            }})
-        },
-    },
-    Tool {
-        name: "prepare_enquiry",
-        title: "Prepare an enquiry",
-        description: "Drafts an enquiry to the organisation for the user to review. It sends nothing and stores nothing: it returns the draft and the URL of the contact form, where only the user may submit it.",
-        live: false,
-        hints: READS_OWN_DATA,
-        input: || {
-            json!({"type": "object", "properties": {
-                "topic": {"type": "string", "minLength": 1, "maxLength": TOPIC_MAX, "description": "What the enquiry is about."},
-                "message": {"type": "string", "minLength": 1, "maxLength": MESSAGE_MAX, "description": "The enquiry itself."},
-                "name": {"type": "string", "maxLength": NAME_MAX, "description": "The user's name, if they want to give it."},
-                "organisation": {"type": "string", "maxLength": NAME_MAX, "description": "The user's organisation, if any."}
-            }, "required": ["topic", "message"], "additionalProperties": false})
-        },
-        output: || {
-            json!({"type": "object", "required": ["draft", "form_url", "prefilled_url", "submitted", "notice"], "properties": {
-                "draft": {"type": "string"},
-                "form_url": {"type": "string"},
-                "prefilled_url": {"type": "string", "description": "The contact form with the draft filled in, for the user to review and send."},
-                "submitted": {"type": "boolean", "const": false},
-                "notice": {"type": "string"}
-            }})
-        },
-    },
-];
 
 /// `tools/list`: the live tools only when a data layer is present.
 pub fn list(version: Version, live: bool) -> Value {
@@ -283,46 +129,50 @@ pub(crate) async fn call(
         ("search_documentation", _) => return search(content, version, &args).map(Answer::Value),
         ("get_document", _) => return document(content, version, &args).map(Answer::Value),
         ("prepare_enquiry", _) => prepare_enquiry(content, &args)?,
-        ("get_platform_statistics", Some(live)) => {
-            return live_answer(version, tool.name, live.stats().await?, live_memo);
-        }
-        ("get_observations", Some(live)) => {
-            return live_answer(
-                version,
-                tool.name,
-                live.observations(args.0).await?,
-                live_memo,
-            );
-        }
-        ("get_globe_points", Some(live)) => {
-            return live_answer(version, tool.name, live.globe().await?, live_memo);
+        (name, Some(live)) => {
+            let key = serde_json::to_string(&args.0).unwrap_or_default();
+            let body = match name {
+                "get_platform_statistics" => live.stats().await,
+                "get_observations" => live.observations(args.0).await,
+                "get_globe_points" => live.globe(args.0).await,
+                "get_observation_trend" => live.trend(args.0).await,
+                _ => return Err(unknown()),
+            };
+            return match body {
+                Ok(body) => live_answer(version, name, &key, body, live_memo),
+                Err(e) if e.code == TOOL_FAULT => Ok(Answer::Value(failure(e.message))),
+                Err(e) => Err(e),
+            };
         }
         _ => return Err(unknown()),
     };
     result(version, out).map(Answer::Value)
 }
 
-/// A tool's result around `out`: as `structuredContent` and as text.
+/// A tool's result around `out`: as `structuredContent` and as its compact
+/// JSON text, which clients without structured content read (decision
+/// 0221).
 fn result(version: Version, out: Value) -> Result<Value, RpcError> {
-    let text = serde_json::to_string_pretty(&out).map_err(|e| RpcError::internal(e.to_string()))?;
+    let text = serde_json::to_string(&out).map_err(|e| RpcError::internal(e.to_string()))?;
     Ok(success(version, out, vec![text_item(text)]))
 }
 
 /// A live tool's result, serialised, from its route's answer. The route
 /// keeps a page for its `max-age`, so the same call mostly gets the same
 /// bytes with the same ETag: the serialised result is then kept under
-/// (version, tool, ETag), and the next call costs the route's cache lookup
-/// instead of parsing and writing the data twice.
+/// (version, tool, arguments, ETag), and the next call costs the route's
+/// cache lookup instead of parsing and writing the data twice.
 fn live_answer(
     version: Version,
     name: &str,
+    args: &str,
     body: LiveBody,
     memo: &Memo,
 ) -> Result<Answer, RpcError> {
     let key = body
         .etag
         .as_ref()
-        .map(|tag| format!("{}\n{name}\n{tag}", version.as_str()));
+        .map(|tag| format!("{}\n{name}\n{args}\n{tag}", version.as_str()));
     if let Some(hit) = key.as_deref().and_then(|k| memo.get(k)) {
         return Ok(Answer::Serialized(hit));
     }
@@ -364,28 +214,48 @@ fn failure(text: String) -> Value {
 }
 
 /// Arguments checked against the few schema rules the tools use: no
-/// unknown members, required members present, types, string lengths and
-/// integer bounds.
+/// unknown members, required members present, types, string lengths,
+/// enums and integer bounds. A breach is -32602 whose message names the
+/// argument and what it may be, and whose `data` says the same as
+/// `{"argument", "allowed"?}` (decision 0223).
 struct Args(Map<String, Value>);
+
+/// The -32602 of a bad argument `key`.
+pub fn bad_argument(key: &str, why: &str, allowed: Option<Value>) -> RpcError {
+    let mut e = RpcError::invalid_params(format!("Argument `{key}` {why}."));
+    let mut data = json!({ "argument": key });
+    if let Some(allowed) = allowed {
+        data["allowed"] = allowed;
+    }
+    e.data = Some(data);
+    e
+}
 
 impl Args {
     fn new(args: Map<String, Value>, schema: &Value) -> Result<Args, RpcError> {
         let empty = Map::new();
         let props = schema["properties"].as_object().unwrap_or(&empty);
+        let names: Vec<&str> = props.keys().map(String::as_str).collect();
         for (key, value) in &args {
             let Some(rule) = props.get(key) else {
-                return Err(RpcError::invalid_params(format!(
-                    "Unknown argument `{key}`."
-                )));
+                let takes = if names.is_empty() {
+                    "none".to_owned()
+                } else {
+                    names.join(", ")
+                };
+                return Err(bad_argument(
+                    key,
+                    &format!("is unknown: this tool takes {takes}"),
+                    Some(json!(names)),
+                ));
             };
             check(key, value, rule)?;
         }
         for required in schema["required"].as_array().into_iter().flatten() {
             let key = required.as_str().unwrap_or_default();
             if !args.contains_key(key) {
-                return Err(RpcError::invalid_params(format!(
-                    "Missing argument `{key}`."
-                )));
+                let allowed = props[key].get("enum").cloned();
+                return Err(bad_argument(key, "is required", allowed));
             }
         }
         Ok(Args(args))
@@ -401,7 +271,15 @@ impl Args {
 }
 
 fn check(key: &str, value: &Value, rule: &Value) -> Result<(), RpcError> {
-    let bad = |why: &str| Err(RpcError::invalid_params(format!("Argument `{key}` {why}.")));
+    let bad = |why: &str| Err(bad_argument(key, why, None));
+    let one_of = |allowed: &Vec<Value>| {
+        let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
+        Err(bad_argument(
+            key,
+            &format!("must be one of {}", names.join(", ")),
+            Some(Value::from(allowed.clone())),
+        ))
+    };
     match rule["type"].as_str() {
         Some("string") => {
             let Some(s) = value.as_str() else {
@@ -417,8 +295,7 @@ fn check(key: &str, value: &Value, rule: &Value) -> Result<(), RpcError> {
             if let Some(allowed) = rule["enum"].as_array()
                 && !allowed.iter().any(|a| a == value)
             {
-                let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
-                return bad(&format!("must be one of {}", names.join(", ")));
+                return one_of(allowed);
             }
         }
         Some("integer") => {
@@ -431,19 +308,66 @@ fn check(key: &str, value: &Value, rule: &Value) -> Result<(), RpcError> {
                 return bad(&format!("must be between {min} and {max}"));
             }
         }
+        Some("array") => {
+            let Some(items) = value.as_array() else {
+                return bad("must be an array");
+            };
+            if rule["minItems"]
+                .as_u64()
+                .is_some_and(|min| (items.len() as u64) < min)
+            {
+                return bad("must not be empty");
+            }
+            for (i, item) in items.iter().enumerate() {
+                if let Some(allowed) = rule["items"]["enum"].as_array()
+                    && !allowed.iter().any(|a| a == item)
+                {
+                    return one_of(allowed);
+                }
+                if rule["uniqueItems"] == true && items[..i].contains(item) {
+                    return bad(&format!("names {item} twice"));
+                }
+            }
+        }
         _ => {}
     }
     Ok(())
 }
 
+/// The whole service information is about 17,000 characters: without a
+/// section, the tool answers who the organisation is, its contact and the
+/// guardrails in full, and the titles of the other sections (decision 0221).
 fn service_information(content: &Content, args: &Args) -> Result<Value, RpcError> {
     let unavailable = || RpcError::internal("The service information is not available.");
     let service = content.service.as_ref().ok_or_else(unavailable)?;
     let service = serde_json::to_value(service).map_err(|_| unavailable())?;
-    Ok(match args.str("section") {
-        None => service,
-        Some(section) => json!({ section: service[section].clone() }),
-    })
+    if let Some(section) = args.str("section") {
+        return Ok(json!({ section: service[section].clone() }));
+    }
+    let titles = |items: &Value, name: &str| -> Value {
+        items
+            .as_array()
+            .map(|a| a.iter().map(|i| i[name].clone()).collect())
+            .unwrap_or_default()
+    };
+    let mut out = json!({
+        "sections": {
+            "services": titles(&service["services"], "title"),
+            "projects": titles(&service["projects"], "title"),
+            "evidence": titles(&service["evidence"], "title"),
+            "scope": service["scope"]["summary"],
+            "consortium": titles(&service["consortium"]["members"], "name"),
+        },
+        "contact": service["contact"],
+        "guardrails": service["guardrails"],
+        "more": format!("Pass `section` ({}) for one section in full.", SECTIONS.join(", ")),
+    });
+    for key in ["name", "description", "url", "updated"] {
+        if let Some(v) = service.get(key) {
+            out[key] = v.clone();
+        }
+    }
+    Ok(out)
 }
 
 fn search(content: &Content, version: Version, args: &Args) -> Result<Value, RpcError> {
@@ -464,7 +388,7 @@ fn search(content: &Content, version: Version, args: &Args) -> Result<Value, Rpc
         .collect();
     let structured = json!({"query": query, "results": results});
     let mut items = vec![text_item(
-        serde_json::to_string_pretty(&structured).map_err(|e| RpcError::internal(e.to_string()))?,
+        serde_json::to_string(&structured).map_err(|e| RpcError::internal(e.to_string()))?,
     )];
     if version >= Version::V2025_06_18 {
         items.extend(hits.iter().map(|h| {

@@ -173,6 +173,8 @@ pub struct ObservationRow {
 pub struct ObservationFilter {
     pub parameter: Option<String>,
     pub site: Option<String>,
+    /// Only sites in this country (ISO 3166-1 alpha-2).
+    pub country: Option<String>,
     /// Inclusive lower bound, Unix seconds.
     pub from: Option<i64>,
     /// Exclusive upper bound, Unix seconds.
@@ -405,6 +407,9 @@ pub(crate) fn observation_query(
     }
     if let Some(site) = &filter.site {
         bind(&mut sql, " AND o.site_id = ?", Arg::Text(site.clone()));
+    }
+    if let Some(country) = &filter.country {
+        bind(&mut sql, " AND s.country = ?", Arg::Text(country.clone()));
     }
     if let Some(id) = filter.id {
         bind(&mut sql, " AND o.id = ?", Arg::Int(id));

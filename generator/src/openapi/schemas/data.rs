@@ -1,6 +1,8 @@
 //! Shapes of the live data routes: statistics, observations, globe points.
 
-use contract::observations::{MAX_LATITUDE, MAX_LIMIT, MAX_LONGITUDE};
+use contract::observations::{
+    INTERVALS, MAX_LATITUDE, MAX_LIMIT, MAX_LONGITUDE, TREND_MAX_BUCKETS,
+};
 use serde_json::{Value, json};
 
 use super::{OBSERVATION_PARAMETERS, QUALITY_FLAGS, WATER_BODY_TYPES, schema_ref};
@@ -209,5 +211,81 @@ pub(super) fn globe_feature() -> Value {
             }
         },
         "required": ["type", "id", "geometry", "properties"]
+    })
+}
+
+pub(super) fn observation_trend() -> Value {
+    let number = |d: &str| json!({ "type": "number", "description": d });
+    let nullable = |d: &str| json!({ "type": ["number", "null"], "description": d });
+    json!({
+        "type": "object",
+        "description": "One parameter's observations per interval, with a trend.",
+        "properties": {
+            "parameter": { "type": "string", "enum": OBSERVATION_PARAMETERS },
+            "unit": { "type": ["string", "null"], "description": "The unit of every figure; the selection's most frequent one." },
+            "interval": { "type": "string", "enum": INTERVALS },
+            "selection": {
+                "type": "object",
+                "description": "The selection as given.",
+                "properties": {
+                    "site": { "type": "string" }, "bbox": { "type": "string" },
+                    "country": { "type": "string" }, "from": { "type": "string" },
+                    "to": { "type": "string" }
+                },
+                "additionalProperties": false
+            },
+            "observations": { "type": "integer", "minimum": 0, "description": "Observations summarised." },
+            "first_observed_at": { "type": ["string", "null"], "format": "date-time" },
+            "last_observed_at": { "type": ["string", "null"], "format": "date-time" },
+            "buckets": {
+                "type": "array",
+                "maxItems": TREND_MAX_BUCKETS,
+                "description": "Oldest first; empty buckets are left out.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "start": { "type": "string", "format": "date", "description": "First day of the bucket (UTC)." },
+                        "count": { "type": "integer", "minimum": 1 },
+                        "min": number("Smallest value."),
+                        "mean": number("Arithmetic mean, to six significant digits."),
+                        "max": number("Largest value.")
+                    },
+                    "required": ["start", "count", "min", "mean", "max"],
+                    "additionalProperties": false
+                }
+            },
+            "trend": {
+                "type": "object",
+                "properties": {
+                    "slope_per_year": nullable("Least-squares slope of value over time, in units per year of 365.25 days; null without two distinct times."),
+                    "change": nullable("Mean of the last bucket minus mean of the first; null with fewer than two buckets.")
+                },
+                "required": ["slope_per_year", "change"],
+                "additionalProperties": false
+            },
+            "excluded_other_units": { "type": "integer", "minimum": 1, "description": "Observations left out for being in another unit; absent when none." },
+            "licence": schema_ref("DataLicence"),
+            "attribution": { "type": "string" },
+            "generated_at": date_time("When the figures were computed.")
+        },
+        "required": [
+            "parameter", "unit", "interval", "selection", "observations", "first_observed_at",
+            "last_observed_at", "buckets", "trend", "licence", "attribution", "generated_at"
+        ],
+        "additionalProperties": false,
+        "examples": [{
+            "parameter": "nitrate", "unit": "mg/L", "interval": "year",
+            "selection": { "site": "nl-0001", "from": "2024-01-01" },
+            "observations": 24,
+            "first_observed_at": "2024-01-09T10:00:00Z", "last_observed_at": "2025-12-14T09:30:00Z",
+            "buckets": [
+                { "start": "2024-01-01", "count": 12, "min": 1.2, "mean": 2.41667, "max": 3.9 },
+                { "start": "2025-01-01", "count": 12, "min": 0.9, "mean": 2.05, "max": 3.1 }
+            ],
+            "trend": { "slope_per_year": -0.312455, "change": -0.36667 },
+            "licence": { "id": "CC-BY-4.0", "title": "Creative Commons Attribution 4.0 International", "url": "https://creativecommons.org/licenses/by/4.0/" },
+            "attribution": "Water-quality observations by citizen-science volunteers.",
+            "generated_at": "2026-01-01T00:00:00Z"
+        }]
     })
 }

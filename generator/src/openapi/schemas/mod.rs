@@ -38,6 +38,7 @@ pub fn all(base_url: &str) -> BTreeMap<String, Value> {
         ("ObservationPage", data::observation_page()),
         ("GlobeData", data::globe_data()),
         ("GlobeFeature", data::globe_feature()),
+        ("ObservationTrend", data::observation_trend()),
         ("McpRequest", exchange::mcp_request()),
         ("McpResponse", exchange::mcp_response()),
         ("JsonRpcError", exchange::json_rpc_error()),
