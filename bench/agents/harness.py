@@ -6,9 +6,11 @@ Each task has a question, one or more plans and a truth:
 - a plan is the fewest tool calls that reach the answer with the tools a
   server lists. Its `steps` is a generator: it yields `(tool, arguments)`,
   receives each call's `Result`, and returns the answer it read. `needs`
-  names the tools (or `tool.argument`s) the plan uses beyond today's; the
-  runner takes the first plan whose needs the server's tools/list meets,
-  so newer plans come first and `before` (today's tools) last;
+  names the tools (or `tool.argument`s) the plan uses beyond the first
+  tools; the runner takes the first plan whose needs the server's
+  tools/list meets, so a `new` plan (for get_observation_trend and the
+  arguments added with it) comes first and the `base` plan (for the tools
+  as they were, measured in before.json) last;
 - the truth is read from the running sidecar over HTTP, never written
   here: its REST routes (`/api/platform-stats.php`,
   `/api/observations-data.php`, `/api/globe-data.php`), its static files
@@ -29,8 +31,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable
 
-BEFORE = "before"
-AFTER = "after"
+# Plan names: for the tools as they were (before.json), and for the tools
+# and arguments added later.
+BEFORE = "base"
+AFTER = "new"
 
 
 class PlanError(Exception):

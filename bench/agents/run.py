@@ -196,6 +196,8 @@ async def main():
             try:
                 row = await run_task(url, task, ctx, tokens)
             except Exception as err:  # a task that cannot run fails the run, named
+                while isinstance(err, BaseExceptionGroup) and len(err.exceptions) == 1:
+                    err = err.exceptions[0]
                 row = {"task": task.id, "ok": False, "detail": f"{type(err).__name__}: {err}", "plan": None}
             rows.append(row)
             state = "ok" if row["ok"] else "FAILED"

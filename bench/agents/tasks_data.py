@@ -88,7 +88,7 @@ def latest_nitrate_steps(ctx):
 
 def latest_nitrate_after(ctx):
     site = ctx.busiest_site()["site_id"]
-    r = yield call("get_observations", site=site, parameter="nitrate", limit=1, fields="observed_at,value")
+    r = yield call("get_observations", site=site, parameter="nitrate", limit=1, fields=["observed_at", "value"])
     row = r.s["data"][0]
     return {"observed_at": row["observed_at"], "value": row["value"]}
 
@@ -140,7 +140,7 @@ task(
             f"What did volunteers measure at {ctx.second_site()['name']} ({ctx.second_site()['site_id']}) on their last visit?"
         ),
         [
-            Plan(AFTER, latest_visit_steps("observed_at,parameter,value"), ("get_observations.fields",)),
+            Plan(AFTER, latest_visit_steps(["observed_at", "parameter", "value"]), ("get_observations.fields",)),
             Plan(BEFORE, latest_visit_steps(None)),
         ],
         lambda ctx: last_visit(
@@ -320,8 +320,8 @@ task(
 
 
 def summary_bbox(s):
-    b = s.get("bbox") or (s.get("extent") or {}).get("bbox")
-    return [round(x, 2) for x in b] if b else None
+    b = s.get("bbox") or s.get("extent")
+    return [round(x, 2) for x in b] if isinstance(b, list) else None
 
 
 task(
@@ -341,11 +341,7 @@ task(
 def sites_in_country_after(ctx):
     country = ctx.country_with_fewest_sites()
     r = yield call("get_globe_points")
-    n = summary_country_count(r.s, country)
-    if n is None:
-        r = yield call("get_globe_points", country=country, limit=1000)
-        n = len(r.s.get("features", []))
-    return n
+    return summary_country_count(r.s, country)
 
 
 def sites_in_country_before(ctx):
@@ -369,12 +365,13 @@ task(
 
 
 def country_extent_after(ctx):
-    r = yield call("get_globe_points", country=ctx.country_with_most_sites(), limit=1)
-    b = summary_bbox(r.s)
-    if b is None:
-        r = yield call("get_globe_points", country=ctx.country_with_most_sites(), limit=1000)
-        b = bbox_of(all_points(r.s))
-    return b
+    points, cursor = [], None
+    while True:
+        r = yield call("get_globe_points", country=ctx.country_with_most_sites(), limit=50, cursor=cursor)
+        points += all_points(r.s)
+        cursor = r.s.get("next_cursor")
+        if not cursor:
+            return bbox_of(points)
 
 
 def country_extent_before(ctx):
@@ -445,7 +442,7 @@ def sites_near_after(ctx):
     box = ",".join(str(x) for x in ctx.box_around_busiest())
     ids, cursor = [], None
     while True:
-        r = yield call("get_globe_points", bbox=box, limit=1000, cursor=cursor)
+        r = yield call("get_globe_points", bbox=box, limit=50, cursor=cursor)
         ids += [f["properties"]["site_id"] for f in r.s.get("features", [])]
         cursor = r.s.get("next_cursor")
         if not cursor:

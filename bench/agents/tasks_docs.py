@@ -47,7 +47,7 @@ task(
         [
             Plan(
                 AFTER,
-                one_call("get_observations", {"limit": 1, "fields": "id"}, licence_id),
+                one_call("get_observations", {"limit": 1, "fields": ["id"]}, licence_id),
                 ("get_observations.fields",),
             ),
             Plan(BEFORE, one_call("get_observations", {"limit": 1}, licence_id)),
@@ -64,7 +64,7 @@ task(
         [
             Plan(
                 AFTER,
-                one_call("get_observations", {"limit": 1, "fields": "id"}, lambda r, ctx: r.s.get("attribution")),
+                one_call("get_observations", {"limit": 1, "fields": ["id"]}, lambda r, ctx: r.s.get("attribution")),
                 ("get_observations.fields",),
             ),
             Plan(BEFORE, one_call("get_observations", {"limit": 1}, lambda r, ctx: r.s.get("attribution"))),
@@ -148,8 +148,9 @@ task(
         "archive-quality-flags",
         "What share of the final Water Watch release was flagged valid?",
         "/docs/archive/reference-data/",
-        r"\| valid \| [^|]*\|[^|]*\|[^|]*\| (\d+ %) \|",
-        query=None,
+        r"valid \|? ?Passed every check.*?(\d+ %)",
+        query="valid flag share of the final release",
+        limit=1,
     )
 )
 task(
@@ -198,8 +199,9 @@ task(
         "developers-mcp-endpoint",
         "Which URL do I give my MCP client to connect to the observatory?",
         "/docs/developers/mcp/",
-        r"\| URL \| (\S+/mcp/)",
-        query=None,
+        r"URL \|? ?(https?://\S+?/mcp/)",
+        query="MCP endpoint URL",
+        limit=1,
     )
 )
 
