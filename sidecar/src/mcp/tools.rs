@@ -255,7 +255,14 @@ impl Args {
             let key = required.as_str().unwrap_or_default();
             if !args.contains_key(key) {
                 let allowed = props[key].get("enum").cloned();
-                return Err(bad_argument(key, "is required", allowed));
+                let why = match allowed.as_ref().and_then(Value::as_array) {
+                    Some(values) => {
+                        let names: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+                        format!("is required: one of {}", names.join(", "))
+                    }
+                    None => "is required".to_owned(),
+                };
+                return Err(bad_argument(key, &why, allowed));
             }
         }
         Ok(Args(args))
