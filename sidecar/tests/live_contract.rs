@@ -1,4 +1,4 @@
-//! Real responses of the three live routes — successes, 304s and every
+//! Real responses of the four live routes — successes, 304s and every
 //! error they answer themselves — validate against the schemas of the built
 //! contract.
 //!
@@ -119,6 +119,37 @@ async fn live_responses_match_the_contract() {
     assert_eq!(r.status(), 304);
     check(&doc, GLOBE, r).await;
 
+    const TREND: &str = "/api/observation-trend";
+    let names = declared_parameters(&doc, TREND);
+    for p in contract::observations::TREND_QUERY_PARAMETERS {
+        assert!(
+            names.iter().any(|n| n == p),
+            "parameter {p} is not declared"
+        );
+    }
+    for query in [
+        "parameter=nitrate",
+        "parameter=nitrate&site=nl-0001&interval=year",
+        "parameter=ph&country=NL&from=2022-01-01&to=2022-12-31&interval=week",
+        "parameter=ammonium&bbox=3.3,50.7,7.3,53.6&interval=day&from=2024-06-01",
+        "parameter=phosphate&from=2030-01-01",
+        "parameter=temperature&interval=day",
+        // Every answer the route gives itself, errors included.
+        "",
+        "parameter=gold",
+        "parameter=ph&colour=red",
+        "parameter=ph&country=nl",
+    ] {
+        let uri = format!("{TREND}?{query}");
+        let r = live::trend::trend(&live, &get(&uri, &[])).await;
+        let status = r.status();
+        let v = check(&doc, TREND, r).await;
+        if query.starts_with("parameter=nitrate") {
+            assert_eq!(status, 200, "{query}: {v}");
+            assert!(!v["buckets"].as_array().unwrap().is_empty(), "{query}");
+        }
+    }
+
     // The database fails: the stale statistics, then 503 without a last good value.
     let zero_age = || LiveConfig {
         problem_base: base.into(),
@@ -136,10 +167,14 @@ async fn live_responses_match_the_contract() {
     .await;
     assert_eq!(stale["stale"], true);
     let broken = Live::new(db.store.clone(), zero_age());
-    for path in [STATS, OBS, GLOBE] {
+    for path in [STATS, OBS, GLOBE, TREND] {
         let r = match path {
             STATS => live::platform_stats(&broken, &get(path, &[])).await,
             OBS => live::observations(&broken, &get(path, &[])).await,
+            TREND => {
+                let uri = format!("{TREND}?parameter=ph");
+                live::trend::trend(&broken, &get(&uri, &[])).await
+            }
             _ => live::globe(&broken, &get(path, &[])).await,
         };
         assert_eq!(r.status(), 503, "{path}");

@@ -308,12 +308,18 @@ def check_routes(site):
             if r.status == 405:
                 rep.check("routes", got == ok_methods,
                           f"{path}: Allow is {sorted(got)}, the contract declares {sorted(ok_methods)}")
-    # A declared GET answers 200 with a media type its 200 response declares.
+    # A declared GET answers 200 with a media type its 200 response declares,
+    # asked with an example of each required query parameter.
     for path, item in site.paths.items():
         op = item.get("get")
         if not op:
             continue
-        r = site.get(path)
+        required = {}
+        for p in op.get("parameters", []):
+            if p.get("in") == "query" and p.get("required"):
+                schema = p.get("schema", {})
+                required[p["name"]] = (schema.get("examples") or schema.get("enum") or [""])[0]
+        r = site.get(path + ("?" + urllib.parse.urlencode(required) if required else ""))
         declared = {essence(t) for t in op.get("responses", {}).get("200", {}).get("content", {})}
         rep.check("routes", r.status == 200 and r.type in declared,
                   f"GET {path}: {r.status} {r.type}, the contract declares 200 {sorted(declared)}")
@@ -735,6 +741,35 @@ def tool_data(result):
     return (structured if structured is not None else parsed), None
 
 
+def check_mcp_globe(site, mcp, rep, name, path, props):
+    """The globe tool against its route: without arguments a summary of the
+    route's points; with `limit` and `cursor` every point, in `site_id`
+    order, as the route gives it (plus the tool's `region`)."""
+    features = site.get(path).json().get("features", [])
+    data, err = tool_data(mcp.tool(name, {}))
+    if not rep.check("mcp-tools", err is None, f"{name}(): {err}"):
+        return
+    rep.check("mcp-tools", data.get("sites") == len(features)
+              and data.get("observations") == sum(f["properties"]["observations"] for f in features),
+              f"{name}(): the summary's totals differ from GET {path}")
+    if not rep.check("mcp-tools", {"limit", "cursor"} <= props, f"{name}: no limit and cursor to page with"):
+        return
+    got, args = [], {"limit": 50}
+    while True:
+        data, err = tool_data(mcp.tool(name, args))
+        if not rep.check("mcp-tools", err is None, f"{name}({args}): {err}"):
+            return
+        for f in data.get("features", []):
+            f["properties"].pop("region", None)
+            got.append(f)
+        if not data.get("next_cursor"):
+            break
+        args = {"limit": 50, "cursor": data["next_cursor"]}
+    want = sorted(features, key=lambda f: f["id"])
+    diff = json_diff(want, got)
+    rep.check("mcp-tools", not diff, f"{name}(limit, cursor): the points differ from GET {path} at {diff[:5]}")
+
+
 def check_mcp_tools(site, mcp):
     """Each live-data tool answers what its HTTP route answers for the same
     arguments; the tool that gives the service information gives
@@ -760,12 +795,23 @@ def check_mcp_tools(site, mcp):
     compared = []
     for path, names in sorted(named.items()):
         name = names[0]
-        props = set(tools[name].get("inputSchema", {}).get("properties", {}))
+        schema_props = tools[name].get("inputSchema", {}).get("properties", {})
+        props = set(schema_props)
         params = {p.get("name"): p for p in site.paths[path]["get"].get("parameters", []) if p.get("in") == "query"}
         # `format` chooses the representation (JSON or CSV); a tool answers JSON.
         representation = {n for n, p in params.items() if "json" in p.get("schema", {}).get("enum", [])}
-        rep.check("mcp-tools", props == set(params) - representation,
+        if not params and props:
+            # A route without a query (the globe's): the tool's arguments
+            # are its own, compared below.
+            check_mcp_globe(site, mcp, rep, name, path, props)
+            continue
+        # `fields` selects members of the route's rows: the tool's own.
+        own = {"fields"} & props
+        rep.check("mcp-tools", props - own == set(params) - representation,
                   f"{name}: arguments {sorted(props)}, {path} takes {sorted(set(params) - representation)}")
+        # A tool may page smaller than its route: asked without `limit`, the
+        # route is asked for the tool's default.
+        tool_limit = schema_props.get("limit", {}).get("default")
         cases = [{}]
         first = site.get(path + ("?limit=3" if "limit" in params else "")).json() if params else None
         if params and "limit" in props:
@@ -783,8 +829,17 @@ def check_mcp_tools(site, mcp):
             if "bbox" in props:
                 cases.append({"bbox": "-10,35,30,60", "limit": 4})
             cases.append({"limit": 0})  # refused by both
+            if own:
+                cases.append({"fields": ["observed_at", "value"], "limit": 3})
+        if "parameter" in params and params["parameter"].get("required"):
+            # A route that needs `parameter`: each case names one.
+            value = params["parameter"]["schema"]["enum"][0]
+            cases = [{"parameter": value}, {"parameter": value, "interval": "year"}, {}]
         for args in cases:
-            query = urllib.parse.urlencode(args)
+            route_args = {k: v for k, v in args.items() if k not in own}
+            if tool_limit and "limit" not in args and "limit" in params:
+                route_args["limit"] = tool_limit
+            query = urllib.parse.urlencode(route_args)
             r = site.get(path + (f"?{query}" if query else ""))
             site.note_problem(path, r)
             result = mcp.tool(name, args)
@@ -795,7 +850,11 @@ def check_mcp_tools(site, mcp):
                 continue
             if not rep.check("mcp-tools", err is None, f"{name}({args}): {err}"):
                 continue
-            diff = json_diff(r.json(), data)
+            expected = r.json()
+            if "fields" in args:
+                expected["data"] = [{k: row[k] for k in args["fields"]} for row in expected["data"]]
+                expected["fields"] = args["fields"]
+            diff = json_diff(expected, data)
             compared.append(f"{name}({json.dumps(args)})")
             rep.check("mcp-tools", not diff, f"{name}({args}) differs from GET {path}?{query} at {diff[:5]}")
     print(f"  (mcp-tools: compared with HTTP: {', '.join(compared)})")
@@ -803,9 +862,15 @@ def check_mcp_tools(site, mcp):
     for name, t in tools.items():
         props = t.get("inputSchema", {}).get("properties", {})
         if "section" in props:
+            # Without a section: the identity, contact and guardrails of
+            # /api/service.json and the titles of its other sections.
             data, err = tool_data(mcp.tool(name, {}))
-            rep.check("mcp-tools", err is None and not json_diff(site.service, data),
+            whole = {k: site.service.get(k) for k in ("name", "description", "url", "updated", "contact", "guardrails")}
+            rep.check("mcp-tools", err is None and not json_diff(whole, {k: data.get(k) for k in whole}),
                       f"{name}(): differs from /api/service.json")
+            titles = [x.get("title") for x in site.service.get("services", [])]
+            rep.check("mcp-tools", err is None and data.get("sections", {}).get("services") == titles,
+                      f"{name}(): the services' titles differ from /api/service.json")
             for section in props["section"].get("enum", []):
                 data, err = tool_data(mcp.tool(name, {"section": section}))
                 rep.check("mcp-tools", err is None and data == {section: site.service.get(section)},

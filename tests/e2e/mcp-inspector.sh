@@ -55,13 +55,15 @@ run() {
 }
 
 run "tools/list" 0 '"get_service_information"' '"get_platform_statistics"' '"get_observations"' \
-  '"get_globe_points"' '"search_documentation"' '"get_document"' '"prepare_enquiry"' '"inputSchema"' \
+  '"get_observation_trend"' '"get_globe_points"' '"search_documentation"' '"get_document"' '"prepare_enquiry"' '"inputSchema"' \
   -- --method tools/list --strict
 call() { local tool=$1; shift; run "tools/call $tool" 0 '"content"' '"text"' "$@"; }
 call get_service_information guardrails -- --method tools/call --tool-name get_service_information --tool-arg section=guardrails
 call get_platform_statistics -- --method tools/call --tool-name get_platform_statistics
 call get_observations -- --method tools/call --tool-name get_observations --tool-arg limit=2
+call get_observation_trend -- --method tools/call --tool-name get_observation_trend --tool-arg parameter=nitrate interval=year
 call get_globe_points -- --method tools/call --tool-name get_globe_points
+call get_globe_points NL -- --method tools/call --tool-name get_globe_points --tool-arg country=NL limit=3
 call search_documentation -- --method tools/call --tool-name search_documentation --tool-arg query=archive limit=3
 call get_document /docs/archive/ -- --method tools/call --tool-name get_document --tool-arg path=/docs/archive/
 call prepare_enquiry /contact/ -- --method tools/call --tool-name prepare_enquiry \

@@ -22,6 +22,7 @@ const ARGUMENTS = {
   get_service_information: { section: "guardrails" },
   get_platform_statistics: {},
   get_observations: { limit: 2 },
+  get_observation_trend: { parameter: "nitrate", interval: "year" },
   get_globe_points: {},
   search_documentation: { query: "archive", limit: 3 },
   get_document: { path: "/docs/archive/" },

@@ -301,7 +301,7 @@ pub const TOOLS: [Tool; 8] = [
     Tool {
         name: "get_globe_points",
         title: "Globe points",
-        description: "Public observation sites, coordinates coarsened for privacy. Without arguments: a summary (sites and observations per region and country, the extent). With bbox, country, region, limit or cursor: the matching sites as GeoJSON points, `limit` a page (default 20, at most 50), `next_cursor` for more. Example: {\"country\":\"NL\",\"limit\":10}.",
+        description: "Public observation sites of /api/globe-data.php, coordinates coarsened for privacy. Without arguments: a summary (sites and observations per region and country, the extent). With bbox, country, region, limit or cursor: the matching sites as GeoJSON points, `limit` a page (default 20, at most 50), `next_cursor` for more. Example: {\"country\":\"NL\",\"limit\":10}.",
         live: true,
         hints: READS_OWN_DATA,
         input: globe_input,
