@@ -62,12 +62,14 @@ def compact(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def received_text(result):
-    """What the agent reads of one tool result, as one string."""
+def received_text(result, structured=True):
+    """What the agent reads of one tool result, as one string; without
+    `structured`, the content alone (what a host that passes only the
+    content gives its model)."""
     parts = []
     for item in result.get("content") or []:
         parts.append(item["text"] if item.get("type") == "text" else compact(item))
-    if result.get("structuredContent") is not None:
+    if structured and result.get("structuredContent") is not None:
         parts.append(compact(result["structuredContent"]))
     return "\n".join(parts)
 
@@ -95,7 +97,7 @@ async def run_task(url, task, ctx, tokens):
             row.update(ok=False, detail="no plan fits the listed tools", plan=None)
             return row
         row["plan"] = plan.name
-        calls, read = [], list_tokens
+        calls, read, read_content = [], list_tokens, list_tokens
         steps = plan.steps(ctx)
         answer, sent = None, None
         try:
@@ -105,6 +107,7 @@ async def run_task(url, task, ctx, tokens):
                 dumped = result.model_dump(mode="json", by_alias=True, exclude_none=True)
                 n = tokens.count(received_text(dumped))
                 read += n
+                read_content += tokens.count(received_text(dumped, structured=False))
                 calls.append({"tool": tool, "arguments": args, "tokens": n, "is_error": bool(dumped.get("isError"))})
                 if dumped.get("isError"):
                     raise harness.PlanError(f"{tool} {compact(args)} failed: {received_text(dumped)[:300]}")
@@ -113,7 +116,7 @@ async def run_task(url, task, ctx, tokens):
             answer = stop.value
         except harness.PlanError as err:
             row.update(ok=False, detail=str(err))
-    row.update(calls=len(calls), tokens=read, list_tokens=list_tokens, steps=calls)
+    row.update(calls=len(calls), tokens=read, tokens_content_only=read_content, list_tokens=list_tokens, steps=calls)
     row["seconds"] = round(time.monotonic() - started, 3)
     if "ok" in row:
         return row
@@ -161,6 +164,7 @@ def summary(rows):
         "within_goals": within,
         "tool_calls": calls,
         "tokens": total,
+        "tokens_content_only": sum(r.get("tokens_content_only", 0) for r in rows),
         "tools_list_tokens": lists[-1] if lists else 0,
     }
 
@@ -226,7 +230,8 @@ async def main():
     print(
         f"bench-agents: {s['reached']}/{s['tasks']} answers reached, {s['within_goals']} within "
         f"<= {CALL_GOAL} calls and <= {fmt(TOKEN_GOAL)} tokens; {fmt(s['tool_calls'])} tool calls, "
-        f"{fmt(s['tokens'])} tokens in all; tools/list alone {fmt(s['tools_list_tokens'])} tokens "
+        f"{fmt(s['tokens'])} tokens in all ({fmt(s['tokens_content_only'])} without structuredContent); "
+        f"tools/list alone {fmt(s['tools_list_tokens'])} tokens "
         f"(goal <= {fmt(LIST_GOAL)}; o200k_base)"
     )
     failed = [r["task"] for r in rows if not r["ok"]]
