@@ -54,11 +54,22 @@ impl LiveTools for StubLive {
         })
     }
 
-    fn globe(&self) -> LiveFuture<'_> {
-        Box::pin(async {
+    fn globe(&self, args: Map<String, Value>) -> LiveFuture<'_> {
+        Box::pin(async move {
             Ok(LiveBody::untagged(
-                &json!({"points": [{"lat": 51.5, "lon": -0.1, "label": "a"}]}),
+                &json!({"points": [{"lat": 51.5, "lon": -0.1, "label": "a"}], "filters": args}),
             ))
+        })
+    }
+
+    fn trend(&self, args: Map<String, Value>) -> LiveFuture<'_> {
+        Box::pin(async move {
+            if args.get("site").and_then(Value::as_str) == Some("down") {
+                return Err(sidecar::mcp::tools::tool_fault(
+                    "Down. Retry after 30 seconds.",
+                ));
+            }
+            Ok(LiveBody::untagged(&json!({"buckets": [], "filters": args})))
         })
     }
 }

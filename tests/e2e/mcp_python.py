@@ -1,6 +1,7 @@
 """Drives a running sidecar's MCP endpoint with the official Python SDK.
 
     .tools/venv/bin/python tests/e2e/mcp_python.py BASE_URL
+    .tools/venv/bin/python tests/e2e/mcp_python.py --database-down BASE_URL
 
 For each protocol version we serve, the client's initialize request is made
 to ask for that version (the SDK always asks for its newest handshake
@@ -373,7 +374,34 @@ async def main(base):
         sys.exit(1)
 
 
+async def database_down(base):
+    """A sidecar whose database cannot be read: each live tool answers a
+    result with isError saying when to retry; bad arguments stay -32602."""
+    client_session.LATEST_HANDSHAKE_VERSION = "2025-06-18"
+    async with Client(base.rstrip("/") + "/mcp/", mode="legacy") as c:
+        for name, args in [
+            ("get_observations", {"parameter": "nitrate"}),
+            ("get_observation_trend", {"parameter": "nitrate"}),
+            ("get_globe_points", {}),
+        ]:
+            result = await c.call_tool(name, args)
+            text = " ".join(x.text for x in result.content if x.type == "text")
+            check(result.is_error, f"{name}: the database is down, the result is no error: {text[:200]}")
+            check("Retry after" in text, f"{name}: the fault does not say when to retry: {text}")
+            check(result.structured_content is None, f"{name}: structured content with a fault")
+            print(f"ok  database down: {name} -> isError: {text}")
+        try:
+            await c.call_tool("get_observation_trend", {"parameter": "gold"})
+            raise AssertionError("a bad parameter was accepted")
+        except MCPError as e:
+            check(e.code == -32602, f"bad parameter with the database down: {e.code}")
+        print("ok  database down: bad arguments are still -32602")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: mcp_python.py BASE_URL")
-    asyncio.run(main(sys.argv[1]))
+    if len(sys.argv) == 3 and sys.argv[1] == "--database-down":
+        asyncio.run(database_down(sys.argv[2]))
+    elif len(sys.argv) == 2:
+        asyncio.run(main(sys.argv[1]))
+    else:
+        sys.exit("usage: mcp_python.py [--database-down] BASE_URL")

@@ -104,9 +104,12 @@ impl<T> Cache<T> {
         {
             return Got::Fresh(value);
         }
-        let result = match tokio::time::timeout(timeout, load).await {
-            Ok(r) => r,
-            Err(_) => Err(anyhow::anyhow!("the database did not answer in time")),
+        let (result, why) = match tokio::time::timeout(timeout, load).await {
+            Ok(r) => (r, "the database query failed"),
+            Err(_) => (
+                Err(anyhow::anyhow!("the database did not answer in time")),
+                "the database query timed out",
+            ),
         };
         match result {
             Ok(value) => {
@@ -123,7 +126,9 @@ impl<T> Cache<T> {
                 self.failing.store(true, Ordering::Relaxed);
                 match self.current() {
                     Some((value, _)) => Got::Stale(value),
-                    None => Got::Unavailable(format!("{e:#}")),
+                    // The cause is logged; the public answer names no
+                    // table or driver.
+                    None => Got::Unavailable(why.to_owned()),
                 }
             }
         }
