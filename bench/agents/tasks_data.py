@@ -365,13 +365,9 @@ task(
 
 
 def country_extent_after(ctx):
-    points, cursor = [], None
-    while True:
-        r = yield call("get_globe_points", country=ctx.country_with_most_sites(), limit=50, cursor=cursor)
-        points += all_points(r.s)
-        cursor = r.s.get("next_cursor")
-        if not cursor:
-            return bbox_of(points)
+    # A page's extent covers every matched site, so one point is enough.
+    r = yield call("get_globe_points", country=ctx.country_with_most_sites(), limit=1)
+    return r.s["extent"]
 
 
 def country_extent_before(ctx):
@@ -442,7 +438,7 @@ def sites_near_after(ctx):
     box = ",".join(str(x) for x in ctx.box_around_busiest())
     ids, cursor = [], None
     while True:
-        r = yield call("get_globe_points", bbox=box, limit=50, cursor=cursor)
+        r = yield call("get_globe_points", bbox=box, fields=["name"], limit=50, cursor=cursor)
         ids += [f["properties"]["site_id"] for f in r.s.get("features", [])]
         cursor = r.s.get("next_cursor")
         if not cursor:
@@ -455,7 +451,7 @@ task(
         lambda ctx: (
             f"Which monitoring sites lie within a degree of {ctx.busiest_site()['name']} (box {ctx.box_around_busiest()})?"
         ),
-        [Plan(AFTER, sites_near_after, ("get_globe_points.bbox",)), Plan(BEFORE, sites_near_before)],
+        [Plan(AFTER, sites_near_after, ("get_globe_points.bbox", "get_globe_points.fields")), Plan(BEFORE, sites_near_before)],
         lambda ctx: sorted(
             f["properties"]["site_id"]
             for f in ctx.globe()

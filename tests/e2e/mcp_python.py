@@ -181,7 +181,8 @@ async def enums(c, base, tools):
     check(trend_in["properties"]["interval"]["enum"] == trend["interval"]["schema"]["enum"], "get_observation_trend.interval")
     check(trend_in.get("required") == ["parameter"], "get_observation_trend requires parameter")
     globe_in = tools["get_globe_points"].input_schema["properties"]
-    check(set(globe_in) == {"bbox", "country", "region", "limit", "cursor"}, f"get_globe_points arguments: {sorted(globe_in)}")
+    check(set(globe_in) == {"bbox", "country", "region", "fields", "limit", "cursor"}, f"get_globe_points arguments: {sorted(globe_in)}")
+    check("enum" in globe_in["fields"]["items"], "get_globe_points.fields is an enum")
     check("enum" in globe_in["region"], "get_globe_points.region is an enum")
     check("enum" in tools["get_service_information"].input_schema["properties"]["section"], "section is an enum")
 
@@ -200,9 +201,15 @@ async def globe(c, base, tools):
     got = {x["country"]: [x["sites"], x["observations"]] for x in summary["countries"]}
     check(got == dict(per_country), f"summary per country: {got} != {dict(per_country)}")
     check(sum(r["sites"] for r in summary["regions"]) == len(features), "summary: regions add up")
-    lons = [f["geometry"]["coordinates"][0] for f in features]
-    lats = [f["geometry"]["coordinates"][1] for f in features]
-    check(summary["extent"] == [min(lons), min(lats), max(lons), max(lats)], "summary: extent")
+    def extent(fs):
+        lons = [f["geometry"]["coordinates"][0] for f in fs]
+        lats = [f["geometry"]["coordinates"][1] for f in fs]
+        return [min(lons), min(lats), max(lons), max(lats)]
+
+    check(summary["extent"] == extent(features), "summary: extent")
+    for x in summary["countries"]:
+        want = extent([f for f in features if f["properties"]["country"] == x["country"]])
+        check(x.get("extent") == want, f"summary: {x['country']}'s extent {x.get('extent')} != {want}")
     check(summary["licence"] and summary["attribution"], "summary: licence and attribution")
 
     async def all_pages(args):
@@ -220,6 +227,18 @@ async def globe(c, base, tools):
     want = sorted(f["id"] for f in features if f["properties"]["country"] == country)
     ids, matched = await all_pages({"country": country, "limit": 7})
     check(ids == want and matched == len(want), f"country={country}: {len(ids)} points, {matched} matched, want {len(want)}")
+    # One short page answers where a country's sites lie: the extent is of
+    # every matched site; `fields` keeps the points small.
+    page = await structured(c, "get_globe_points", {"country": country, "limit": 1})
+    in_country = [f for f in features if f["properties"]["country"] == country]
+    check(page.get("extent") == extent(in_country), f"country={country}: page extent {page.get('extent')}")
+    page = await structured(c, "get_globe_points", {"country": country, "fields": ["name"], "limit": 50})
+    by_id = {f["id"]: f for f in in_country}
+    check(
+        all(set(f["properties"]) == {"site_id", "name"} and f["properties"]["name"] == by_id[f["id"]]["properties"]["name"]
+            and f["geometry"] == by_id[f["id"]]["geometry"] for f in page["features"]),
+        f"fields=[name]: {page['features'][0]}",
+    )
     region = next(r for r in summary["regions"] if r["region"] != "other")
     countries = {x["country"] for x in summary["countries"] if x["region"] == region["region"]}
     want = sorted(f["id"] for f in features if f["properties"]["country"] in countries)
@@ -309,6 +328,7 @@ async def invalid(c, base, tools):
         ("get_observation_trend", {"parameter": "ph", "interval": "hour"}, "interval", None),
         ("get_globe_points", {"region": "atlantis"}, "region", None),
         ("get_globe_points", {"bbox": "1,2"}, "bbox", None),
+        ("get_globe_points", {"country": "NL", "fields": ["colour"]}, "fields", None),
         ("get_service_information", {"section": "secrets"}, "section", None),
     ]:
         try:

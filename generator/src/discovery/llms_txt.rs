@@ -134,8 +134,9 @@ pub fn llms_txt(
         ("MCP endpoint", routes::MCP.path.to_owned(), format!("stateless Streamable HTTP; POST one JSON-RPC 2.0 message per request; protocol versions {versions}; read-only tools")),
         ("Platform statistics", routes::PLATFORM_STATS.path.to_owned(), "live counts of volunteers, observations, sites and projects".to_owned()),
         ("Observations", routes::OBSERVATIONS_DATA.path.to_owned(), "public water observations; filter with parameter, site, from, to and bbox; limit up to 1000; cursor pagination; JSON or CSV".to_owned()),
+        ("Observation trend", format!("{}?parameter=nitrate&interval=year", routes::OBSERVATION_TREND.path), "one parameter's count, minimum, mean and maximum per day, week, month or year, with the trend per year; select with site, bbox or country, from and to; parameter is required".to_owned()),
         ("Globe data", routes::GLOBE_DATA.path.to_owned(), "GeoJSON points of public monitoring sites, with coarsened coordinates".to_owned()),
-        ("OGC API – Features", routes::FEATURES_LANDING.path.to_owned(), format!("the public sites and observations as collections for GIS software (GeoJSON or HTML), filtered by bbox and datetime, paged by next links; OpenAPI 3.0 at {}", routes::FEATURES_OPENAPI.path)),
+        ("OGC API – Features", routes::FEATURES_LANDING.path.to_owned(), format!("the public sites and observations as collections for GIS software (GeoJSON or HTML), filtered by bbox, datetime and the queryable properties (such as parameter), with numberMatched, paged by next links; OpenAPI 3.0 at {}", routes::FEATURES_OPENAPI.path)),
         ("Open-data catalogue", routes::DATA_CATALOG.path.to_owned(), "DCAT-AP 3 JSON-LD of the open datasets: distributions with media types, licences, coverage in time and space, update frequency".to_owned()),
     ];
     for (title, path, notes) in api {

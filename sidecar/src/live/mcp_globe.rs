@@ -22,6 +22,20 @@ const NARROW: &str = "Pass country (e.g. NL), region, or bbox (minLon,minLat,max
 struct Count {
     sites: u64,
     observations: u64,
+    extent: Extent,
+}
+
+/// minLon, minLat, maxLon, maxLat of the points added.
+#[derive(Default, Clone, Copy)]
+struct Extent(Option<[f64; 4]>);
+
+impl Extent {
+    fn add(&mut self, point: Option<(f64, f64)>) {
+        if let Some((lon, lat)) = point {
+            let e = self.0.get_or_insert([lon, lat, lon, lat]);
+            *e = [e[0].min(lon), e[1].min(lat), e[2].max(lon), e[3].max(lat)];
+        }
+    }
 }
 
 /// The tool's result from the route's FeatureCollection `doc`.
@@ -49,7 +63,6 @@ fn coordinates(f: &Value) -> Option<(f64, f64)> {
 fn summary(features: &[Value]) -> Value {
     let mut regions: BTreeMap<&str, Count> = BTreeMap::new();
     let mut countries: BTreeMap<&str, Count> = BTreeMap::new();
-    let mut extent: Option<[f64; 4]> = None;
     let mut total = Count::default();
     for f in features {
         let p = &f["properties"];
@@ -62,27 +75,24 @@ fn summary(features: &[Value]) -> Value {
         ] {
             count.sites += 1;
             count.observations += observations;
-        }
-        if let Some((lon, lat)) = coordinates(f) {
-            let e = extent.get_or_insert([lon, lat, lon, lat]);
-            *e = [e[0].min(lon), e[1].min(lat), e[2].max(lon), e[3].max(lat)];
+            count.extent.add(coordinates(f));
         }
     }
     let regions: Vec<Value> = regions
         .iter()
-        .map(|(r, c)| json!({"region": r, "sites": c.sites, "observations": c.observations}))
+        .map(|(r, c)| json!({"region": r, "sites": c.sites, "observations": c.observations, "extent": c.extent.0}))
         .collect();
     let countries: Vec<Value> = countries
         .iter()
         .map(|(k, c)| {
-            json!({"country": k, "region": region_of(k), "sites": c.sites, "observations": c.observations})
+            json!({"country": k, "region": region_of(k), "sites": c.sites, "observations": c.observations, "extent": c.extent.0})
         })
         .collect();
     json!({
         "mode": "summary",
         "sites": total.sites,
         "observations": total.observations,
-        "extent": extent,
+        "extent": total.extent.0,
         "regions": regions,
         "countries": countries,
         "next": NARROW,
@@ -132,16 +142,29 @@ fn points(features: Vec<Value>, args: &Map<String, Value>) -> Result<Value, RpcE
         .collect();
     matched.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
     let total = matched.len();
+    let mut extent = Extent::default();
+    for f in &matched {
+        extent.add(coordinates(f));
+    }
+    // `fields` was checked against the tool's input schema (GLOBE_FIELDS).
+    let fields: Option<Vec<&str>> = args
+        .get("fields")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect());
     let mut page: Vec<Value> = matched.into_iter().skip(offset).take(limit).collect();
     for f in &mut page {
         let c = f["properties"]["country"].as_str().unwrap_or_default();
         f["properties"]["region"] = Value::from(region_of(c));
+        if let (Some(keep), Value::Object(p)) = (&fields, &mut f["properties"]) {
+            p.retain(|k, _| k == "site_id" || keep.contains(&k.as_str()));
+        }
     }
     let next = offset + page.len();
     Ok(json!({
         "mode": "points",
         "type": "FeatureCollection",
         "matched": total,
+        "extent": extent.0,
         "features": page,
         "next_cursor": (next < total).then(|| format!("p{next}")),
         "precision_decimals": super::PRECISION_DECIMALS,
@@ -180,7 +203,8 @@ mod tests {
         assert_eq!(s["extent"], json!([-90.0, 40.0, 5.0, 52.0]));
         assert_eq!(
             s["countries"][1],
-            json!({"country": "NL", "region": "western_europe", "sites": 2, "observations": 15})
+            json!({"country": "NL", "region": "western_europe", "sites": 2, "observations": 15,
+                "extent": [4.0, 51.5, 5.0, 52.0]})
         );
         assert_eq!(s["regions"].as_array().unwrap().len(), 3);
         assert_eq!(s["licence"]["id"], "L");
@@ -193,6 +217,8 @@ mod tests {
         assert_eq!(p["matched"], 2);
         assert_eq!(p["features"][0]["id"], "nl-1");
         assert_eq!(p["features"][0]["properties"]["region"], "western_europe");
+        // The extent of every matched site, not of the page alone.
+        assert_eq!(p["extent"], json!([4.0, 51.5, 5.0, 52.0]));
         let c = p["next_cursor"].as_str().unwrap();
         let p = answer(
             doc(),
@@ -205,6 +231,16 @@ mod tests {
         assert_eq!(p["features"][0]["id"], "us-1");
         let p = answer(doc(), &args(json!({"bbox": "3.5,51,4.5,52"}))).unwrap();
         assert_eq!(p["matched"], 1);
+        let p = answer(
+            doc(),
+            &args(json!({"country": "ES", "fields": ["observations"]})),
+        )
+        .unwrap();
+        assert_eq!(
+            p["features"][0]["properties"],
+            json!({"site_id": "es-1", "observations": 7})
+        );
+        assert!(p["features"][0]["geometry"]["coordinates"].is_array());
         for (bad, name) in [
             (json!({"bbox": "1,2"}), "bbox"),
             (json!({"country": "nl"}), "country"),

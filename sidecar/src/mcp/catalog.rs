@@ -151,15 +151,29 @@ fn globe_input() -> Value {
         "bbox": bbox(),
         "country": country(),
         "region": {"type": "string", "enum": REGION_IDS},
+        "fields": {"type": "array", "items": {"type": "string", "enum": GLOBE_FIELDS},
+            "minItems": 1, "uniqueItems": true, "description": "Only these properties of each point (site_id always), e.g. [\"name\"]."},
         "limit": limit(),
         "cursor": cursor()
     }, "additionalProperties": false})
 }
 
+/// The properties of a globe point an agent may select with `fields`.
+pub const GLOBE_FIELDS: [&str; 8] = [
+    "site_id",
+    "name",
+    "country",
+    "region",
+    "water_body_type",
+    "observations",
+    "latest_observed_at",
+    "parameters",
+];
+
 fn globe_output() -> Value {
     let count = || {
         json!({"type": "array", "items": object(
-            json!({"country": string(), "region": string(), "sites": integer(), "observations": integer()}),
+            json!({"country": string(), "region": string(), "sites": integer(), "observations": integer(), "extent": extent()}),
             &["sites", "observations"],
         )})
     };
@@ -171,7 +185,7 @@ fn globe_output() -> Value {
                 "site_id": string(), "name": string(), "country": string(), "region": string(),
                 "water_body_type": string(), "observations": integer(),
                 "latest_observed_at": string(), "parameters": {"type": "array", "items": string()}
-            }), &["site_id", "name", "country", "observations"])
+            }), &["site_id"])
         }),
         &["type", "id", "geometry", "properties"],
     );
@@ -179,7 +193,7 @@ fn globe_output() -> Value {
         json!({
             "mode": {"enum": ["summary", "points"]},
             "sites": integer(), "observations": integer(),
-            "extent": {"type": ["array", "null"], "items": number(), "description": "minLon,minLat,maxLon,maxLat"},
+            "extent": extent(),
             "regions": count(), "countries": count(),
             "type": {"const": "FeatureCollection"},
             "features": {"type": "array", "items": feature},
@@ -189,6 +203,10 @@ fn globe_output() -> Value {
         }),
         &["mode", "licence", "attribution"],
     )
+}
+
+fn extent() -> Value {
+    json!({"type": ["array", "null"], "items": number(), "description": "minLon,minLat,maxLon,maxLat of the sites counted or matched"})
 }
 
 fn trend_input() -> Value {
@@ -301,7 +319,7 @@ pub const TOOLS: [Tool; 8] = [
     Tool {
         name: "get_globe_points",
         title: "Globe points",
-        description: "Public observation sites of /api/globe-data.php, coordinates coarsened for privacy. Without arguments: a summary (sites and observations per region and country, the extent). With bbox, country, region, limit or cursor: the matching sites as GeoJSON points, `limit` a page (default 20, at most 50), `next_cursor` for more. Example: {\"country\":\"NL\",\"limit\":10}.",
+        description: "Public observation sites of /api/globe-data.php, coordinates coarsened for privacy. Without arguments: a summary (sites, observations and extent in all, per region and per country). With bbox, country, region, fields, limit or cursor: the matching sites as GeoJSON points with the extent of all of them, `limit` a page (default 20, at most 50), `next_cursor` for more; `fields` keeps only some properties. Example: {\"country\":\"NL\",\"fields\":[\"name\"],\"limit\":10}.",
         live: true,
         hints: READS_OWN_DATA,
         input: globe_input,
