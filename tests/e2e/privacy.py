@@ -422,8 +422,10 @@ def main():
     calls = {
         "get_service_information": [{}],
         "get_platform_statistics": [{}],
-        "get_globe_points": [{}],
-        "get_observations": [{"limit": 1000}],
+        # The summary, then every point page by page (a page is at most 50).
+        "get_globe_points": [{}, {"limit": 50}],
+        "get_observations": [{"limit": 50}],
+        "get_observation_trend": [{"parameter": p, "interval": "year"} for p in ("nitrate", "ph")],
         "search_documentation": [{"query": q, "limit": 20} for q in
                                  ("enquiry", "contact", "volunteer", "location coordinates", "site")],
         "get_document": [],
@@ -432,7 +434,7 @@ def main():
     mcp_pages = 0
     for tool in tools:
         for args in calls.get(tool["name"], [{}]):
-            if tool["name"] == "get_observations":
+            if "limit" in args:
                 cursor = None
                 while True:
                     a = dict(args, **({"cursor": cursor} if cursor else {}))
