@@ -60,7 +60,7 @@ pub(super) fn operation(op: Operation) -> Operation {
         query(
             "country",
             "Only sites in this country (ISO 3166-1 alpha-2).",
-            json!({ "type": "string", "pattern": COUNTRY_PATTERN, "examples": ["NL"] }),
+            json!({ "type": "string", "minLength": 2, "maxLength": 2, "pattern": COUNTRY_PATTERN, "examples": ["NL"] }),
         ),
         query(
             "from",

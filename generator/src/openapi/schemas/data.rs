@@ -234,7 +234,7 @@ pub(super) fn observation_trend() -> Value {
                 },
                 "additionalProperties": false
             },
-            "observations": { "type": "integer", "minimum": 0, "description": "Observations summarised." },
+            "observations": { "type": "integer", "format": "int64", "minimum": 0, "description": "Observations summarised." },
             "first_observed_at": { "type": ["string", "null"], "format": "date-time" },
             "last_observed_at": { "type": ["string", "null"], "format": "date-time" },
             "buckets": {
@@ -245,7 +245,7 @@ pub(super) fn observation_trend() -> Value {
                     "type": "object",
                     "properties": {
                         "start": { "type": "string", "format": "date", "description": "First day of the bucket (UTC)." },
-                        "count": { "type": "integer", "minimum": 1 },
+                        "count": { "type": "integer", "format": "int64", "minimum": 1 },
                         "min": number("Smallest value."),
                         "mean": number("Arithmetic mean, to six significant digits."),
                         "max": number("Largest value.")
@@ -263,7 +263,7 @@ pub(super) fn observation_trend() -> Value {
                 "required": ["slope_per_year", "change"],
                 "additionalProperties": false
             },
-            "excluded_other_units": { "type": "integer", "minimum": 1, "description": "Observations left out for being in another unit; absent when none." },
+            "excluded_other_units": { "type": "integer", "format": "int64", "minimum": 1, "description": "Observations left out for being in another unit; absent when none." },
             "licence": schema_ref("DataLicence"),
             "attribution": { "type": "string" },
             "generated_at": date_time("When the figures were computed.")
