@@ -236,6 +236,42 @@ fn operation(route: &Route, op: Operation) -> Operation {
     }
 }
 
+/// The selection the observation pages and the trend share: `site`,
+/// `from`, `to` and `bbox`.
+fn selection() -> [RefOr<Parameter>; 4] {
+    let date_or_time = json!({
+        "type": "string",
+        "anyOf": [{ "format": "date" }, { "format": "date-time" }],
+        "examples": ["2026-01-31", "2026-01-31T12:00:00Z"]
+    });
+    [
+        query(
+            "site",
+            "Only this site (`site_id`).",
+            json!({ "type": "string", "maxLength": SITE_ID_MAX, "pattern": SITE_ID_PATTERN, "examples": ["nl-0001"] }),
+        ),
+        query(
+            "from",
+            "Observed at or after this date or time (UTC).",
+            date_or_time.clone(),
+        ),
+        query(
+            "to",
+            "Observed before or at this date or time (UTC); a date includes its whole day.",
+            date_or_time,
+        ),
+        query(
+            "bbox",
+            "Only sites inside `minLon,minLat,maxLon,maxLat` (WGS 84 degrees).",
+            json!({
+                "type": "string",
+                "pattern": "^-?[0-9]+(\\.[0-9]+)?(,-?[0-9]+(\\.[0-9]+)?){3}$",
+                "examples": ["3.3,50.7,7.3,53.6"]
+            }),
+        ),
+    ]
+}
+
 fn query(name: &'static str, description: &'static str, schema: Value) -> RefOr<Parameter> {
     RefOr::Item(Parameter {
         name,
@@ -267,41 +303,17 @@ fn observations(op: Operation) -> Operation {
         ProblemCode::InvalidParameter,
     ))
     .errors(Errors::Query);
-    let date_or_time = json!({
-        "type": "string",
-        "anyOf": [{ "format": "date" }, { "format": "date-time" }],
-        "examples": ["2026-01-31", "2026-01-31T12:00:00Z"]
-    });
+    let [site, from, to, bbox] = selection();
     op.parameters.extend([
         query(
             "parameter",
             "Only this measured parameter.",
             json!({ "type": "string", "enum": OBSERVATION_PARAMETERS }),
         ),
-        query(
-            "site",
-            "Only this site (`site_id`).",
-            json!({ "type": "string", "maxLength": SITE_ID_MAX, "pattern": SITE_ID_PATTERN }),
-        ),
-        query(
-            "from",
-            "Observed at or after this date or time (UTC).",
-            date_or_time.clone(),
-        ),
-        query(
-            "to",
-            "Observed before or at this date or time (UTC); a date includes its whole day.",
-            date_or_time,
-        ),
-        query(
-            "bbox",
-            "Only sites inside `minLon,minLat,maxLon,maxLat` (WGS 84 degrees).",
-            json!({
-                "type": "string",
-                "pattern": "^-?[0-9]+(\\.[0-9]+)?(,-?[0-9]+(\\.[0-9]+)?){3}$",
-                "examples": ["3.3,50.7,7.3,53.6"]
-            }),
-        ),
+        site,
+        from,
+        to,
+        bbox,
         query(
             "limit",
             "Page size.",

@@ -4,21 +4,8 @@
 use crate::store::ObservationRow;
 use crate::store::rfc3339::format_rfc3339;
 
-pub const COLUMNS: [&str; 13] = [
-    "id",
-    "site_id",
-    "site_name",
-    "country",
-    "water_body_type",
-    "observed_at",
-    "parameter",
-    "value",
-    "unit",
-    "method",
-    "quality_flag",
-    "latitude",
-    "longitude",
-];
+/// The columns: the members of the contract's `Observation`, in its order.
+pub use contract::observations::OBSERVATION_FIELDS as COLUMNS;
 
 /// One CSV record of `cells`, quoted where RFC 4180 needs it, with CRLF.
 pub(crate) fn push_row(out: &mut String, cells: &[String]) {

@@ -5,8 +5,7 @@ use serde_json::json;
 use super::{Errors, Operation, Response, live_get, query, schemas};
 use contract::ProblemCode;
 use contract::observations::{
-    COUNTRY_PATTERN, INTERVALS, SITE_ID_MAX, SITE_ID_PATTERN, TREND_MAX_BUCKETS,
-    TREND_MAX_OBSERVATIONS,
+    COUNTRY_PATTERN, INTERVALS, TREND_MAX_BUCKETS, TREND_MAX_OBSERVATIONS,
 };
 use schemas::OBSERVATION_PARAMETERS;
 
@@ -28,11 +27,6 @@ pub(super) fn operation(op: Operation) -> Operation {
         ProblemCode::UnknownParameter,
     ))
     .errors(Errors::Query);
-    let date_or_time = json!({
-        "type": "string",
-        "anyOf": [{ "format": "date" }, { "format": "date-time" }],
-        "examples": ["2026-01-01", "2026-01-31T12:00:00Z"]
-    });
     let mut parameter = query(
         "parameter",
         "The measured parameter.",
@@ -41,37 +35,18 @@ pub(super) fn operation(op: Operation) -> Operation {
     if let super::RefOr::Item(p) = &mut parameter {
         p.required = true;
     }
+    let [site, from, to, bbox] = super::selection();
     op.parameters.extend([
         parameter,
-        query(
-            "site",
-            "Only this site (`site_id`).",
-            json!({ "type": "string", "maxLength": SITE_ID_MAX, "pattern": SITE_ID_PATTERN, "examples": ["nl-0001"] }),
-        ),
-        query(
-            "bbox",
-            "Only sites inside `minLon,minLat,maxLon,maxLat` (WGS 84 degrees).",
-            json!({
-                "type": "string",
-                "pattern": "^-?[0-9]+(\\.[0-9]+)?(,-?[0-9]+(\\.[0-9]+)?){3}$",
-                "examples": ["3.3,50.7,7.3,53.6"]
-            }),
-        ),
+        site,
+        bbox,
         query(
             "country",
             "Only sites in this country (ISO 3166-1 alpha-2).",
             json!({ "type": "string", "minLength": 2, "maxLength": 2, "pattern": COUNTRY_PATTERN, "examples": ["NL"] }),
         ),
-        query(
-            "from",
-            "Observed at or after this date or time (UTC).",
-            date_or_time.clone(),
-        ),
-        query(
-            "to",
-            "Observed before or at this date or time (UTC); a date includes its whole day.",
-            date_or_time,
-        ),
+        from,
+        to,
         query(
             "interval",
             "The width of a bucket: UTC day, ISO week (from Monday), month or year.",
