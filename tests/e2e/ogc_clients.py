@@ -26,56 +26,13 @@ OWSLib:
 
 import datetime
 import json
-import subprocess
 import sys
 import urllib.error
-import urllib.parse
 import urllib.request
 
 from owslib.ogcapi.features import Features
 
-BASE = sys.argv[1].rstrip("/")
-LANDING = f"OAPIF:{BASE}/api/features"
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
-
-
-def gdal(args):
-    """Runs a GDAL tool with its HTTP debug log; (stdout, the URLs it
-    fetched, the error lines)."""
-    p = subprocess.run(args + ["--debug", "on"], capture_output=True, text=True, timeout=120)
-    urls = [l.split("Fetch(", 1)[1].rstrip(")") for l in p.stderr.splitlines() if "HTTP: Fetch(" in l]
-    errors = [l for l in p.stderr.splitlines() if l.startswith("ERROR")]
-    if p.returncode != 0:
-        errors.append(f"exit status {p.returncode}")
-    return p.stdout, urls, errors
-
-
-def export(layer, *extra):
-    out, urls, errors = gdal(["ogr2ogr", "-f", "GeoJSON", "/vsistdout/", LANDING, layer, *extra])
-    return json.loads(out)["features"] if out.strip() else [], urls, errors
-
-
-def get_json(path):
-    with urllib.request.urlopen(BASE + path, timeout=30) as r:
-        return json.loads(r.read())
-
-
-def rest_observations(**query):
-    """Every observation /api/observations-data.php returns for `query`."""
-    rows, cursor = [], None
-    while True:
-        q = dict(query, limit=1000, **({"cursor": cursor} if cursor else {}))
-        page = get_json("/api/observations-data.php?" + urllib.parse.urlencode(q))
-        rows += page["data"]
-        cursor = page["next_cursor"]
-        if not cursor:
-            return rows
+from ogc_support import BASE, LANDING, check, export, failures, gdal, get_json, rest_observations
 
 
 def day_before(day):

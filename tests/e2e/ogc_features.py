@@ -23,62 +23,9 @@ html-validate).
 
 import json
 import pathlib
-import subprocess
 import sys
-import urllib.error
-import urllib.request
 
-BASE = sys.argv[1].rstrip("/")
-LANDING = f"OAPIF:{BASE}/api/features"
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
-
-
-def gdal(args):
-    """Runs a GDAL tool with HTTP debugging; (stdout, the URLs it fetched,
-    the error lines)."""
-    p = subprocess.run(args + ["--debug", "on"], capture_output=True, text=True, timeout=300)
-    urls = [l.split("Fetch(", 1)[1].rstrip(")") for l in p.stderr.splitlines() if "HTTP: Fetch(" in l]
-    errors = [l for l in p.stderr.splitlines() if l.startswith("ERROR")]
-    if p.returncode != 0:
-        errors.append(f"exit status {p.returncode}")
-    return p.stdout, urls, errors
-
-
-def export(layer, *extra):
-    out, urls, errors = gdal(["ogr2ogr", "-f", "GeoJSON", "/vsistdout/", LANDING, layer, *extra])
-    return json.loads(out)["features"] if out.strip() else [], urls, errors
-
-
-def http(path, accept="application/json", headers=None):
-    req = urllib.request.Request(BASE + path, headers={"Accept": accept, **(headers or {})})
-    try:
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read()
-
-
-def get_json(path):
-    status, _, body = http(path)
-    assert status == 200, (path, status, body[:300])
-    return json.loads(body)
-
-
-def all_observations(query):
-    rows, cursor = [], None
-    while True:
-        q = query + "&limit=1000" + (f"&cursor={cursor}" if cursor else "")
-        page = get_json(f"/api/observations-data.php?{q}")
-        rows += page["data"]
-        cursor = page["next_cursor"]
-        if not cursor:
-            return rows
+from ogc_support import BASE, LANDING, check, export, failures, gdal, get_json, http, rest_observations
 
 
 globe = {f["id"]: tuple(f["geometry"]["coordinates"]) for f in get_json("/api/globe-data.php")["features"]}
@@ -120,7 +67,7 @@ check(0 < len(inside) < len(globe) and got == inside,
 latest = max(f["properties"]["latest_observed_at"] for f in get_json("/api/globe-data.php")["features"])
 since = latest[:10] + "T00:00:00Z"
 obs, urls, errors = export("observations", "-where", f"observed_at >= '{since}'", "-oo", "PAGE_SIZE=20")
-api = all_observations(f"from={since}")
+api = rest_observations(**{"from": since})
 key = lambda p: (p["site_id"], p["observed_at"], p["parameter"], round(p["value"], 6))
 check(not errors and any("datetime=" in u for u in urls), f"the time filter reaches the server as datetime ({[u for u in urls if 'items' in u][:2]})")
 check(0 < len(api) and sorted(key(f["properties"]) for f in obs) == sorted(key(r) for r in api),
