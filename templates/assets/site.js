@@ -41,6 +41,48 @@
     sync();
   }
 
+  // On a phone the header is one row; its two buttons show the search box
+  // and the menu (navigation, chat, theme) below it. Escape closes them.
+  var top = document.querySelector(".top");
+  function openPart(button, cls, on) {
+    if (!top || !button) return;
+    top.classList.toggle(cls, on);
+    button.setAttribute("aria-expanded", on ? "true" : "false");
+  }
+  var searchToggle = document.getElementById("search-toggle");
+  var menuToggle = document.getElementById("menu-toggle");
+  if (searchToggle) {
+    searchToggle.addEventListener("click", function () {
+      var on = !top.classList.contains("search-open");
+      openPart(searchToggle, "search-open", on);
+      openPart(menuToggle, "menu-open", false);
+      var input = document.getElementById("site-search");
+      if (on && input) input.focus();
+    });
+  }
+  if (menuToggle) {
+    menuToggle.addEventListener("click", function () {
+      var on = !top.classList.contains("menu-open");
+      openPart(menuToggle, "menu-open", on);
+      openPart(searchToggle, "search-open", false);
+    });
+  }
+  // `?q=words` opens the search's results (search.js): the box is shown.
+  if (searchToggle && /[?&]q=/.test(location.search)) openPart(searchToggle, "search-open", true);
+  if (top) {
+    top.addEventListener("keydown", function (e) {
+      // search.js takes the first Escape to close its results.
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      if (top.classList.contains("search-open")) {
+        openPart(searchToggle, "search-open", false);
+        searchToggle.focus();
+      } else if (top.classList.contains("menu-open")) {
+        openPart(menuToggle, "menu-open", false);
+        menuToggle.focus();
+      }
+    });
+  }
+
   // Code blocks and wide tables that scroll sideways must be reachable with
   // the keyboard, so they take focus while they overflow.
   function scrollables() {
@@ -56,12 +98,85 @@
       }
     }
   }
+  // Tables on a narrow screen. A Markdown table (no class, no id: the
+  // scripts' tables keep their own layout) with four or more columns that
+  // is wider than the screen allows is stacked: a card per
+  // row, each cell under its column's name. Any other table that scrolls
+  // keeps its first column in view and says that more columns follow.
+  var narrow = window.matchMedia ? window.matchMedia("(max-width: 40rem)") : null;
+  function boxOf(t) {
+    return t.parentElement && t.parentElement.classList.contains("table-wrap") ? t.parentElement : t;
+  }
+  function stack(t, on) {
+    if (t.classList.contains("table-stacked") === on) return;
+    t.classList.toggle("table-stacked", on);
+    // Shown as blocks, the table keeps its semantics through these roles.
+    var heads = t.tHead ? [].map.call(t.tHead.rows[0].cells, function (c) { return c.textContent.trim(); }) : [];
+    t.querySelectorAll("tr").forEach(function (tr) {
+      [].forEach.call(tr.cells, function (c, i) {
+        if (on) {
+          if (c.tagName === "TD" && heads[i]) c.setAttribute("data-label", heads[i]);
+          c.setAttribute("role", c.tagName === "TH" ? "columnheader" : "cell");
+        } else {
+          c.removeAttribute("role");
+        }
+      });
+      if (on) tr.setAttribute("role", "row");
+      else tr.removeAttribute("role");
+    });
+    [t.tHead].concat([].slice.call(t.tBodies)).forEach(function (g) {
+      if (!g) return;
+      if (on) g.setAttribute("role", "rowgroup");
+      else g.removeAttribute("role");
+    });
+    if (on) t.setAttribute("role", "table");
+    else t.removeAttribute("role");
+  }
+  function tables() {
+    document.querySelectorAll("main table").forEach(function (t) {
+      var plain = !t.id && !t.className.replace("table-stacked", "").trim() && t.tHead && t.tHead.rows.length;
+      var cols = plain ? t.tHead.rows[0].cells.length : 0;
+      stack(t, false);
+      var box = boxOf(t);
+      var stacked = !!(narrow && narrow.matches && cols >= 4 && t.scrollWidth > box.clientWidth + 1);
+      stack(t, stacked);
+      var cue = box.previousElementSibling;
+      var hasCue = cue && cue.classList.contains("table-cue");
+      var scrolls = !stacked && box.scrollWidth > box.clientWidth + 1;
+      box.classList.toggle("table-scrolls", scrolls);
+      if (scrolls && !hasCue) {
+        cue = document.createElement("p");
+        cue.className = "table-cue";
+        cue.setAttribute("aria-hidden", "true");
+        cue.textContent = "More columns: scroll the table sideways \u2192";
+        box.parentNode.insertBefore(cue, box);
+      } else if (!scrolls && hasCue) {
+        cue.remove();
+      }
+    });
+  }
+  tables();
   scrollables();
   var resizeTimer = 0;
   window.addEventListener("resize", function () {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(scrollables, 200);
+    resizeTimer = setTimeout(function () {
+      tables();
+      scrollables();
+    }, 200);
   });
+  // Tables that scripts draw or fill later (the globe's sites, the monthly
+  // figures, a site's readings) are looked at again once the page settles.
+  var mutationTimer = 0;
+  if (window.MutationObserver && document.querySelector("main")) {
+    new MutationObserver(function () {
+      clearTimeout(mutationTimer);
+      mutationTimer = setTimeout(function () {
+        tables();
+        scrollables();
+      }, 100);
+    }).observe(document.querySelector("main"), { childList: true, subtree: true });
+  }
 
   // "#" links after headings with an id, so a section can be linked to.
   var headings = document.querySelectorAll("main h2[id], main h3[id], main h4[id]");
