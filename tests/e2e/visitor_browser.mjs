@@ -11,6 +11,9 @@
 //   sideways; a table that scrolls inside its box says so above it and keeps
 //   its first column in view when scrolled; the reference-data tables of
 //   four or more columns are stacked, each cell named by its column.
+// - The data page: its downloads (CSV, GeoJSON, the newest snapshot's files)
+//   answer with the media type they name, beside the data's licence and how
+//   to cite, on the first screen of a phone.
 // - Screenshots of the home, globe, statistics, data and an archive page at
 //   390, 768, 1280 and 1920 px in the light and the dark theme, into
 //   ARTEFACTS/visitor (the first screen; the 390 px ones also whole).
@@ -226,6 +229,28 @@ try {
       await context.close();
     }
     console.log(`  ${pages.length} pages with tables; ${scrolling} scrolling tables with a cue, ${stacked} stacked, over both widths`);
+  });
+
+  await phase("the data page: its downloads answer with the type they name, with the licence and how to cite, on the phone's first screen", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(base + "/docs/data/");
+    const top = await page.locator("#downloads").evaluate((e) => e.getBoundingClientRect().top);
+    check(top < 844, "data page", `the downloads start at ${Math.round(top)} px, below the first screen`);
+    const links = await page.locator(".download-list a").evaluateAll((as) => as.map((a) => ({ href: a.href, type: a.type, text: a.textContent.trim() })));
+    check(links.some((l) => l.type.startsWith("text/csv")) && links.some((l) => l.type === "application/geo+json"), "data page", "no CSV or no GeoJSON download");
+    for (const l of links) {
+      const res = await page.request.get(l.href);
+      const got = (res.headers()["content-type"] || "").split(";")[0].trim();
+      check(res.status() === 200 && got === l.type.split(";")[0].trim(), "data page", `“${l.text}” (${l.href}) answered ${res.status()} ${got}, the link says ${l.type}`);
+    }
+    const terms = await page.locator(".download-terms").innerText();
+    check(/Licence: .+/.test(terms) && /How to cite:/.test(terms), "data page", `the downloads lack the licence or how to cite: “${terms}”`);
+    const licence = await page.locator(".download-terms a").first().getAttribute("href");
+    const api = await (await page.request.get(base + "/api/observations-data.php?limit=1")).json();
+    check(licence === api.licence?.url, "data page", `the downloads' licence ${licence} is not the data's (${api.licence?.url})`);
+    console.log(`  ${links.length} downloads, licence ${licence}`);
+    await context.close();
   });
 
   await phase("screenshots: five pages at 390, 768, 1280 and 1920 px, light and dark", async () => {
