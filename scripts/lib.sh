@@ -3,8 +3,10 @@
 # Installs Debian packages that are missing; `apt-get update` at most once.
 apt_ensure() {
   local missing=() installed
-  # One dpkg-query for all: the installed ones among them.
-  installed=$(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null | sed -n 's/ install ok installed$//p')
+  # One dpkg-query for all: the installed ones among them. It exits 1 when
+  # any of them was never installed, which is what this is here to fix, so
+  # its status is not the answer (under pipefail it would end the caller).
+  installed=$({ dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null || true; } | sed -n 's/ install ok installed$//p')
   for pkg in "$@"; do
     grep -qxF "$pkg" <<<"$installed" || missing+=("$pkg")
   done
