@@ -182,7 +182,9 @@
   var headings = document.querySelectorAll("main h2[id], main h3[id], main h4[id]");
   for (var i = 0; i < headings.length; i++) {
     var h = headings[i];
-    if (h.closest(".toc") || h.querySelector(".anchor")) continue;
+    // Not in the table of contents, nor in a heading row that already has a
+    // link beside it (the home page's figures), which it would push down.
+    if (h.closest(".toc, .section-head") || h.querySelector(".anchor")) continue;
     var a = document.createElement("a");
     a.className = "anchor";
     a.href = "#" + h.id;
