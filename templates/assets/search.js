@@ -5,8 +5,12 @@
 // section over body text; every query word must match a word, the last
 // one its start, or be one edit from a word; accents and case ignored) and
 // shows the best results in a listbox under the field (combobox pattern:
-// arrows move, Enter opens, Escape closes). `?q=words` on any page opens
-// the results for those words. Without the field, this does nothing.
+// arrows move, Enter opens, Escape closes). Once the list stays put, each
+// shown page's Markdown twin is read and a few lines of its text around
+// the matched words replace its summary (decision 0250); a query that
+// finds nothing offers the nearest indexed words instead. `?q=words` on
+// any page opens the results for those words. Without the field, this
+// does nothing.
 (function () {
   "use strict";
   var input = document.getElementById("site-search");
@@ -29,11 +33,7 @@
       .toLowerCase();
   }
   function words(s) {
-    return fold(s)
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter(function (w) {
-        return w.length > 0;
-      });
+    return fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   }
   // FNV-1a over UTF-8, as the generator computes it.
   function hash(s) {
@@ -55,11 +55,7 @@
   function oneEdit(a, b) {
     a = Array.from(a);
     b = Array.from(b);
-    if (a.length > b.length) {
-      var t = a;
-      a = b;
-      b = t;
-    }
+    if (a.length > b.length) return oneEdit(b.join(""), a.join(""));
     if (b.length - a.length > 1) return false;
     var p = 0;
     while (p < a.length && a[p] === b[p]) p++;
@@ -67,21 +63,27 @@
     return a.slice(skip).join("") === b.slice(p + 1).join("");
   }
 
-  function getJSON(path) {
-    if (!files.has(path)) {
-      var base = new URL(HEAD_URL, location.href);
-      var p = fetch(new URL(path, base).href, { headers: { Accept: "application/json" } }).then(
-        function (r) {
-          if (!r.ok) throw new Error("HTTP " + r.status + " for " + path);
-          return r.json();
-        }
-      );
+  // One fetch per key, kept (a failed one is forgotten, to be tried again).
+  function once(map, key, make) {
+    if (!map.has(key)) {
+      var p = make();
       p.catch(function () {
-        files.delete(path);
+        map.delete(key);
       });
-      files.set(path, p);
+      map.set(key, p);
     }
-    return files.get(path);
+    return map.get(key);
+  }
+  function fetched(url, type) {
+    return fetch(url, { headers: { Accept: type } }).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status + " for " + url);
+      return type === "application/json" ? r.json() : r.text();
+    });
+  }
+  function getJSON(path) {
+    return once(files, path, function () {
+      return fetched(new URL(path, new URL(HEAD_URL, location.href)).href, "application/json");
+    });
   }
 
   // The split index (decision 0033): the head, then per query word its
@@ -104,52 +106,62 @@
   }
 
   // The postings of one query word: exact and prefix matches (the last
-  // word may be half typed), else every term one edit away.
+  // word may be half typed), else every term one edit away; with the
+  // terms that matched, which the title and the snippet mark.
   function postingsFor(h, word, last) {
     var n = h.shards;
     function scan(terms, fuzzy) {
       var found = new Map();
+      var matched = [];
       Object.keys(terms).forEach(function (t) {
         var factor = 0;
         if (t === word) factor = 1.5;
         else if (last && t.lastIndexOf(word, 0) === 0) factor = 1;
         else if (fuzzy && Array.from(word).length >= 4 && oneEdit(t, word)) factor = 0.8;
         if (!factor) return;
+        matched.push(t);
         var list = terms[t];
         for (var i = 0; i < list.length; i += 2) {
           var s = list[i + 1] * factor;
           found.set(list[i], Math.max(found.get(list[i]) || 0, s));
         }
       });
-      return found;
+      return { docs: found, terms: matched };
     }
-    return getJSON("terms-" + (hash(firstTwo(word)) % n) + ".json").then(function (shard) {
+    return getJSON(termShard(h, word)).then(function (shard) {
       var exact = scan(shard.terms, false);
-      if (exact.size > 0 || Array.from(word).length < 4) return exact;
+      if (exact.docs.size > 0 || Array.from(word).length < 4) return exact;
       var near = scan(shard.terms, true);
-      if (near.size > 0) return near;
-      return getJSON("near-" + (hash(lastTwo(word)) % n) + ".json").then(function (other) {
+      if (near.docs.size > 0) return near;
+      return getJSON(nearShard(h, word)).then(function (other) {
         return scan(other.terms, true);
       });
     });
   }
+  function termShard(h, word) {
+    return "terms-" + (hash(firstTwo(word)) % h.shards) + ".json";
+  }
+  function nearShard(h, word) {
+    return "near-" + (hash(lastTwo(word)) % h.shards) + ".json";
+  }
 
   function search(query) {
     var terms = Array.from(new Set(words(query)));
-    if (terms.length === 0) return Promise.resolve({ docs: [], count: 0 });
+    if (terms.length === 0) return Promise.resolve({ docs: [], count: 0, match: matcher([], []), suggestions: [] });
     return load().then(function (h) {
       return Promise.all(
         terms.map(function (t, i) {
           return postingsFor(h, t, i === terms.length - 1);
         })
-      ).then(function (maps) {
+      ).then(function (found) {
+        var match = matcher(terms, found);
         // Pages with more of the words first, then by weight. Each word
         // keeps only its best pages, so at a large site the pages that
         // have all of them may be none of those: the pages with most of
         // the words still answer.
         var total = new Map();
-        maps.forEach(function (here) {
-          here.forEach(function (s, d) {
+        found.forEach(function (here) {
+          here.docs.forEach(function (s, d) {
             var seen = total.get(d) || [0, 0];
             total.set(d, [seen[0] + 1, seen[1] + s]);
           });
@@ -157,6 +169,11 @@
         var ranked = Array.from(total.entries()).sort(function (a, b) {
           return b[1][0] - a[1][0] || b[1][1] - a[1][1] || a[0] - b[0];
         });
+        if (ranked.length === 0) {
+          return suggest(h, terms).then(function (suggestions) {
+            return { docs: [], count: 0, match: match, suggestions: suggestions };
+          });
+        }
         var shown = ranked.slice(0, MAX_SHOWN);
         var per = h.docs_per_shard;
         return Promise.all(
@@ -167,28 +184,271 @@
             });
           })
         ).then(function (docs) {
-          return { docs: docs, count: ranked.length };
+          return { docs: docs, count: ranked.length, match: match, suggestions: [] };
         });
       });
     });
   }
 
-  // The title with the matched word starts emphasised (built as nodes, never HTML).
-  function highlight(text, terms, into) {
-    var parts = String(text).split(/([^\p{L}\p{N}]+)/u);
-    parts.forEach(function (part) {
-      var f = fold(part);
-      var hit = f && terms.some(function (t) {
-        return f.lastIndexOf(t, 0) === 0;
-      });
-      if (hit) {
-        var m = document.createElement("mark");
-        m.textContent = part;
-        into.appendChild(m);
-      } else {
-        into.appendChild(document.createTextNode(part));
-      }
+  // Which query word a folded word of a page stands for (-1 for none): the
+  // word itself, a term the index matched it to (a completion, an accent,
+  // a typo), or for the last word anything it starts.
+  function matcher(terms, found) {
+    var sets = terms.map(function (t, i) {
+      return new Set(found[i].terms.concat([t]));
     });
+    return function (w) {
+      for (var i = 0; i < terms.length; i++) {
+        if (sets[i].has(w)) return i;
+        if (i === terms.length - 1 && w.lastIndexOf(terms[i], 0) === 0) return i;
+      }
+      return -1;
+    };
+  }
+
+  // Nearest indexed terms to the words of a query that found nothing: the
+  // terms of each word's term and near shards (a word's start or end is
+  // often right) within a few edits, fewest edits first, then the longer
+  // common start, then the term on more pages. One suggestion per rank,
+  // each word replaced by its candidate of that rank.
+  function suggest(h, terms) {
+    var nearest = terms.map(function (word) {
+      var n = Array.from(word).length;
+      var limit = n <= 4 ? 1 : n <= 7 ? 2 : 3;
+      if (n < 3) return [];
+      return Promise.all([getJSON(termShard(h, word)), getJSON(nearShard(h, word))]).then(function (shards) {
+        var seen = new Map();
+        shards.forEach(function (shard) {
+          Object.keys(shard.terms).forEach(function (t) {
+            var d = seen.has(t) ? limit + 1 : distance(word, t, limit);
+            if (d <= limit) seen.set(t, { t: t, d: d, p: common(word, t), pages: shard.terms[t].length });
+          });
+        });
+        var best = Array.from(seen.values()).sort(function (a, b) {
+          return a.d - b.d || b.p - a.p || b.pages - a.pages || (a.t < b.t ? -1 : 1);
+        });
+        return best.slice(0, 3).map(function (c) {
+          return c.t;
+        });
+      });
+    });
+    return Promise.all(nearest).then(
+      function (cands) {
+        var out = [];
+        for (var k = 0; k < 3; k++) {
+          var text = terms
+            .map(function (word, i) {
+              return cands[i].length ? cands[i][Math.min(k, cands[i].length - 1)] : word;
+            })
+            .join(" ");
+          var more = cands.some(function (c) {
+            return k < c.length;
+          });
+          if (more && out.indexOf(text) < 0) out.push(text);
+        }
+        return out;
+      },
+      function () {
+        return [];
+      }
+    );
+  }
+  // Edits (insertion, deletion, substitution, swap of neighbours) between
+  // a and b, or limit + 1 once it is past limit.
+  function distance(a, b, limit) {
+    a = Array.from(a);
+    b = Array.from(b);
+    if (Math.abs(a.length - b.length) > limit) return limit + 1;
+    var before = null;
+    var prev = [];
+    for (var j = 0; j <= b.length; j++) prev.push(j);
+    for (var i = 1; i <= a.length; i++) {
+      var row = [i];
+      var low = i;
+      for (j = 1; j <= b.length; j++) {
+        var d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (before && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
+        row.push(d);
+        low = Math.min(low, d);
+      }
+      if (low > limit) return limit + 1;
+      before = prev;
+      prev = row;
+    }
+    return prev[b.length];
+  }
+  function common(a, b) {
+    var i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    return i;
+  }
+
+  // A page's text, from its Markdown twin (`url + "index.md"`, which every
+  // indexed page has): the twin's head (title, summary, licence) left out,
+  // then block by block without the markup. Each page is read once.
+  var texts = new Map(); // URL -> Promise of its text
+  var known = new Map(); // URL -> its text, once read
+  function pageText(url) {
+    return once(texts, url, function () {
+      return fetched(new URL(url + "index.md", location.href).href, "text/markdown").then(function (md) {
+        known.set(url, plain(md));
+        return known.get(url);
+      });
+    });
+  }
+  function plain(md) {
+    var lines = md.replace(/\r\n?/g, "\n").split("\n");
+    var i = /^# /.test(lines[0]) ? 1 : 0;
+    while (i < lines.length && !lines[i].trim()) i++;
+    while (i < lines.length && /^>/.test(lines[i])) i++;
+    var blocks = [];
+    var para = [];
+    var fence = "";
+    function flush() {
+      if (para.length) blocks.push(para.join(" "));
+      para = [];
+    }
+    for (; i < lines.length; i++) {
+      var line = lines[i];
+      var f = /^\s*(`{3,}|~{3,})/.exec(line);
+      if (fence) {
+        if (f && f[1][0] === fence[0] && f[1].length >= fence.length) {
+          fence = "";
+          flush();
+        } else para.push(line.trim());
+        continue;
+      }
+      var item;
+      if (f) {
+        flush();
+        fence = f[1];
+      } else if (!line.trim() || /^\s*\|?[\s:|-]*-{3,}[\s:|-]*$/.test(line) || /^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
+        flush(); // a blank line, a table's rule, a thematic break
+      } else if (/^\s{0,3}\[[^\]^]+\]:\s*\S+\s*$/.test(line)) {
+        // a link's definition: no text
+      } else if ((item = /^\s{0,3}#{1,6}\s+(.*?)(?:\s*\{[#.][^}]*\})?[\s#]*$/.exec(line))) {
+        flush();
+        blocks.push(item[1]);
+      } else if (/^\s*\|/.test(line)) {
+        flush();
+        blocks.push(line.trim().replace(/^\||\|$/g, "").split("|").join(" \u00b7 "));
+      } else if ((item = /^\s*(?:[-*+]|\d+[.)]|\[\^[^\]]*\]:)\s+(.*)$/.exec(line))) {
+        flush();
+        para.push(item[1]);
+      } else {
+        para.push(line.replace(/^\s*(>\s?)+/, "").trim());
+      }
+    }
+    flush();
+    // Blocks without a closing stop (headings, list items, table rows)
+    // are set apart by a dot, so a snippet does not run them together.
+    return blocks
+      .map(inline)
+      .filter(Boolean)
+      .map(function (b, k, all) {
+        return k < all.length - 1 && !/[.!?:;,\u2026]$/.test(b) ? b + " \u00b7" : b;
+      })
+      .join(" ");
+  }
+  // A block's text without inline markup: links and images leave their
+  // text, code spans their ticks only.
+  function inline(s) {
+    return s
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .split(/(`+[^`]*`+)/)
+      .map(function (part, k) {
+        if (k % 2) return part.replace(/`+/g, "");
+        return part
+          .replace(/\[\^[^\]]*\]/g, "")
+          .replace(/\[([^\]]*)\]\[[^\]]*\]/g, "$1")
+          .replace(/<((?:https?|mailto):[^>\s]+)>/g, "$1")
+          .replace(/<\/?[A-Za-z][^>]*>/g, "")
+          .replace(/(\*{1,3}|~~)(?=\S)(.+?\S)\1/g, "$2")
+          .replace(/(^|[^\p{L}\p{N}_])(_{1,3})(?=\S)(.+?\S)\2(?![\p{L}\p{N}_])/gu, "$1$3")
+          .replace(/\\([\\`*_{}[\]()#+\-.!|>~<])/g, "$1")
+          .replace(/&(amp|lt|gt|quot|#39);/g, function (e, n) {
+            return { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" }[n];
+          });
+      })
+      .join("")
+      .replace(/\s+/g, " ")
+      .trim();
+  }
+
+  // About SNIPPET characters of `text` around its matched words, as runs
+  // [text, marked]: the stretch holding the most of the query's words
+  // (then the most matches, then the earliest), with a little before it,
+  // cut at spaces, with ellipses where the text goes on. Null when the
+  // text has none of the words (they were in the title or section).
+  var SNIPPET = 180;
+  function snippet(text, match) {
+    var hits = [];
+    var re = /[\p{L}\p{N}\p{M}]+/gu;
+    var m;
+    while ((m = re.exec(text))) {
+      var w = match(fold(m[0]));
+      if (w >= 0) hits.push({ from: m.index, to: m.index + m[0].length, word: w });
+    }
+    if (!hits.length) return null;
+    var best = null;
+    for (var i = 0; i < hits.length; i++) {
+      var got = new Set();
+      var j = i;
+      for (; j < hits.length && hits[j].to - hits[i].from <= SNIPPET; j++) got.add(hits[j].word);
+      var score = got.size * 1000 + (j - i);
+      if (!best || score > best.score) best = { score: score, from: hits[i].from, to: hits[Math.max(i, j - 1)].to };
+    }
+    var room = Math.max(0, SNIPPET - (best.to - best.from));
+    var start = Math.max(0, best.from - Math.min(Math.floor(room / 2), 50));
+    var end = Math.min(text.length, start + SNIPPET);
+    if (end === text.length) start = Math.max(0, Math.min(best.from, end - SNIPPET));
+    // Begin at the last sentence start before the words, else at a space.
+    var lead = text.slice(start, best.from);
+    var stop = 0;
+    var sentence = /[.!?\u00b7]\s+(?=\S)/g;
+    while ((m = sentence.exec(lead))) stop = m.index + m[0].length;
+    if (stop > 0) start += stop;
+    else if (start > 0 && /\S/.test(text[start - 1])) {
+      var space = text.slice(start, best.from).search(/\s/);
+      if (space >= 0) start += space + 1;
+    }
+    if (end < text.length && /\S/.test(text[end])) {
+      var back = text.slice(best.to, end).search(/\s\S*$/);
+      if (back >= 0) end = best.to + back;
+    }
+    var runs = [];
+    if (start > 0) runs.push(["\u2026 ", false]);
+    var at = start;
+    hits.forEach(function (h) {
+      if (h.from < start || h.to > end) return;
+      if (h.from > at) runs.push([text.slice(at, h.from), false]);
+      runs.push([text.slice(h.from, h.to), true]);
+      at = h.to;
+    });
+    if (at < end) runs.push([text.slice(at, end), false]);
+    runs[runs.length - 1][0] = runs[runs.length - 1][0].replace(/[\s\u00b7]+$/, "");
+    if (end < text.length) runs.push([" \u2026", false]);
+    return runs;
+  }
+
+  // Text as nodes with the marked words in <mark> (never as HTML).
+  function marked(runs, into) {
+    runs.forEach(function (r) {
+      if (!r[1]) return into.appendChild(document.createTextNode(r[0]));
+      var m = document.createElement("mark");
+      m.textContent = r[0];
+      into.appendChild(m);
+    });
+  }
+
+  // The title with its matched words marked.
+  function highlight(text, match, into) {
+    var runs = String(text)
+      .split(/([^\p{L}\p{N}\p{M}]+)/u)
+      .map(function (part) {
+        return [part, !!part && match(fold(part)) >= 0];
+      });
+    marked(runs, into);
   }
 
   function setOpen(open) {
@@ -216,10 +476,11 @@
     active = -1;
     input.removeAttribute("aria-activedescendant");
     list.textContent = "";
-    // Which query the list answers: typing renders several in turn.
+    // Which query the list answers (typing renders several in turn), and
+    // once their pages were read, which query its snippets answer.
     list.setAttribute("data-query", query);
-    var terms = words(query);
-    results.forEach(function (doc, i) {
+    list.removeAttribute("data-snippets");
+    var items = results.map(function (doc, i) {
       var li = document.createElement("li");
       li.id = "search-result-" + i;
       li.setAttribute("role", "option");
@@ -227,7 +488,7 @@
       li.setAttribute("data-url", doc.url);
       var t = document.createElement("span");
       t.className = "r-title";
-      highlight(doc.title, terms, t);
+      highlight(doc.title, answer.match, t);
       li.appendChild(t);
       if (doc.section) {
         var m = document.createElement("span");
@@ -248,17 +509,83 @@
         go(doc.url);
       });
       list.appendChild(li);
+      return { url: doc.url, li: li };
     });
     var n = answer.count;
     list.hidden = results.length === 0;
-    status.textContent =
-      n === 0
-        ? "No pages match \u201c" + query.trim() + "\u201d."
-        : n === 1
-          ? "1 page found. Use the arrow keys to choose, Enter to open."
-          : n + " pages found" + (n > MAX_SHOWN ? ", showing the best " + MAX_SHOWN : "") +
-            ". Use the arrow keys to choose, Enter to open.";
+    if (n === 0) missed(query, answer.suggestions);
+    else
+      status.textContent =
+        (n === 1 ? "1 page found" : n + " pages found" + (n > MAX_SHOWN ? ", showing the best " + MAX_SHOWN : "")) +
+        ". Use the arrow keys to choose, Enter to open.";
     setOpen(true);
+    snippets(query, items, answer.match);
+  }
+
+  // "No pages match", and the nearest indexed words as buttons that search
+  // for them (focus stays in the field, so the combobox goes on working).
+  function missed(query, suggestions) {
+    status.textContent = "No pages match \u201c" + query.trim() + "\u201d.";
+    if (!suggestions.length) return;
+    status.appendChild(document.createTextNode(" Did you mean: "));
+    suggestions.forEach(function (text, i) {
+      if (i) status.appendChild(document.createTextNode(", "));
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "search-suggestion";
+      b.textContent = text;
+      b.addEventListener("mousedown", function (e) {
+        e.preventDefault();
+      });
+      b.addEventListener("click", function () {
+        clearTimeout(timer);
+        input.value = text;
+        input.focus();
+        run();
+      });
+      status.appendChild(b);
+    });
+    status.appendChild(document.createTextNode("?"));
+  }
+
+  // The shown pages' snippets. Pages not read yet wait until the list has
+  // stayed SNIPPET_DELAY ms, so typing a word does not read the pages of
+  // every prefix on the way; a page read before is used at once.
+  var SNIPPET_DELAY = 250;
+  var snippetTimer = 0;
+  function snippets(query, items, match) {
+    clearTimeout(snippetTimer);
+    function done() {
+      if (list.getAttribute("data-query") === query) list.setAttribute("data-snippets", query);
+    }
+    var waiting = items.filter(function (it) {
+      if (!known.has(it.url)) return true;
+      place(it.li, known.get(it.url), match);
+      return false;
+    });
+    if (!waiting.length) return done();
+    snippetTimer = setTimeout(function () {
+      Promise.all(
+        waiting.map(function (it) {
+          return pageText(it.url).then(
+            function (text) {
+              if (it.li.isConnected) place(it.li, text, match);
+            },
+            function () {} // the summary stays
+          );
+        })
+      ).then(done);
+    }, SNIPPET_DELAY);
+  }
+  function place(li, text, match) {
+    var runs = snippet(text, match);
+    if (!runs) return;
+    var s = document.createElement("span");
+    s.className = "r-snippet";
+    marked(runs, s);
+    var old = li.querySelector(".r-summary");
+    if (old) li.replaceChild(s, old);
+    else li.appendChild(s);
   }
 
   function go(url) {
@@ -324,10 +651,22 @@
       }
     }
   });
-  input.addEventListener("blur", function () {
+  // Focus may move from the field to a suggestion and back: the panel
+  // closes when it has left both.
+  function left() {
     setTimeout(function () {
-      if (document.activeElement !== input) setOpen(false);
+      var at = document.activeElement;
+      if (at !== input && !panel.contains(at)) setOpen(false);
     }, 150);
+  }
+  input.addEventListener("blur", left);
+  panel.addEventListener("focusout", left);
+  panel.addEventListener("keydown", function (e) {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      setOpen(false);
+      input.focus();
+    }
   });
   var q = new URLSearchParams(window.location.search).get("q");
   if (q) {

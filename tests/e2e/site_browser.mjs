@@ -613,9 +613,11 @@ await phase("search: type a word, see the page, open it with Enter and with a cl
   // misspelled one are counted from a fresh page, so nothing is cached.
   const fresh = await browser.newContext();
   const { page: counted, log: countedLog } = await newPage(fresh);
+  // The index's files, and the pages' Markdown twins read for snippets.
   const traffic = { requests: 0, bytes: 0 };
   counted.on("requestfinished", async (request) => {
-    if (!new URL(request.url()).pathname.startsWith("/search")) return;
+    const path = new URL(request.url()).pathname;
+    if (!path.startsWith("/search") && !path.endsWith("/index.md")) return;
     traffic.requests += 1;
     const sizes = await request.sizes().catch(() => null);
     traffic.bytes += sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0;
@@ -627,6 +629,7 @@ await phase("search: type a word, see the page, open it with Enter and with a cl
     await counted.locator("#site-search").fill(query);
     await counted.locator(`#search-results[data-query="${query}"]`).waitFor({ state: "attached", timeout: 30000 });
     await counted.getByRole("option").filter({ hasText: target.title }).first().waitFor({ timeout: 30000 });
+    await counted.locator(`#search-results[data-snippets="${query}"]`).waitFor({ state: "attached", timeout: 30000 });
     await counted.waitForLoadState("networkidle");
     return { ...traffic };
   };
@@ -638,11 +641,105 @@ await phase("search: type a word, see the page, open it with Enter and with a cl
   check(first.requests >= 1 && first.bytes <= 150_000, "search", `first query fetched ${first.requests} files, ${first.bytes} bytes`);
   check(countedLog.errors.length === 0, "search", `console errors: ${countedLog.errors.join(" | ")}`);
   await fresh.close();
-  // A word that is nowhere says so.
+  // A word that is nowhere says so, and suggests nothing.
   await page.locator("#site-search").fill("zzqxjv");
   await page.locator("#search-status", { hasText: "No pages match" }).waitFor();
+  check((await page.locator("#search-status button").count()) === 0, "search", "suggestions for a word that is near nothing");
+  await searchSnippetsAndSuggestions(page, index);
   check(log.errors.length === 0, "search", `console errors: ${log.errors.join(" | ")}`);
   await context.close();
+
+  // A result shows a snippet of its page's text with the query's words
+  // marked, for a word only in the page's body; a word misspelled beyond
+  // the search's tolerance finds nothing and suggests the word, which,
+  // clicked or chosen by keyboard, finds its pages.
+  async function searchSnippetsAndSuggestions(page, index) {
+    const fold = (s) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    const wordsOf = (s) => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const twin = (d) => fold(readFileSync(join(distDir, d.url, "index.md"), "utf8"));
+    const pagesWith = new Map();
+    for (const d of index.documents) {
+      for (const w of new Set(wordsOf([d.title, d.summary, d.section, d.text].join(" ")))) pagesWith.set(w, (pagesWith.get(w) || 0) + 1);
+    }
+    // A word of one page only, in its body but not its title or summary.
+    let pick = null;
+    for (const d of index.documents) {
+      const shown = new Set(wordsOf([d.title, d.summary, d.section].join(" ")));
+      const word = wordsOf(d.text).find((w) => w.length >= 7 && /^\p{L}+$/u.test(w) && pagesWith.get(w) === 1 && !shown.has(w) && twin(d).includes(w));
+      if (word) {
+        pick = { doc: d, word };
+        break;
+      }
+    }
+    if (!check(!!pick, "search", "no page has a word of its own outside its title and summary")) return;
+    const input = page.locator("#site-search");
+    await input.fill(pick.word);
+    await page.locator(`#search-results[data-snippets="${pick.word}"]`).waitFor({ state: "attached", timeout: 30000 });
+    const result = page.locator(`#search-results li[data-url="${pick.doc.url}"]`);
+    const got = await result.evaluate((li) => {
+      const s = li.querySelector(".r-snippet");
+      return s && { text: s.textContent, marks: [...s.querySelectorAll("mark")].map((m) => m.textContent), summary: !!li.querySelector(".r-summary") };
+    });
+    if (check(!!got, "search", `no snippet for “${pick.word}” on ${pick.doc.url}`)) {
+      check(got.marks.length > 0 && got.marks.every((m) => fold(m).startsWith(pick.word)), "search", `snippet marks ${JSON.stringify(got.marks)} for “${pick.word}”`);
+      check(!got.summary, "search", "the summary is still shown beside the snippet");
+      check(got.text.length >= 40 && got.text.length <= 240, "search", `snippet of ${got.text.length} characters: “${got.text}”`);
+      // The snippet's words are a run of the page's own words.
+      const run = wordsOf(got.text.replace(/\u2026/g, " ")).join(" ");
+      check((" " + wordsOf(pick.doc.text).join(" ") + " ").includes(" " + run + " "), "search", `snippet “${got.text}” is not the page's text`);
+      console.log(`  search: “${pick.word}” → ${pick.doc.url}: “${got.text}”`);
+    }
+
+    // Two letters swapped in the middle of a title word (two edits), so
+    // that no indexed term is equal to it, starts with it, or is one edit away.
+    const terms = readdirSync(join(distDir, "search"))
+      .filter((f) => /^terms-\d+\.json$/.test(f))
+      .flatMap((f) => Object.keys(JSON.parse(readFileSync(join(distDir, "search", f), "utf8")).terms));
+    const oneEdit = (a, b) => {
+      [a, b] = a.length <= b.length ? [[...a], [...b]] : [[...b], [...a]];
+      if (b.length - a.length > 1) return false;
+      let p = 0;
+      while (p < a.length && a[p] === b[p]) p++;
+      return a.slice(a.length === b.length ? p + 1 : p).join("") === b.slice(p + 1).join("");
+    };
+    let typo = null;
+    for (const d of index.documents) {
+      for (const w of wordsOf(d.title).filter((w) => w.length >= 7 && /^[a-z]+$/.test(w))) {
+        const t = w.slice(0, 3) + w[4] + w[3] + w.slice(5);
+        if (t !== w && !terms.some((term) => term.startsWith(t) || oneEdit(term, t))) {
+          typo = { word: w, typo: t };
+          break;
+        }
+      }
+      if (typo) break;
+    }
+    if (!check(!!typo, "search", "no title word to misspell")) return;
+    const status = page.locator("#search-status");
+    const suggestion = status.getByRole("button", { name: typo.word, exact: true });
+    await input.fill(typo.typo);
+    await status.filter({ hasText: "No pages match" }).waitFor();
+    const offered = await status.getByRole("button").allInnerTexts();
+    check(/Did you mean: .+\?$/.test(await status.innerText()), "search", `status “${await status.innerText()}”`);
+    check(offered.includes(typo.word), "search", `“${typo.typo}” suggests ${JSON.stringify(offered)}, not “${typo.word}”`);
+    console.log(`  search: “${typo.typo}” → did you mean ${offered.join(", ")}`);
+    if (offered.includes(typo.word)) {
+      await suggestion.click();
+      await page.locator(`#search-results[data-query="${typo.word}"] li[data-url]`).first().waitFor({ timeout: 30000 });
+      check(await input.evaluate((el) => el === document.activeElement), "search", "a clicked suggestion took the focus from the field");
+      check((await input.inputValue()) === typo.word, "search", `the field says “${await input.inputValue()}” after the click`);
+      check((await input.getAttribute("aria-expanded")) === "true", "search", "aria-expanded is not true after a suggestion");
+    }
+    // By keyboard: Tab to the first suggestion (the panel stays), Enter.
+    await input.fill(typo.typo);
+    await status.getByRole("button").first().waitFor();
+    const first = await status.getByRole("button").first().innerText();
+    await input.press("Tab");
+    await page.waitForTimeout(300);
+    check(await page.locator("#search-panel").isVisible(), "search", "the panel closed when a suggestion took the focus");
+    await page.keyboard.press("Enter");
+    await page.locator(`#search-results[data-query="${first}"] li[data-url]`).first().waitFor({ timeout: 30000 });
+    check(await input.evaluate((el) => el === document.activeElement), "search", "focus did not return to the field after a suggestion");
+  }
 });
 
 await phase("theme toggle: remembered across pages, applied before first paint, the only thing stored", async () => {
