@@ -3,9 +3,12 @@
 // (globe.js sends a "siteselect" event with the site). For each parameter
 // measured there, the last readings are drawn as an inline SVG chart (dates
 // on the x axis in the reader's locale, the unit on the y axis, readings
-// with a quality flag other than "valid" marked) with the same readings in
-// a table beneath it, for screen readers and for reading the exact values.
-// Without #site-detail, this does nothing.
+// with a quality flag other than "valid" marked, the latest one ringed and
+// labelled, every mark inside the plot's rectangle) with a summary sentence
+// above it and the same readings in a table beneath it. The chart takes the
+// focus: the arrow keys step through the readings and a live readout names
+// each. The detail also links the site's observations as CSV and GeoJSON
+// (decision 0241). Without #site-detail, this does nothing.
 (function () {
   "use strict";
   var box = document.getElementById("site-detail");
@@ -208,7 +211,7 @@
       transform: "translate(14 " + (T + (H - T - B) / 2) + ") rotate(-90)",
       "text-anchor": "middle",
     }, g);
-    axis.textContent = nameOf(parameter) + (unit ? " (" + unit + ")" : "");
+    axis.textContent = nameOf(parameter) + (unit && unit !== nameOf(parameter) ? " (" + unit + ")" : "");
     var dateLabel = svg("text", { class: "chart-label", x: L + (W - L - R) / 2, y: H - 6, "text-anchor": "middle" }, g);
     dateLabel.textContent = "Date of reading";
     svg("polyline", {
@@ -249,8 +252,19 @@
       over = true;
     }
     var ax = x0.toFixed(1);
-    var above = ly - T > 44;
-    var ty = above ? ly - (over ? 24 : 20) : ly + (over ? 22 : 16);
+    // Above or below the point: where fewer readings would be covered.
+    var place = [ly - (over ? 24 : 20), ly + (over ? 22 : 16)].filter(function (b) {
+      return b - 12 >= T + 2 && b + 17 <= H - B - 2;
+    });
+    var covered = function (b) {
+      return rows.filter(function (o, k) {
+        var px = x(times[k]), py = y(o.value);
+        return px >= x0 - 6 && px <= x0 + wide + 6 && py >= b - 18 && py <= b + 20;
+      }).length;
+    };
+    var ty = place.length ? place.reduce(function (a, b) {
+      return covered(b) < covered(a) ? b : a;
+    }) : ly + 16;
     var lt = svg("text", { class: "chart-latest-label", x: ax, y: ty.toFixed(1), "text-anchor": "start" }, g);
     svg("tspan", { x: ax }, lt).textContent = lines[0];
     svg("tspan", { x: ax, dy: 14 }, lt).textContent = lines[1];

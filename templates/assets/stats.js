@@ -1,6 +1,7 @@
 // Live statistics into #stats (data-src: the statistics route; data-figures:
 // which figures, all by default; data-chart: draw the monthly series as a
-// chart with its table, when the route gives one). Numbers are
+// bar chart from zero with its table, the latest month labelled, the arrow
+// keys stepping through the months, when the route gives one). Numbers are
 // formatted for the page's language; the figures refresh every 60 s, never
 // sooner than the response's Cache-Control max-age allows, without a reload.
 // Figures older than their stated freshness, or marked `stale` by the
