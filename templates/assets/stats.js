@@ -1,6 +1,7 @@
 // Live statistics into #stats (data-src: the statistics route; data-figures:
 // which figures, all by default; data-chart: draw the monthly series as a
-// chart with its table, when the route gives one). Numbers are
+// bar chart from zero with its table, the latest month labelled, the arrow
+// keys stepping through the months, when the route gives one). Numbers are
 // formatted for the page's language; the figures refresh every 60 s, never
 // sooner than the response's Cache-Control max-age allows, without a reload.
 // Figures older than their stated freshness, or marked `stale` by the
@@ -128,68 +129,163 @@
     var d = new Date(m + "-01T00:00:00Z");
     return isNaN(d) ? m : monthName.format(d);
   }
-  function niceMax(v) {
-    if (v <= 0) return 1;
-    var p = Math.pow(10, Math.floor(Math.log10(v)));
-    return [1, 2, 5, 10].map(function (k) {
+  // Round tick steps (1, 2 or 5 times a power of ten) from zero, the bars'
+  // baseline, to the first step at or above the highest bar.
+  function ticks(hi, count) {
+    if (!(hi > 0)) return [0, 1];
+    var raw = hi / Math.max(1, count);
+    var p = Math.pow(10, Math.floor(Math.log10(raw)));
+    var step = [1, 2, 5, 10].map(function (k) {
       return k * p;
     }).filter(function (k) {
-      return k >= v;
+      return k >= raw;
     })[0];
+    var out = [];
+    for (var k = 0; k <= Math.ceil(hi / step - 1e-9); k++) out.push(+(k * step).toFixed(10));
+    return out;
+  }
+  // Rough width of a label at the charts' 12 px type: generous, so labels never touch.
+  function textWidth(s) {
+    return String(s).length * 7;
   }
   var SERIES = [
     ["observations", "Observations", "bar-obs"],
     ["classifications", "Classifications", "bar-cls"],
   ];
+  function monthText(m) {
+    return monthLabel(m.month) + ": " + SERIES.map(function (s) {
+      return num.format(m[s[0]] || 0) + " " + s[1].toLowerCase();
+    }).join(", ");
+  }
+  function summarise(months) {
+    var parts = SERIES.map(function (s) {
+      var lo = months[0], hi = months[0];
+      months.forEach(function (m) {
+        if ((m[s[0]] || 0) < (lo[s[0]] || 0)) lo = m;
+        if ((m[s[0]] || 0) > (hi[s[0]] || 0)) hi = m;
+      });
+      return s[1].toLowerCase() + " from " + num.format(lo[s[0]] || 0) + " (" + monthLabel(lo.month) + ") to " +
+        num.format(hi[s[0]] || 0) + " (" + monthLabel(hi.month) + ")";
+    });
+    return months.length + " months, " + monthLabel(months[0].month) + " to " + monthLabel(months[months.length - 1].month) +
+      ": " + parts.join("; ") + ". Latest month, " + monthText(months[months.length - 1]) + ". The table below lists every month.";
+  }
   function monthlyChart(months) {
     var fig = el("figure", "chart-figure monthly");
-    var W = Math.round(Math.min(720, Math.max(300, box.clientWidth))), H = 240, L = 60, R = 12, T = 12, B = 40;
-    var max = niceMax(
+    // As wide as the box, one pixel per unit up to 720, so the labels keep
+    // their size on a phone and the month labels are thinned to fit.
+    var W = Math.round(Math.min(720, Math.max(240, box.clientWidth))), H = 240, R = 12, T = 36, B = 40;
+    var yt = ticks(
       Math.max.apply(null, months.map(function (m) {
         return Math.max(m.observations || 0, m.classifications || 0);
-      }))
+      })),
+      Math.max(2, Math.floor((H - T - B) / 45))
     );
-    var first = monthLabel(months[0].month), last = monthLabel(months[months.length - 1].month);
-    var label = "Observations and classifications per month, " + first + " to " + last + ". The table below lists them.";
-    var root = svg("svg", { viewBox: "0 0 " + W + " " + H, class: "chart", role: "img", "aria-label": label });
-    svg("title", {}, root).textContent = label;
+    var max = yt[yt.length - 1];
+    var L = 26 + Math.max.apply(null, yt.map(function (v) {
+      return textWidth(num.format(v));
+    }));
+    // For screen readers only: the page reserves the height of the figures
+    // and the chart, and the table beneath says the same to the eye.
+    var summary = el("p", "chart-summary vh", summarise(months));
+    summary.id = "monthly-chart-summary";
+    fig.appendChild(summary);
+    var root = svg("svg", {
+      viewBox: "0 0 " + W + " " + H,
+      class: "chart",
+      role: "group",
+      "aria-roledescription": "chart",
+      "aria-label": "Observations and classifications per month",
+      "aria-describedby": "monthly-chart-summary monthly-chart-readout",
+      "aria-details": "monthly-chart-table",
+      tabindex: "0",
+    });
+    // What is drawn is for the eye; the summary, the readout and the table
+    // say the same in words.
+    var g = svg("g", { "aria-hidden": "true" }, root);
     var plotW = W - L - R, plotH = H - T - B;
-    [0, 0.5, 1].forEach(function (f) {
-      var y = T + plotH * (1 - f);
-      svg("line", { x1: L, x2: W - R, y1: y, y2: y, class: "chart-gridline" }, root);
-      var t = svg("text", { x: L - 6, y: y + 4, class: "chart-tick", "text-anchor": "end" }, root);
-      t.textContent = num.format(max * f);
+    svg("rect", { class: "chart-plot", x: L, y: T, width: plotW, height: plotH }, g);
+    yt.forEach(function (v) {
+      var y = T + plotH * (1 - v / max);
+      svg("line", { x1: L, x2: W - R, y1: y, y2: y, class: "chart-gridline" }, g);
+      var t = svg("text", { x: L - 6, y: y + 4, class: "chart-tick", "text-anchor": "end", "data-value": v }, g);
+      t.textContent = num.format(v);
     });
     var slot = plotW / months.length;
-    var bar = Math.max(1, (slot - 2) / 2);
+    var bar = Math.max(0.5, (slot - 2) / 2);
+    function top(m) {
+      return T + plotH - (Math.max(m.observations || 0, m.classifications || 0) / max) * plotH;
+    }
     months.forEach(function (m, i) {
       SERIES.forEach(function (s, k) {
         var v = m[s[0]] || 0;
         var h = (v / max) * plotH;
-        if (h > 0) svg("rect", { x: (L + i * slot + 1 + k * bar).toFixed(1), y: (T + plotH - h).toFixed(1), width: bar.toFixed(1), height: h.toFixed(1), class: s[2] }, root);
+        if (h > 0) svg("rect", { x: (L + i * slot + 1 + k * bar).toFixed(1), y: (T + plotH - h).toFixed(1), width: bar.toFixed(1), height: h.toFixed(1), class: s[2] }, g);
       });
     });
-    var labels = W < 480 ? [0, months.length - 1] : [0, Math.floor((months.length - 1) / 2), months.length - 1];
-    labels.forEach(function (i, k) {
+    // Month labels: the first and the last, and between them as many
+    // evenly spaced months as fit without touching.
+    var lw = textWidth(monthLabel(months[0].month));
+    var room = Math.max(1, Math.floor(plotW / (lw + 16)));
+    var every = Math.max(1, Math.ceil((months.length - 1) / Math.max(1, room - 1)));
+    var at = [];
+    for (var i = 0; i < months.length - 1; i += every) at.push(i);
+    if (at.length > 1 && (months.length - 1 - at[at.length - 1]) * slot < lw + 16) at.pop();
+    at.push(months.length - 1);
+    at.forEach(function (i, k) {
+      var anchor = k === 0 ? "start" : k === at.length - 1 ? "end" : "middle";
+      var cx = anchor === "start" ? L + i * slot : anchor === "end" ? L + (i + 1) * slot : L + i * slot + slot / 2;
+      svg("line", { x1: (L + i * slot + slot / 2).toFixed(1), x2: (L + i * slot + slot / 2).toFixed(1), y1: T + plotH, y2: T + plotH + 4, class: "chart-axis" }, g);
       var t = svg("text", {
-        x: (L + i * slot + slot / 2).toFixed(1),
+        x: cx.toFixed(1),
         y: H - B + 16,
         class: "chart-tick",
-        "text-anchor": k === 0 ? "start" : k === labels.length - 1 ? "end" : "middle",
-      }, root);
+        "text-anchor": anchor,
+        "data-time": months[i].month + "-01T00:00:00Z",
+      }, g);
       t.textContent = monthLabel(months[i].month);
     });
-    svg("line", { x1: L, x2: W - R, y1: T + plotH, y2: T + plotH, class: "chart-axis" }, root);
-    var yl = svg("text", { class: "chart-label", transform: "translate(12 " + (T + plotH / 2) + ") rotate(-90)", "text-anchor": "middle" }, root);
+    svg("line", { x1: L, x2: W - R, y1: T + plotH, y2: T + plotH, class: "chart-axis" }, g);
+    var yl = svg("text", { class: "chart-label", transform: "translate(12 " + (T + plotH / 2) + ") rotate(-90)", "text-anchor": "middle" }, g);
     yl.textContent = "Per month";
+    var xl = svg("text", { class: "chart-label", x: L + plotW / 2, y: H - 4, "text-anchor": "middle" }, g);
+    xl.textContent = "Month";
+    // The latest month: a frame around its bars, and its figures above the
+    // plot (named there, so the legend keeps to one line on a phone).
+    var n = months.length - 1, latest = months[n];
+    var ly = Math.min(top(latest), T + plotH - 2);
+    svg("rect", { class: "chart-latest", x: (L + n * slot).toFixed(1), y: ly.toFixed(1), width: slot.toFixed(1), height: (T + plotH - ly).toFixed(1) }, g);
+    var lt = svg("text", { class: "chart-latest-label", x: W - R, y: 12, "text-anchor": "end" }, g);
+    svg("tspan", { x: W - R }, lt).textContent = "Latest, " + monthLabel(latest.month) + ":";
+    svg("tspan", { x: W - R, dy: 14 }, lt).textContent = SERIES.map(function (s) {
+      return num.format(latest[s[0]] || 0) + " " + s[1].toLowerCase();
+    }).join(", ");
+    // The month the arrow keys have reached.
+    var focus = svg("rect", { class: "chart-focus", x: L, y: T, width: slot.toFixed(1), height: plotH }, g);
+    focus.style.display = "none";
     fig.appendChild(root);
+    var out = el("p", "chart-readout", "Focus the chart and use the arrow keys to read each month.");
+    out.id = "monthly-chart-readout";
+    out.setAttribute("aria-live", "polite");
+    var cur = -1;
+    root.addEventListener("keydown", function (e) {
+      var next = { ArrowLeft: cur - 1, ArrowDown: cur - 1, ArrowRight: cur + 1, ArrowUp: cur + 1, Home: 0, End: n }[e.key];
+      if (next === undefined) return;
+      e.preventDefault();
+      cur = Math.max(0, Math.min(n, cur < 0 && e.key.indexOf("Arrow") === 0 ? n : next));
+      focus.setAttribute("x", (L + cur * slot).toFixed(1));
+      focus.style.display = "";
+      out.textContent = monthText(months[cur]);
+    });
     var legend = el("figcaption", "chart-legend");
     SERIES.forEach(function (s) {
       legend.appendChild(el("span", "key-" + s[2], s[1]));
     });
+    legend.appendChild(out);
     fig.appendChild(legend);
     var wrap = el("div", "table-wrap chart-table");
     wrap.setAttribute("tabindex", "0");
+    wrap.id = "monthly-chart-table";
     var t = el("table", "monthly-table");
     t.appendChild(el("caption", "", "Observations and classifications per month"));
     var hr = el("tr");
