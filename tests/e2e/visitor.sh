@@ -2,7 +2,8 @@
 # What a visitor meets first (decision 0235): tests/e2e/visitor_browser.mjs
 # in headless Chromium (the first screen at phone and desktop sizes, the
 # phone header, tables at 320 and 390 px, screenshots of five pages at four
-# widths in both themes), then Lighthouse (pinned in tests/e2e/lighthouse,
+# widths in both themes), tests/e2e/charts_browser.mjs (every chart's marks
+# inside its plot, its axes, latest reading, keys and text), then Lighthouse (pinned in tests/e2e/lighthouse,
 # Debian's Chromium) on the home, globe, statistics and an archive page,
 # with its mobile and its desktop settings. Everything it makes goes to one
 # folder, ARTEFACTS/visitor, listed at the end.
@@ -28,6 +29,8 @@ rm -rf "$out"
 mkdir -p "$out"
 
 E2E_ARTEFACTS="$artefacts" timeout 600 "$node" tests/e2e/visitor_browser.mjs "$base" "$dist"
+# Every site's chart and the monthly chart against their plot (decision 0240).
+timeout 180 "$node" tests/e2e/charts_browser.mjs "$base"
 
 lh=tests/e2e/lighthouse/node_modules/lighthouse/cli/index.js
 flags="--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run"
