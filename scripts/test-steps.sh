@@ -144,7 +144,19 @@ step_fuzz_build() { scripts/fuzz --build; }
 def sample-site both 1 "build" "the contract and the sample site, built once and checked (generate build, generate check)"
 step_sample_site() {
   "$E2E_BIN/generate" build --out "$TEST_OUT/contract" --quiet >/dev/null
-  "$E2E_BIN/generate" build --out "$TEST_OUT/dist" --base-url "$TEST_BASE" --quiet
+  # The facts the pages state about the data come from a citable snapshot
+  # (decision 0245): a sidecar of its own fills an empty database with the
+  # sample data, `sidecar export` writes the snapshot, the site is built
+  # again with it and check holds the pages against it.
+  local pids=() sidecar_pid data="$TEST_OUT/snapshot-data" snaps="$TEST_OUT/snapshots"
+  rm -rf "$data" "$snaps"
+  "$E2E_BIN/generate" build --out "$TEST_OUT/dist" --base-url "$TEST_BASE" --quiet >/dev/null
+  sidecar_start "$E2E_BIN/sidecar" "$(free_port)" "$TEST_OUT/snapshot-sidecar.log" --dist "$TEST_OUT/dist" \
+    --data-dir "$data" --admin-listen off
+  kill -TERM "$sidecar_pid"
+  wait "$sidecar_pid" || { echo "the sidecar did not shut down cleanly"; tail -30 "$TEST_OUT/snapshot-sidecar.log"; return 1; }
+  "$E2E_BIN/sidecar" export --to "$snaps" --dist "$TEST_OUT/dist" --data-dir "$data" --version sample
+  "$E2E_BIN/generate" build --out "$TEST_OUT/dist" --base-url "$TEST_BASE" --snapshots "$snaps" --quiet
   "$E2E_BIN/generate" check --out "$TEST_OUT/dist"
 }
 
@@ -172,7 +184,17 @@ step_smoke() { with_own_sidecar tests/e2e/smoke.sh "$TEST_BASE"; }
 
 def sample-twins full 1 "build" "the sample site with its .br/.gz twins, for the fronts that send them as they are"
 step_sample_twins() {
-  "$E2E_BIN/generate" build --out "$TEST_OUT/dist-twins" --base-url "$TEST_BASE" --precompress --quiet
+  # A snapshot of its own, as in sample-site (the two steps run at once).
+  local pids=() sidecar_pid data="$TEST_OUT/snapshot-twins-data" snaps="$TEST_OUT/snapshots-twins"
+  rm -rf "$data" "$snaps"
+  "$E2E_BIN/generate" build --out "$TEST_OUT/dist-twins" --base-url "$TEST_BASE" --quiet >/dev/null
+  sidecar_start "$E2E_BIN/sidecar" "$(free_port)" "$TEST_OUT/snapshot-twins-sidecar.log" \
+    --dist "$TEST_OUT/dist-twins" --data-dir "$data" --admin-listen off
+  kill -TERM "$sidecar_pid"
+  wait "$sidecar_pid" || { echo "the sidecar did not shut down cleanly"; tail -30 "$TEST_OUT/snapshot-twins-sidecar.log"; return 1; }
+  "$E2E_BIN/sidecar" export --to "$snaps" --dist "$TEST_OUT/dist-twins" --data-dir "$data" --version sample
+  "$E2E_BIN/generate" build --out "$TEST_OUT/dist-twins" --base-url "$TEST_BASE" --snapshots "$snaps" \
+    --precompress --quiet
   "$E2E_BIN/generate" check --out "$TEST_OUT/dist-twins"
 }
 

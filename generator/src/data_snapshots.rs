@@ -74,6 +74,10 @@ pub struct DataFacts {
     /// The same four numbers as the Markdown twin and the catalogue write
     /// them (`51`, not `51.0`), for the page.
     pub bbox_text: Option<[String; 4]>,
+    /// The countries of the published sites, ISO 3166-1 alpha-2 codes in
+    /// alphabetical order, read from the snapshot's `sites.geojson` (empty
+    /// when the snapshot has no such file).
+    pub countries: Vec<String>,
 }
 
 impl DataFacts {
@@ -108,7 +112,19 @@ impl DataFacts {
             sites: count("sites"),
             bbox,
             bbox_text: bbox.map(|b| b.map(|x| x.to_string())),
+            countries: Vec::new(),
         }
+    }
+
+    /// The facts of a snapshot from its two files: the DataCite record and,
+    /// when there is one, the sites as GeoJSON (for the countries).
+    pub fn read(datacite: &[u8], sites: Option<&[u8]>) -> Result<Self> {
+        let meta: DataCite = serde_json::from_slice(datacite)?;
+        let mut facts = Self::of(&meta);
+        if let Some(sites) = sites {
+            facts.countries = countries_of(sites)?;
+        }
+        Ok(facts)
     }
 
     /// `39670 observations at 396 sites, taken from 2020-07-02 to
@@ -128,6 +144,35 @@ impl DataFacts {
         }
         s
     }
+}
+
+/// The distinct `country` properties of a GeoJSON feature collection,
+/// upper-cased and sorted.
+fn countries_of(geojson: &[u8]) -> Result<Vec<String>> {
+    #[derive(serde::Deserialize)]
+    struct Collection {
+        features: Vec<Feature>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Feature {
+        properties: Properties,
+    }
+    #[derive(serde::Deserialize)]
+    struct Properties {
+        country: String,
+    }
+    let doc: Collection = serde_json::from_slice(geojson).context(
+        "sites.geojson: expected a feature collection whose features name their country",
+    )?;
+    let mut codes: Vec<String> = doc
+        .features
+        .into_iter()
+        .map(|f| f.properties.country.trim().to_ascii_uppercase())
+        .filter(|c| !c.is_empty())
+        .collect();
+    codes.sort();
+    codes.dedup();
+    Ok(codes)
 }
 
 /// Every snapshot, newest first, with the bytes to publish.
@@ -218,12 +263,13 @@ fn one(dir: &Path, version: &str) -> Result<(Snapshot, Published)> {
             dir.display()
         );
     }
-    let meta: DataCite = serde_json::from_slice(
-        bytes
-            .get(snapshot::DATACITE)
-            .with_context(|| format!("{}: no {}", dir.display(), snapshot::DATACITE))?,
-    )
-    .with_context(|| format!("{}/{}", dir.display(), snapshot::DATACITE))?;
+    let record = bytes
+        .get(snapshot::DATACITE)
+        .with_context(|| format!("{}: no {}", dir.display(), snapshot::DATACITE))?;
+    let meta: DataCite = serde_json::from_slice(record)
+        .with_context(|| format!("{}/{}", dir.display(), snapshot::DATACITE))?;
+    let sites = bytes.get(snapshot::SITES_GEOJSON).map(Vec::as_slice);
+    let facts = DataFacts::read(record, sites).with_context(|| dir.display().to_string())?;
     if meta.version != version {
         bail!(
             "{}: datacite.json names version {:?}, the folder {version:?}",
@@ -256,7 +302,7 @@ fn one(dir: &Path, version: &str) -> Result<(Snapshot, Published)> {
             .iter()
             .find(|d| d.date_type == "Collected")
             .map(|d| d.date.replace('/', " to ")),
-        facts: DataFacts::of(&meta),
+        facts,
         citation: meta.citation(),
         licence_id: rights
             .map(|r| r.rights_identifier.clone())

@@ -10,6 +10,7 @@ pub mod archive;
 pub mod assets;
 pub mod check;
 pub mod content;
+pub mod data_facts;
 pub mod data_snapshots;
 pub mod discovery;
 mod eight;

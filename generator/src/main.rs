@@ -255,11 +255,39 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             for b in &broken {
                 eprintln!("{b}");
             }
-            if broken.is_empty() {
+            let facts = generator::data_facts::claims::check(&out, &loaded)?;
+            let false_claims = match &facts {
+                generator::data_facts::claims::Outcome::Checked {
+                    version,
+                    claims,
+                    false_claims,
+                } => {
+                    for c in false_claims {
+                        eprintln!("{c}");
+                    }
+                    println!(
+                        "check: {claims} statements about the data's countries held against snapshot {version}"
+                    );
+                    false_claims.len()
+                }
+                generator::data_facts::claims::Outcome::NoFacts { claims } => {
+                    println!(
+                        "check: the build publishes no snapshot naming its sites' countries, \
+                         so {claims} statements about the data's countries were not verified"
+                    );
+                    0
+                }
+            };
+            if broken.is_empty() && false_claims == 0 {
                 println!("check: content valid, every internal link and anchor resolves");
                 Ok(ExitCode::SUCCESS)
             } else {
-                eprintln!("check: {} broken links", broken.len());
+                if !broken.is_empty() {
+                    eprintln!("check: {} broken links", broken.len());
+                }
+                if false_claims > 0 {
+                    eprintln!("check: {false_claims} statements the data contradict");
+                }
                 Ok(ExitCode::from(1))
             }
         }

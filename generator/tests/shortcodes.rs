@@ -150,7 +150,7 @@ fn mistakes_name_file_line_and_column() {
     for (body, expected) in [
         (
             "Text.\n\n{{ nope(a=1) }}\n",
-            ":9:1: unknown shortcode `nope`, expected one of: archived_protocol, args, licence, notice, stress",
+            ":9:1: unknown shortcode `nope`, expected one of: archived_protocol, args, data, licence, notice, stress",
         ),
         (
             "{{ notice(knd=\"note\") }}\n",

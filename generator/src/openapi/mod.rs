@@ -329,6 +329,7 @@ fn info_description(origins: &Origins, site: &Site, service: &ServiceInformation
         names `text/markdown` at a quality no lower than HTML's, and the HTML otherwise; both \
         answers carry `Vary: Accept`. The other \
         static files are the file archive's downloads under `/files/…` (listed on its page), \
+        the citable data snapshots under `/snapshots/…` (listed on the open-data page), \
         the search indexes the site's scripts read (`/search-index.json`, \
         `/search-passages.json` and the parts under `/search/` they list), the page for unknown addresses `/404.html` and the contact \
         form's thank-you page `/contact/thanks/`.\n\n\

@@ -323,6 +323,7 @@ impl Prepared {
         }
         let archive = self.listing.as_ref().map_or(&[][..], |l| &l.files[..]);
         let snapshots = &self.snapshots.snapshots;
+        site.data_value = crate::data_facts::context(snapshots.first());
         site.open_data = OpenData::new(&self.content, &self.origins, archive, snapshots);
         site
     }

@@ -17,6 +17,8 @@ pub(super) struct Site<'a> {
     pub(super) licences: HashMap<&'a str, &'a Licence>,
     /// The licences by identifier, for the shortcodes.
     pub(super) licences_value: Value,
+    /// The facts of the observation data, for the shortcodes.
+    pub(super) data_value: Value,
     /// The contract, as written to `openapi.json`.
     pub(super) openapi: serde_json::Value,
     /// The archive licence grant: the default of pages under the archive.
@@ -67,6 +69,7 @@ impl<'a> Site<'a> {
                     .map(|l| (l.id.as_str().to_owned(), Value::from(Serde(l))))
                     .collect::<BTreeMap<_, _>>(),
             ),
+            data_value: crate::data_facts::context(None),
         }
     }
 
@@ -377,6 +380,7 @@ pub(super) fn render_document(
             licence,
             attribution,
             licences: &site.licences_value,
+            data: &site.data_value,
         },
     )?;
     let rendered = expanded.finish(src, site.images.render(d, &expanded.markdown)?)?;

@@ -41,6 +41,10 @@ pub struct PageInfo<'a> {
     /// `licences`, not part of `page`).
     #[serde(skip)]
     pub licences: &'a Value,
+    /// The facts of the observation data (the shortcode's `data`, not part
+    /// of `page`; see [`crate::data_facts::context`]).
+    #[serde(skip)]
+    pub data: &'a Value,
 }
 
 /// Where a document's Markdown comes from, for errors.
@@ -227,6 +231,7 @@ fn render_call(
     accepted.extend(renderer.variables(&md_name));
     accepted.remove("page");
     accepted.remove("licences");
+    accepted.remove("data");
     let takes_body = accepted.remove("body");
     for name in call.args.keys() {
         if !accepted.contains(name) {
@@ -268,6 +273,7 @@ fn render_call(
         let mut ctx: BTreeMap<String, Value> = call.args.clone();
         ctx.insert("page".to_owned(), Value::from(Serde(page)));
         ctx.insert("licences".to_owned(), page.licences.clone());
+        ctx.insert("data".to_owned(), page.data.clone());
         if let Some(b) = body {
             ctx.insert("body".to_owned(), b);
         }
