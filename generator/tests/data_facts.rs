@@ -13,7 +13,6 @@ use std::process::Output;
 
 use common::sample_site::SampleSite as Site;
 use contract::snapshot::*;
-use sha2::{Digest, Sha256};
 
 const VERSION: &str = "2026-11-27";
 
@@ -21,45 +20,12 @@ const VERSION: &str = "2026-11-27";
 const SAMPLE: [&str; 8] = ["NL", "BE", "DE", "FR", "GB", "IE", "DK", "ES"];
 
 fn meta() -> DataCite {
-    DataCite {
-        schema_version: DATACITE_SCHEMA_VERSION.into(),
-        url: None,
-        alternate_identifiers: vec![],
-        creators: vec![Creator {
-            name: "Blue Reach Observatory".into(),
-            name_type: "Organizational".into(),
-        }],
-        titles: vec![Title {
-            title: "Public water observations".into(),
-        }],
-        publisher: Publisher {
-            name: "Blue Reach Observatory".into(),
-        },
-        publication_year: "2026".into(),
-        types: Types {
-            resource_type_general: "Dataset".into(),
-            resource_type: "Water-quality observations".into(),
-        },
-        version: VERSION.into(),
-        dates: vec![
-            DateEntry {
-                date: VERSION.into(),
-                date_type: "Issued".into(),
-            },
-            DateEntry {
-                date: "2021-03-04/2024-06-30".into(),
-                date_type: "Collected".into(),
-            },
-        ],
-        rights_list: vec![],
-        descriptions: vec![],
-        subjects: vec![],
-        related_identifiers: vec![],
-        sizes: vec!["1234 observations".into(), "56 sites".into()],
-        formats: vec![],
-        language: "en".into(),
-        geo_locations: vec![],
-    }
+    common::snapshots::datacite(
+        VERSION,
+        VERSION,
+        "2021-03-04/2024-06-30",
+        &["1234 observations", "56 sites"],
+    )
 }
 
 /// A snapshot folder under `root/snapshots/` whose sites lie in `countries`;
@@ -77,44 +43,25 @@ fn snapshot(root: &Path, countries: &[&str]) -> PathBuf {
                 "properties": {"site_id": format!("S{i}"), "country": c}})
         })
         .collect();
-    let files: [(&str, Vec<u8>); 2] = [
-        (DATACITE, serde_json::to_vec_pretty(&meta()).unwrap()),
-        (
-            SITES_GEOJSON,
-            serde_json::to_vec(
-                &serde_json::json!({"type": "FeatureCollection", "features": features}),
-            )
-            .unwrap(),
-        ),
-    ];
-    let mut sums = String::new();
-    for (name, bytes) in &files {
-        std::fs::write(dir.join(name), bytes).unwrap();
-        sums.push_str(&format!("{}  {name}\n", hex::encode(Sha256::digest(bytes))));
-    }
-    std::fs::write(dir.join(CHECKSUMS), sums).unwrap();
+    common::snapshots::write_files(
+        &dir,
+        &[
+            (DATACITE, serde_json::to_vec_pretty(&meta()).unwrap()),
+            (
+                SITES_GEOJSON,
+                serde_json::to_vec(
+                    &serde_json::json!({"type": "FeatureCollection", "features": features}),
+                )
+                .unwrap(),
+            ),
+        ],
+    );
     set
 }
 
 /// `generate build` of the site with the snapshots in `set`.
 fn build_with(site: &Site, set: &Path) -> Output {
-    let (content, dist) = (site.content(), site.dist());
-    let templates = common::repo().join("templates");
-    site.run(&[
-        "build",
-        "--content",
-        content.to_str().unwrap(),
-        "--templates",
-        templates.to_str().unwrap(),
-        "--out",
-        dist.to_str().unwrap(),
-        "--base-url",
-        common::sample_site::BASE,
-        "--snapshots",
-        set.to_str().unwrap(),
-        "--quiet",
-        "--no-cache",
-    ])
+    site.build_with(&["--snapshots", set.to_str().unwrap()])
 }
 
 fn ok(o: &Output) -> String {

@@ -28,50 +28,17 @@ fn opts(out: &Path, snapshots: &Path) -> BuildOptions {
 
 fn meta(version: &str) -> DataCite {
     DataCite {
-        schema_version: DATACITE_SCHEMA_VERSION.into(),
-        url: None,
         alternate_identifiers: vec![Identifier {
             identifier: format!("https://water.example.org/snapshots/{version}/"),
             identifier_type: "URL".into(),
         }],
-        creators: vec![Creator {
-            name: "Blue Reach Observatory".into(),
-            name_type: "Organizational".into(),
-        }],
-        titles: vec![Title {
-            title: "Public water observations".into(),
-        }],
-        publisher: Publisher {
-            name: "Blue Reach Observatory".into(),
-        },
-        publication_year: "2026".into(),
-        types: Types {
-            resource_type_general: "Dataset".into(),
-            resource_type: "Water-quality observations".into(),
-        },
-        version: version.into(),
-        dates: vec![
-            DateEntry {
-                date: "2026-11-27".into(),
-                date_type: "Issued".into(),
-            },
-            DateEntry {
-                date: "2022-01-01/2024-12-31".into(),
-                date_type: "Collected".into(),
-            },
-        ],
         rights_list: vec![Rights {
             rights: "Open Database License 1.0".into(),
             rights_uri: "https://opendatacommons.org/licenses/odbl/1-0/".into(),
             rights_identifier: "ODbL-1.0".into(),
             rights_identifier_scheme: "SPDX".into(),
         }],
-        descriptions: vec![],
-        subjects: vec![],
-        related_identifiers: vec![],
-        sizes: vec!["2 observations".into(), "1 sites".into()],
         formats: vec!["text/csv".into()],
-        language: "en".into(),
         geo_locations: vec![GeoLocation {
             geo_location_box: GeoLocationBox {
                 west_bound_longitude: 4.1,
@@ -80,23 +47,24 @@ fn meta(version: &str) -> DataCite {
                 north_bound_latitude: 52.5,
             },
         }],
+        ..common::snapshots::datacite(
+            version,
+            "2026-11-27",
+            "2022-01-01/2024-12-31",
+            &["2 observations", "1 sites"],
+        )
     }
 }
 
 /// A snapshot folder as the export writes it (fewer files).
 fn write_snapshot(dir: &Path, version: &str) {
-    let dir = dir.join(version);
-    std::fs::create_dir_all(&dir).unwrap();
-    let files: [(&str, Vec<u8>); 2] = [
-        (OBSERVATIONS_CSV, b"id,value\r\n1,2.5\r\n2,3\r\n".to_vec()),
-        (DATACITE, serde_json::to_vec_pretty(&meta(version)).unwrap()),
-    ];
-    let mut sums = String::new();
-    for (name, bytes) in &files {
-        std::fs::write(dir.join(name), bytes).unwrap();
-        sums.push_str(&format!("{}  {name}\n", hex::encode(Sha256::digest(bytes))));
-    }
-    std::fs::write(dir.join(CHECKSUMS), sums).unwrap();
+    common::snapshots::write_files(
+        &dir.join(version),
+        &[
+            (OBSERVATIONS_CSV, b"id,value\r\n1,2.5\r\n2,3\r\n".to_vec()),
+            (DATACITE, serde_json::to_vec_pretty(&meta(version)).unwrap()),
+        ],
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@
 
 pub mod host_config;
 pub mod sample_site;
+pub mod snapshots;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

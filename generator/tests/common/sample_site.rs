@@ -87,8 +87,13 @@ impl SampleSite {
 
     /// `generate build` of the content into `dist/`, for [`BASE`].
     pub fn build(&self) -> Output {
+        self.build_with(&[])
+    }
+
+    /// [`Self::build`] with `extra` arguments (`--snapshots DIR`, …).
+    pub fn build_with(&self, extra: &[&str]) -> Output {
         let (content, templates, dist) = (self.content(), self.templates(), self.dist());
-        self.run(&[
+        let mut args = vec![
             "build",
             "--content",
             content.to_str().unwrap(),
@@ -100,7 +105,9 @@ impl SampleSite {
             BASE,
             "--quiet",
             "--no-cache",
-        ])
+        ];
+        args.extend_from_slice(extra);
+        self.run(&args)
     }
 
     /// Builds, asserting success.
