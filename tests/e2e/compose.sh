@@ -36,7 +36,7 @@
 # release adding a page is served by the front without a signal (its
 # configuration is the same bytes) and reported by both sidecars; one
 # adding a download changes the configuration and signals the front; then
-# 30 s of wrk through the front (COMPOSE_E2E_WRK_SECONDS) across a release
+# 45 s of wrk through the front (COMPOSE_E2E_WRK_SECONDS) across a release
 # adding a page, one editing it and a rollback: none signals the front, 0
 # answers outside 2xx/3xx and 0 socket errors (COMPOSE_E2E_SIGNAL_ALWAYS=1
 # signals it at each, for measuring, and then only prints the figures); the backup's dump is mode 0600 in a folder of
@@ -380,7 +380,7 @@ third_release=$(current)
 signalled release || fail "a release adding a download changed the front's configuration but did not signal the front"
 "$py" tests/e2e/compose_e2e.py release "$base" "$third_release" /files/compose/check.txt "$marker"
 
-step "wrk through the front for ${COMPOSE_E2E_WRK_SECONDS:=30} s, across a release adding a page, one editing it and a rollback"
+step "wrk through the front for ${COMPOSE_E2E_WRK_SECONDS:=45} s, across a release adding a page, one editing it and a rollback"
 if [ "${COMPOSE_E2E_SIGNAL_ALWAYS:-}" = 1 ]; then
   echo "  COMPOSE_E2E_SIGNAL_ALWAYS=1: the front is signalled at every release (measuring only)"
   sed -i 's/ --if-changed deploy\/host-config / /' "$work/release.sh" "$work/rollback.sh"
