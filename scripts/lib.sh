@@ -103,7 +103,9 @@ else:
 # Waits until URL answers (at most ~20 s).
 wait_http() {
   local url="$1"
-  for _ in $(seq 1 200); do
+  # Up to a minute: a sidecar filling its sample database on a two-core
+  # machine that runs browsers beside it took more than 20 s.
+  for _ in $(seq 1 600); do
     curl -fsS -o /dev/null "$url" 2>/dev/null && return 0
     sleep 0.1
   done
