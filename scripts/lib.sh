@@ -100,7 +100,7 @@ else:
     raise SystemExit("no free port between 20000 and 32000")'
 }
 
-# Waits until URL answers (at most ~20 s).
+# Waits until URL answers (at most about a minute).
 wait_http() {
   local url="$1"
   # Up to a minute: a sidecar filling its sample database on a two-core
