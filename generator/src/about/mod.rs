@@ -127,21 +127,7 @@ fn language(code: &str) -> String {
 }
 
 fn country(code: &str) -> &str {
-    match code {
-        "NL" => "Netherlands",
-        "DE" => "Germany",
-        "FR" => "France",
-        "IT" => "Italy",
-        "ES" => "Spain",
-        "FI" => "Finland",
-        "BE" => "Belgium",
-        "AT" => "Austria",
-        "DK" => "Denmark",
-        "SE" => "Sweden",
-        "PL" => "Poland",
-        "PT" => "Portugal",
-        other => other,
-    }
+    crate::data_facts::countries::by_code(code).map_or(code, |c| c.name)
 }
 
 fn list(items: &[String]) -> String {
