@@ -9,8 +9,8 @@
 //!   `/folder/*` rule, other files get a rule each. Headers every file shares
 //!   (CORS, `nosniff`, the HTML security headers) are one `/*` rule.
 //!   `Content-Type` is written only where a file's type is not its
-//!   extension's (the well-known documents), `Link` where the sidecar sends
-//!   it.
+//!   extension's (the well-known documents) or the extension is one Pages
+//!   does not type (`.cff`), `Link` where the sidecar sends it.
 //! - `_redirects` cannot proxy to another origin, so the sidecar's routes
 //!   go through the Function; `_routes.json` (at most 100 include and
 //!   exclude rules, 100 characters each) invokes it for those paths only.
@@ -84,8 +84,9 @@ fn header_rules(plan: &Plan) -> BTreeMap<String, Vec<(String, String)>> {
             .push(("Cache-Control".into(), cache));
     }
     for f in &plan.files {
-        let by_extension = contract::media::for_path(&format!("x.{}", extension(&f.key)));
-        let own_type = f.content_type != by_extension;
+        let ext = extension(&f.key);
+        let by_extension = contract::media::for_path(&format!("x.{ext}"));
+        let own_type = f.content_type != by_extension || NOT_IN_PAGES_TYPES.contains(&ext);
         for u in &f.urls {
             let lines = rules.entry(u.clone()).or_default();
             if own_type {
@@ -99,6 +100,12 @@ fn header_rules(plan: &Plan) -> BTreeMap<String, Vec<(String, String)>> {
     rules.retain(|_, lines| !lines.is_empty());
     rules
 }
+
+/// Extensions whose type is ours alone: no registered media type, so
+/// Pages' table (the common MIME database) serves them as
+/// `application/octet-stream` unless `_headers` names the type (a
+/// `CITATION.cff` is YAML a browser should show as text).
+const NOT_IN_PAGES_TYPES: &[&str] = &["cff"];
 
 fn extension(key: &str) -> &str {
     key.rsplit('/')
@@ -328,6 +335,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_type_pages_does_not_know_is_named() {
+        let mut manifest = fixture::manifest();
+        let mut cff = manifest.files["files/data.csv"].clone();
+        cff.content_type = contract::media::for_path("CITATION.cff").into();
+        manifest.files.insert("files/CITATION.cff".into(), cff);
+        let rules = header_rules(&fixture::plan_of(&manifest));
+        let lines = rules_for(&rules, "/files/CITATION.cff");
+        let types: Vec<_> = lines.iter().filter(|(n, _)| n == "Content-Type").collect();
+        assert_eq!(types.len(), 1, "{lines:?}");
+        assert_eq!(types[0].1, "text/plain; charset=utf-8");
+        // A type Pages derives itself is left to it.
+        let csv = rules_for(&rules, "/files/data.csv");
+        assert!(!csv.iter().any(|(n, _)| n == "Content-Type"), "{csv:?}");
     }
 
     #[test]
