@@ -222,6 +222,11 @@ async fn the_question_set_is_honest_and_its_figures_are_printed() {
 
     // Every question is answered; the figures are measured, not asserted.
     let mut tallies = [Tally::default(), Tally::default(), Tally::default()];
+    // `CHAT_QUALITY_DUMP=FILE`: each answer as a JSON line (its set, the
+    // expected page and excerpt, the kind, the cited then related pages in
+    // order), for measuring a re-ranker beside this one
+    // (`scripts/bench-chat-model`).
+    let mut dump = std::env::var_os("CHAT_QUALITY_DUMP").map(|_| String::new());
     for e in entries.iter().chain(&new) {
         let a = ask(&env.state, "192.0.2.1", &e.question).await;
         assert_eq!(a.status, 200, "{}: {:?}", e.question, a.body);
@@ -239,6 +244,25 @@ async fn the_question_set_is_honest_and_its_figures_are_printed() {
             .map(|c| page_of(c["url"].as_str().unwrap_or_default()))
             .collect();
         let declined = matches!(kind, "no_match" | "declined");
+        if let Some(out) = &mut dump {
+            let related: Vec<String> = v["related"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|l| page_of(l["url"].as_str().unwrap_or_default()))
+                .collect();
+            let line = serde_json::json!({
+                "set": e.half,
+                "question": e.question,
+                "page": e.expected.as_ref().map(|(p, _)| p),
+                "answer": e.expected.as_ref().map(|(_, a)| a),
+                "kind": kind,
+                "cited": cited,
+                "related": related,
+            });
+            out.push_str(&line.to_string());
+            out.push('\n');
+        }
         let t = &mut tallies[match e.half.as_str() {
             NEW_SET => 2,
             h => usize::from(h != HALVES[0]),
@@ -282,5 +306,8 @@ async fn the_question_set_is_honest_and_its_figures_are_printed() {
     }
     for (half, t) in HALVES.iter().chain(&[NEW_SET]).zip(&tallies) {
         t.report(half);
+    }
+    if let (Some(out), Some(path)) = (dump, std::env::var_os("CHAT_QUALITY_DUMP")) {
+        std::fs::write(&path, out).expect("the dump is written");
     }
 }
