@@ -124,6 +124,11 @@ pub struct Passage {
     /// ranks below them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reference: bool,
+    /// A page written for developers (front matter `audience =
+    /// "developers"`, and the API reference): the chat quotes it only for a
+    /// question in developers' words, or when nothing else answers.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub developers: bool,
     pub text: String,
 }
 
@@ -319,6 +324,7 @@ mod tests {
             licence: None,
             attribution: None,
             reference: false,
+            developers: false,
             text: "ünïcode \\ and \"quotes\"".into(),
         };
         let part = serde_json::to_string_pretty(&PassagesPart {

@@ -114,6 +114,27 @@ pub struct FrontMatter {
     /// section gets tag pages under `tags/`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub tags_enabled: bool,
+    /// Who the page is written for: `"developers"` (the API, MCP and
+    /// contract pages) or everyone (the default). The chat quotes a page
+    /// for developers only for a question in developers' words, or when
+    /// nothing else answers.
+    #[serde(default, skip_serializing_if = "Audience::is_everyone")]
+    pub audience: Audience,
+}
+
+/// Who a page is written for (front matter `audience`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Audience {
+    #[default]
+    Everyone,
+    Developers,
+}
+
+impl Audience {
+    pub fn is_everyone(&self) -> bool {
+        *self == Audience::Everyone
+    }
 }
 
 /// `content/catalog.toml`: the open-data catalogue, published as DCAT-AP

@@ -264,6 +264,7 @@ mod tests {
             licence: historical.then(|| "CC BY 4.0".into()),
             attribution: historical.then(|| "Someone".into()),
             reference: !historical,
+            developers: !historical,
             text: format!("{anchor}: \"text\"\nwith lines\u{1}"),
         };
         let mut passages = vec![
@@ -336,6 +337,7 @@ mod tests {
             licence: None,
             attribution: None,
             reference: false,
+            developers: false,
             text: "x \"y\"".into(),
         };
         let synonyms = vec![vec!["ph".to_owned(), "acidity".to_owned()]];

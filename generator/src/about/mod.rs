@@ -64,6 +64,7 @@ pub fn front(
         draft: false,
         tags: Vec::new(),
         tags_enabled: false,
+        audience: Default::default(),
     }
 }
 

@@ -482,6 +482,8 @@ pub(super) fn render_document(
             licence: historical.then(|| licence.title.clone()),
             attribution: historical.then(|| attribution.to_owned()),
             reference: d.url == crate::apiref::URL,
+            developers: d.url == crate::apiref::URL
+                || d.front.audience == crate::model::Audience::Developers,
             text: part.text,
         })
         .collect();

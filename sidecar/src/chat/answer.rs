@@ -13,6 +13,13 @@ use crate::search::{self, Index, Page, Quote};
 /// more than half, so that a page matching one of two words (the site
 /// mentions leptospirosis, not its symptoms) does not answer.
 pub const MIN_COVERAGE: f32 = 0.51;
+/// A page beside the first is cited when it covers this share of
+/// [`MIN_COVERAGE`]; a page for everyone that does keeps the pages for
+/// developers after it.
+const CITED_SHARE: f32 = 0.75;
+/// A page for developers answers a question not in developers' words
+/// only when it covers this share of it and no other page answers.
+const DEVELOPERS_FALLBACK: f32 = 0.75;
 /// At most this many passages are quoted, and this many pages listed.
 const CITATIONS: usize = 3;
 const RELATED: usize = 4;
@@ -211,7 +218,7 @@ pub fn compose(
     let floor = quoted[0].0 * CITE_SHARE;
     let cited: Vec<&(f32, &Page<'_>, Quote<'_>)> = quoted
         .iter()
-        .filter(|(score, p, _)| *score >= floor && p.coverage >= MIN_COVERAGE * 0.75)
+        .filter(|(score, p, _)| *score >= floor && p.coverage >= MIN_COVERAGE * CITED_SHARE)
         .take(CITATIONS)
         .collect();
     let citations: Vec<Citation> = cited
@@ -256,6 +263,34 @@ const CITE_SHARE: f32 = 0.5;
 /// follow-up: one that does not stand on its own, or that opens with "and",
 /// "what about"… ("and the safety rules?").
 fn rank<'a>(index: &'a Index, q: &Question) -> (Vec<Page<'a>>, String) {
+    let (pages, query) = rank_words(index, q);
+    (for_the_reader(&query, pages), query)
+}
+
+/// Pages for developers go after the others for a question not in
+/// developers' words, unless no other page covers it and one of them
+/// covers it well ([`DEVELOPERS_FALLBACK`]): a visitor asking when a
+/// project stopped is answered from the project's page, not from the API
+/// reference that names the same dates.
+fn for_the_reader<'a>(query: &str, pages: Vec<Page<'a>>) -> Vec<Page<'a>> {
+    let developers = |p: &Page<'_>| p.best().passage.developers;
+    let others_answer = pages
+        .iter()
+        .any(|p| !developers(p) && p.coverage >= MIN_COVERAGE * CITED_SHARE);
+    let first_answers = pages
+        .first()
+        .is_some_and(|p| p.coverage >= DEVELOPERS_FALLBACK);
+    if Index::in_developers_words(query) || (!others_answer && first_answers) {
+        return pages;
+    }
+    let (mut first, after): (Vec<_>, Vec<_>) = pages.into_iter().partition(|p| !developers(p));
+    first.extend(after);
+    first
+}
+
+/// Ranks the question's words, with the previous question's for a
+/// follow-up.
+fn rank_words<'a>(index: &'a Index, q: &Question) -> (Vec<Page<'a>>, String) {
     let pages = index.rank_pages(&q.message, PAGES);
     let weak = pages.first().is_none_or(|p| p.coverage < MIN_COVERAGE);
     let short = search::text::terms(&q.message).count() <= FOLLOW_UP_TERMS;

@@ -292,6 +292,7 @@ fn load_passages(
         licence: None,
         attribution: None,
         reference: false,
+        developers: false,
         text,
     };
     let pages = contract::search::read_index(read_listed).ok().map(|f| {

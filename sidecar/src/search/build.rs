@@ -54,9 +54,25 @@ impl Builder {
     fn count(&mut self, p: &Passage) {
         let passage = self.lens.len() as u32;
         let mut len = 0.0f32;
-        for term in text::terms(&p.text) {
-            occurrence(&mut self.ids, &mut self.raw, term, passage).body += 1;
-            len += 1.0;
+        // A table row carries its columns' labels ("x — Meaning: …;
+        // Advice: …"): a label's words count once in the passage, or a
+        // table of many rows would rank on its header's words.
+        let mut labels: Vec<String> = Vec::new();
+        for line in p.text.lines() {
+            let (fields, row_labels) = row_fields(line);
+            for term in row_labels.iter().flat_map(|l| text::terms(l)) {
+                if !labels.contains(&term) {
+                    occurrence(&mut self.ids, &mut self.raw, term.clone(), passage).body += 1;
+                    len += 1.0;
+                    labels.push(term);
+                }
+            }
+            for field in fields {
+                for term in text::terms(field) {
+                    occurrence(&mut self.ids, &mut self.raw, term, passage).body += 1;
+                    len += 1.0;
+                }
+            }
         }
         for term in text::terms(&p.heading) {
             occurrence(&mut self.ids, &mut self.raw, term, passage).heading = true;
@@ -256,3 +272,28 @@ const BOILERPLATE: f32 = 0.5;
 
 /// The weight of generated reference material against prose.
 const REFERENCE: f32 = 0.5;
+
+/// A line of a passage as its fields and its labels: a table row as the
+/// generator writes it ("subject \u{2014} Label: value; Label: value.")
+/// gives its subject and values as fields and its labels apart; any other
+/// line is one field.
+fn row_fields(line: &str) -> (Vec<&str>, Vec<&str>) {
+    let Some((subject, rest)) = line.split_once(" \u{2014} ") else {
+        return (vec![line], Vec::new());
+    };
+    let mut fields = vec![subject];
+    let mut labels = Vec::new();
+    for field in rest.split("; ") {
+        match field.split_once(": ") {
+            Some((label, value)) if label.len() <= LABEL_MAX && !label.contains('.') => {
+                labels.push(label);
+                fields.push(value);
+            }
+            _ => fields.push(field),
+        }
+    }
+    (fields, labels)
+}
+
+/// A column's label is at most this many bytes.
+const LABEL_MAX: usize = 48;

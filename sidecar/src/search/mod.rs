@@ -71,6 +71,44 @@ const PREFIX_FANOUT: usize = 16;
 /// passage's mask); further words are ignored.
 pub(crate) const MAX_WORDS: usize = 64;
 
+/// Words that make a question a developer's, whatever the site says.
+const DEVELOPERS_WORDS: &[&str] = &[
+    "api",
+    "apis",
+    "endpoint",
+    "endpoints",
+    "json",
+    "jsonld",
+    "geojson",
+    "http",
+    "https",
+    "mcp",
+    "openapi",
+    "oas",
+    "parameter",
+    "parameters",
+    "param",
+    "params",
+    "curl",
+    "sdk",
+    "cors",
+    "etag",
+    "etags",
+    "jsonrpc",
+    "rpc",
+    "programmatically",
+    "developer",
+    "developers",
+    "webhook",
+    "webhooks",
+    "pagination",
+    "paginate",
+    "ogc",
+    "wfs",
+    "markdown",
+    "llms",
+];
+
 /// The ranked passages.
 #[derive(Debug, Default)]
 pub struct Index {
@@ -140,6 +178,21 @@ impl Index {
     /// uses (itself, a synonym or a longer word it begins).
     pub fn knows_all(&self, text: &str) -> bool {
         text::terms(text).all(|stem| !self.expand(&stem).is_empty())
+    }
+
+    /// Whether `text` is in developers' words: it names the API, HTTP,
+    /// JSON, MCP and their like, or writes a path or an identifier
+    /// (`/api/…`, `site_id`). (A word only the pages for developers use
+    /// is no sign: on the sample pages "forbidden" is one.)
+    pub fn in_developers_words(text: &str) -> bool {
+        let coded = text.split_whitespace().any(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/' && c != '_');
+            w.starts_with('/') || (w.contains('_') && w.len() > 2)
+        });
+        coded
+            || text
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| DEVELOPERS_WORDS.contains(&w.to_lowercase().as_str()))
     }
 
     /// How many passages the index ranks.
@@ -511,6 +564,7 @@ mod tests {
             licence: None,
             attribution: None,
             reference: false,
+            developers: false,
             text: text.into(),
         }
     }

@@ -114,7 +114,12 @@ impl Index {
     fn read_now(&self, id: u32) -> Read {
         let p = self.passages.get(id as usize);
         let text = p.text().into_owned();
-        let pieces = pieces(&text);
+        // Code and JSON are never quoted to anyone: a piece that reads as
+        // code is not a sentence of the passage.
+        let pieces: Vec<_> = pieces(&text)
+            .into_iter()
+            .filter(|&(a, b)| !looks_like_code(&text[a..b]))
+            .collect();
         let mut starts = Vec::with_capacity(pieces.len() + 1);
         let mut words = Vec::new();
         let mut cues = Vec::with_capacity(pieces.len());
@@ -236,6 +241,25 @@ fn word_spans(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Whether a sentence reads as code or data rather than prose: JSON
+/// (`{"…":`), a shell or HTTP command line, or mostly brackets, braces,
+/// quotes and operators.
+pub(super) fn looks_like_code(s: &str) -> bool {
+    let t = s.trim_start();
+    if t.contains("{\"") || t.contains("\":") || t.starts_with('{') || t.starts_with('[') {
+        return true;
+    }
+    if ["$ ", "curl ", "GET /", "POST /", "npx ", "pip ", "uvx "]
+        .iter()
+        .any(|p| t.starts_with(p))
+    {
+        return true;
+    }
+    let chars = t.chars().count().max(1);
+    let marks = t.chars().filter(|c| "{}[]<>=;\"|\\".contains(*c)).count();
+    marks * 12 > chars
+}
+
 /// Byte ranges of `text`'s sentences, long ones cut into pieces at word
 /// boundaries.
 fn pieces(text: &str) -> Vec<(usize, usize)> {
@@ -347,6 +371,26 @@ mod tests {
                 .filter(|w| !w.is_empty())
                 .collect();
             assert_eq!(word_spans(t).collect::<Vec<_>>(), want, "{t}");
+        }
+    }
+
+    #[test]
+    fn code_and_json_are_no_sentences() {
+        for code in [
+            r#"{"jsonrpc": "2.0", "id": 1}"#,
+            "curl -s https://example.org/api/x.php",
+            "GET /api/observations.php?limit=10",
+            r#"[{"a": 1}]"#,
+            "x = {a: [1, 2], b: <c>};",
+        ] {
+            assert!(looks_like_code(code), "{code}");
+        }
+        for prose in [
+            "Dip the strip for 2 seconds (not longer) and read it.",
+            "valid — Meaning: The reading passed every check; Advice for use: Suitable for analysis.",
+            "The limit is 1 to 1000, default 100.",
+        ] {
+            assert!(!looks_like_code(prose), "{prose}");
         }
     }
 

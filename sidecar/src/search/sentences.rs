@@ -121,11 +121,25 @@ impl Index {
                 && let Some(words) = &read.steps
             {
                 let (coverage, _) = q.matches(words, &read.heading);
+                // Up to a piece left out as code: a quote is one run of
+                // the text.
                 let end = read
                     .pieces
                     .iter()
-                    .take_while(|&&(_, b)| b <= QUOTE_MAX)
-                    .count()
+                    .zip(read.pieces.iter().skip(1).map(Some).chain([None]))
+                    .take_while(|&(&(_, b), _)| b <= QUOTE_MAX)
+                    .position(|(&(_, b), next)| {
+                        next.is_some_and(|&(na, _)| !read.text[b..na].trim().is_empty())
+                    })
+                    .map_or_else(
+                        || {
+                            read.pieces
+                                .iter()
+                                .take_while(|&&(_, b)| b <= QUOTE_MAX)
+                                .count()
+                        },
+                        |i| i + 1,
+                    )
                     .max(1);
                 let score = coverage + 2.0 * CUE_BONUS + PASSAGE_SHARE * passage_rank;
                 if coverage > 0.0 && beats(score, &found, &best) {
@@ -157,9 +171,11 @@ impl Index {
         let (a, mut b) = pieces[i];
         if let Some(end) = end {
             b = pieces[end - 1].1;
-        } else if let Some(&(_, nb)) = pieces.get(i + 1)
-            // The next sentence too, when it is about the question as
-            // well and the two stay short.
+        } else if let Some(&(na, nb)) = pieces.get(i + 1)
+            // The next sentence too, when it follows (no code left out
+            // between), is about the question as well and the two stay
+            // short.
+            && read.text[b..na].trim().is_empty()
             && nb - a <= QUOTE_MAX
             && (q.matches(read.words(i + 1), &[]).0 > 0.0 || b - a < SHORT)
         {

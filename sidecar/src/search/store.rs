@@ -62,6 +62,7 @@ struct Page {
     attribution: Option<Box<str>>,
     historical: bool,
     reference: bool,
+    developers: bool,
 }
 
 /// A passage, read back.
@@ -78,6 +79,9 @@ pub struct PassageRef<'a> {
     pub licence: Option<&'a str>,
     pub attribution: Option<&'a str>,
     pub reference: bool,
+    /// Written for developers: quoted to a visitor only for a question in
+    /// developers' words.
+    pub developers: bool,
     text: Text<'a>,
 }
 
@@ -145,6 +149,7 @@ impl Passages {
             attribution: p.attribution.map(Into::into),
             historical: p.historical,
             reference: p.reference,
+            developers: p.developers,
         };
         if self.pages.last() != Some(&page) {
             self.pages.push(page);
@@ -211,6 +216,7 @@ impl Passages {
             licence: page.licence.as_deref(),
             attribution: page.attribution.as_deref(),
             reference: page.reference,
+            developers: page.developers,
             text: match s.part {
                 HELD => Text::Held(slice(s.text, s.end)),
                 part => Text::Located {
@@ -261,6 +267,7 @@ mod tests {
             licence: historical.then(|| "CC BY-NC 4.0".into()),
             attribution: historical.then(|| "Someone".into()),
             reference: false,
+            developers: false,
             text: text.into(),
         }
     }
