@@ -11,6 +11,7 @@ mod question_set;
 
 use common::chat::{ask, env};
 use common::live::Backend;
+use serde_json::Value;
 
 /// (question, page that must be cited)
 const ANSWERABLE: &[(&str, &str)] = &[
@@ -216,7 +217,30 @@ async fn the_expected_page_is_cited_and_nothing_is_invented() {
                     c["licence"].is_string() && c["attribution"].is_string(),
                     "{q}"
                 );
+                // Said once for the answer.
+                let credits = v["credits"].as_array().expect("credits");
+                assert!(
+                    credits
+                        .iter()
+                        .any(|k| k["licence"] == c["licence"]
+                            && k["attribution"] == c["attribution"]),
+                    "{q}: {credits:?}"
+                );
             }
+        }
+        if let Some(credits) = v["credits"].as_array() {
+            let mut seen: Vec<&Value> = Vec::new();
+            for k in credits {
+                assert!(!seen.contains(&k), "{q}: a credit twice: {credits:?}");
+                seen.push(k);
+            }
+        }
+        if v["kind"] == "answer" {
+            assert!(
+                ["high", "medium", "low"].contains(&v["confidence"].as_str().unwrap_or_default()),
+                "{q}: {}",
+                v["confidence"]
+            );
         }
     }
     let mut figures = 0;

@@ -1,8 +1,9 @@
 // The chat: a visitor's question goes to the chat route (the container's
 // data-src) with the last turns of this conversation, and the answer is
-// shown in the log (an ARIA live region): the service's sentence, each
-// quoted passage as a <blockquote> with a link to its page and heading,
-// licence, attribution and a "historical" mark for archive material, related
+// shown in the log (an ARIA live region): the service's sentence (which says
+// how sure it is), each quoted passage as a <blockquote> with a link to its
+// page and heading and a "historical" mark for archive material, one line of
+// licence and attribution for the quoted passages that need it, related
 // pages, and the hand-off to the contact form (prefilled; the visitor
 // reviews and sends it there). The conversation lives in this page's memory
 // only: nothing is written to storage.
@@ -59,10 +60,6 @@
     cap.appendChild(document.createTextNode("From "));
     cap.appendChild(link(c.url, c.heading ? c.title + " — " + c.heading : c.title, "chat-source"));
     if (c.historical) cap.appendChild(document.createTextNode(" (archive material: what was done at the time, not current advice)"));
-    const credits = [];
-    if (c.licence) credits.push("Licence: " + c.licence);
-    if (c.attribution) credits.push("Attribution: " + c.attribution);
-    if (credits.length) cap.appendChild(el("span", "chat-credit", credits.join(" · ")));
     fig.appendChild(cap);
     return fig;
   }
@@ -86,7 +83,12 @@
       meta.appendChild(document.createTextNode(a.statistics.stale ? "; they may be out of date." : "."));
       body.appendChild(meta);
     }
+    if (a.confidence) body.setAttribute("data-confidence", String(a.confidence));
     for (const c of a.citations || []) body.appendChild(citationView(c));
+    for (const credit of a.credits || []) {
+      const line = "Quoted under " + credit.licence + (credit.attribution ? " · " + credit.attribution : "");
+      body.appendChild(el("p", "chat-credit", line));
+    }
     if (a.related && a.related.length) {
       body.appendChild(el("p", "chat-related-title", a.citations && a.citations.length ? "Related pages:" : "Pages that come closest:"));
       const ul = el("ul", "chat-related");

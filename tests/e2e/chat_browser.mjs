@@ -107,9 +107,17 @@ async function checkTurn(turn, answer, question) {
     assert(label.includes(c.title) && (!c.heading || label.includes(c.heading)), `citation ${i} names "${c.title}" and "${c.heading}"`);
     const caption = await turn.locator(".chat-cite").nth(i).locator("figcaption").innerText();
     assert(/Historical/i.test(caption) === c.historical, `citation ${i} historical mark is ${c.historical}`);
-    if (c.licence) assert(caption.includes(c.licence), `citation ${i} shows its licence ${c.licence}`);
-    if (c.attribution) assert(caption.includes(c.attribution), `citation ${i} shows its attribution`);
+    // The licence is said once for the answer, not under each quote.
+    if (c.licence) assert(!caption.includes(c.licence), `citation ${i} does not repeat its licence`);
   }
+  const credits = await turn.locator(".chat-credit").allInnerTexts();
+  assert(credits.length === (answer.credits || []).length, `${credits.length} credit lines for ${(answer.credits || []).length} credits`);
+  (answer.credits || []).forEach((c, i) => {
+    assert(credits[i].includes(c.licence) && (!c.attribution || credits[i].includes(c.attribution)), `credit line ${i} names ${c.licence}`);
+  });
+  const licences = new Set(answer.citations.filter((c) => c.licence).map((c) => c.licence + "\u0000" + (c.attribution || "")));
+  assert(licences.size === credits.length, `one credit line per licence and attribution (${licences.size} among the citations)`);
+  if (answer.kind === "answer") assert(await turn.locator(".chat-a").getAttribute("data-confidence") === answer.confidence, "the turn carries the answer's confidence");
   const related = await turn.locator(".chat-related a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
   assert(JSON.stringify(related) === JSON.stringify(answer.related.map((r) => r.url)), "the related pages are listed as links");
   const handoff = turn.locator("a.chat-handoff");

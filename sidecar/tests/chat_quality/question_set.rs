@@ -37,6 +37,79 @@ const HALVES: [&str; 2] = ["tuning", "held-out"];
 /// The frozen set's name, as each of its entries gives it.
 const NEW_SET: &str = "new-40";
 const KINDS: [&str; 4] = ["answer", "figures", "no_match", "declined"];
+const LEVELS: [&str; 3] = ["high", "medium", "low"];
+
+/// What no answer may quote to anyone: each table's header row (its
+/// labels, as a reader sees them), each line of code of a code block, as
+/// the built pages' Markdown twins have them.
+#[derive(Debug, Default)]
+struct Unquotable {
+    headers: Vec<String>,
+    code: Vec<String>,
+}
+
+impl Unquotable {
+    fn read(dist: &Path) -> Unquotable {
+        let mut out = Unquotable::default();
+        let mut stack = vec![dist.join("docs")];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("the built site reads") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.file_name().is_some_and(|n| n == "index.md") {
+                    out.add(&std::fs::read_to_string(&path).expect("a twin reads"));
+                }
+            }
+        }
+        out
+    }
+
+    fn add(&mut self, markdown: &str) {
+        let lines: Vec<&str> = markdown.lines().collect();
+        let mut fenced = false;
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim();
+            if t.starts_with("```") {
+                fenced = !fenced;
+                continue;
+            }
+            if fenced {
+                if t.len() >= 16 {
+                    self.code.push(norm(t));
+                }
+                continue;
+            }
+            let separator = lines.get(i + 1).is_some_and(|n| {
+                let n = n.trim();
+                n.starts_with('|') && n.contains("---") && n.chars().all(|c| "|-: ".contains(c))
+            });
+            if t.starts_with('|') && separator {
+                let cells: Vec<&str> = t
+                    .trim_matches('|')
+                    .split('|')
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .collect();
+                if cells.len() >= 2 {
+                    self.headers.push(norm(&cells.join(" ")));
+                }
+            }
+        }
+    }
+
+    /// Why `quote` may not be quoted, if it may not.
+    fn breach(&self, quote: &str) -> Option<String> {
+        let q = norm(quote);
+        if let Some(h) = self.headers.iter().find(|h| q.contains(h.as_str())) {
+            return Some(format!("a table's header row {h:?}"));
+        }
+        if let Some(c) = self.code.iter().find(|c| q.contains(c.as_str())) {
+            return Some(format!("code {c:?}"));
+        }
+        (quote.contains("{\"") || quote.contains("\":")).then(|| "JSON".to_owned())
+    }
+}
 
 /// One `[[question]]` table of the file, as written.
 #[derive(Debug, serde::Deserialize)]
@@ -122,6 +195,8 @@ struct Tally {
     declined: usize,
     declined_rightly: usize,
     misses: Vec<String>,
+    /// Per confidence level (high, medium, low): answers, right ones.
+    levels: [(usize, usize); 3],
 }
 
 impl Tally {
@@ -154,6 +229,15 @@ impl Tally {
             self.declined_rightly,
             self.unanswerable,
             pct(self.declined_rightly, self.unanswerable),
+        );
+        let cells: Vec<String> = LEVELS
+            .iter()
+            .zip(&self.levels)
+            .map(|(l, &(n, right))| format!("{l} {right}/{n} ({:.1} %)", pct(right, n)))
+            .collect();
+        println!(
+            "{half}: reliability, answers right per level: {}",
+            cells.join(", ")
         );
         for m in self.misses.iter().filter(|_| half != NEW_SET) {
             println!("  {half} miss: {m}");
@@ -227,6 +311,12 @@ async fn the_question_set_is_honest_and_its_figures_are_printed() {
     // order), for measuring a re-ranker beside this one
     // (`scripts/bench-chat-model`).
     let mut dump = std::env::var_os("CHAT_QUALITY_DUMP").map(|_| String::new());
+    let unquotable = Unquotable::read(&dist);
+    assert!(
+        !unquotable.headers.is_empty() && !unquotable.code.is_empty(),
+        "the built pages have tables and code blocks to hold the answers against"
+    );
+    let mut breaches = Vec::new();
     for e in entries.iter().chain(&new) {
         let a = ask(&env.state, "192.0.2.1", &e.question).await;
         assert_eq!(a.status, 200, "{}: {:?}", e.question, a.body);
@@ -244,6 +334,41 @@ async fn the_question_set_is_honest_and_its_figures_are_printed() {
             .map(|c| page_of(c["url"].as_str().unwrap_or_default()))
             .collect();
         let declined = matches!(kind, "no_match" | "declined");
+        // The rules every answer keeps, whatever its half: no header row,
+        // code or JSON quoted; a question not in developers' words is not
+        // answered from a page for developers while a page for everyone
+        // is cited beside it.
+        for c in &citations {
+            if let Some(why) = unquotable.breach(c["quote"].as_str().unwrap_or_default()) {
+                breaches.push(format!("{:?} quotes {why}", e.question));
+            }
+        }
+        let for_developers = |p: &String| p.starts_with("/docs/developers/");
+        if !sidecar::search::Index::in_developers_words(&e.question)
+            && cited.first().is_some_and(for_developers)
+            && cited.iter().any(|p| !for_developers(p))
+        {
+            breaches.push(format!(
+                "{:?} (a visitor's words) is answered from a page for developers first: {cited:?}",
+                e.question
+            ));
+        }
+        if kind == "answer" {
+            let level = LEVELS
+                .iter()
+                .position(|l| v["confidence"] == *l)
+                .unwrap_or_else(|| panic!("{}: confidence {}", e.question, v["confidence"]));
+            let right = e
+                .expected
+                .as_ref()
+                .is_some_and(|(page, _)| cited.first() == Some(page));
+            let t = &mut tallies[match e.half.as_str() {
+                NEW_SET => 2,
+                h => usize::from(h != HALVES[0]),
+            }];
+            t.levels[level].0 += 1;
+            t.levels[level].1 += usize::from(right);
+        }
         if let Some(out) = &mut dump {
             let related: Vec<String> = v["related"]
                 .as_array()
@@ -307,6 +432,7 @@ async fn the_question_set_is_honest_and_its_figures_are_printed() {
     for (half, t) in HALVES.iter().chain(&[NEW_SET]).zip(&tallies) {
         t.report(half);
     }
+    assert!(breaches.is_empty(), "{}", breaches.join("\n"));
     if let (Some(out), Some(path)) = (dump, std::env::var_os("CHAT_QUALITY_DUMP")) {
         std::fs::write(&path, out).expect("the dump is written");
     }

@@ -367,7 +367,8 @@ pub(super) fn chat_answer() -> Value {
         "description": "An extractive answer: passages quoted exactly from the published pages, live figures from the platform statistics, or a plain statement that nothing published answers the question. Never generated text, never an action.",
         "properties": {
             "kind": { "enum": ["answer", "figures", "no_match", "declined"], "description": "`declined`: the question asks the service to act (send, submit, contact someone), which it never does." },
-            "text": { "type": "string", "description": "One or two sentences the service writes around the quotes: what they are, and that archive material is historical." },
+            "confidence": { "enum": ["high", "medium", "low"], "description": "How sure a passage answer is (`answer` and `figures` only). `high`: the first passage stands well ahead of any other; `medium`: ahead, worth checking the page; `low`: barely ahead, possibly not the answer (the hand-off is suggested). Below `low` the answer is `no_match`." },
+            "text": { "type": "string", "description": "One or two sentences the service writes around the quotes: how sure it is, what they are, and that archive material is historical." },
             "citations": {
                 "type": "array",
                 "items": {
@@ -382,6 +383,15 @@ pub(super) fn chat_answer() -> Value {
                         "attribution": { "type": "string" }
                     },
                     "required": ["quote", "title", "url", "historical"]
+                }
+            },
+            "credits": {
+                "type": "array",
+                "description": "The licence and attribution of the quoted passages that carry them, once each for the whole answer.",
+                "items": {
+                    "type": "object",
+                    "properties": { "licence": { "type": "string" }, "attribution": { "type": "string" } },
+                    "required": ["licence"]
                 }
             },
             "related": { "type": "array", "items": link },
