@@ -25,6 +25,7 @@
 //! result as scoring all (a test compares the two). No string is hashed or
 //! compared while ranking.
 
+mod audience;
 mod build;
 mod cue;
 mod excerpt;
@@ -70,44 +71,6 @@ const PREFIX_FANOUT: usize = 16;
 /// At most this many words of a question are told apart (a bit each in a
 /// passage's mask); further words are ignored.
 pub(crate) const MAX_WORDS: usize = 64;
-
-/// Words that make a question a developer's, whatever the site says.
-const DEVELOPERS_WORDS: &[&str] = &[
-    "api",
-    "apis",
-    "endpoint",
-    "endpoints",
-    "json",
-    "jsonld",
-    "geojson",
-    "http",
-    "https",
-    "mcp",
-    "openapi",
-    "oas",
-    "parameter",
-    "parameters",
-    "param",
-    "params",
-    "curl",
-    "sdk",
-    "cors",
-    "etag",
-    "etags",
-    "jsonrpc",
-    "rpc",
-    "programmatically",
-    "developer",
-    "developers",
-    "webhook",
-    "webhooks",
-    "pagination",
-    "paginate",
-    "ogc",
-    "wfs",
-    "markdown",
-    "llms",
-];
 
 /// The ranked passages.
 #[derive(Debug, Default)]
@@ -178,21 +141,6 @@ impl Index {
     /// uses (itself, a synonym or a longer word it begins).
     pub fn knows_all(&self, text: &str) -> bool {
         text::terms(text).all(|stem| !self.expand(&stem).is_empty())
-    }
-
-    /// Whether `text` is in developers' words: it names the API, HTTP,
-    /// JSON, MCP and their like, or writes a path or an identifier
-    /// (`/api/…`, `site_id`). (A word only the pages for developers use
-    /// is no sign: on the sample pages "forbidden" is one.)
-    pub fn in_developers_words(text: &str) -> bool {
-        let coded = text.split_whitespace().any(|w| {
-            let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/' && c != '_');
-            w.starts_with('/') || (w.contains('_') && w.len() > 2)
-        });
-        coded
-            || text
-                .split(|c: char| !c.is_alphanumeric())
-                .any(|w| DEVELOPERS_WORDS.contains(&w.to_lowercase().as_str()))
     }
 
     /// How many passages the index ranks.
