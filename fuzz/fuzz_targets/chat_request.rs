@@ -37,6 +37,7 @@ fn index() -> &'static Index {
                 licence: None,
                 attribution: None,
                 reference: false,
+                developers: false,
                 text: text.into(),
             };
             PassageIndex {
@@ -80,7 +81,7 @@ fuzz_target!(|body: &[u8]| {
     let answer = compose(index(), &links, &question, None);
     serde_json::to_vec(&answer).expect("an answer serialises");
     match answer.kind {
-        Kind::Answer => assert!(!answer.citations.is_empty()),
+        Kind::Answer => assert!(!answer.citations.is_empty() && answer.confidence.is_some()),
         Kind::NoMatch | Kind::Declined => {
             assert!(answer.citations.is_empty() && answer.handoff.suggested)
         }
