@@ -218,9 +218,11 @@ pub fn compose(
             .then_with(|| covers(b.1).cmp(&covers(a.1)))
             .then_with(|| b.0.total_cmp(&a.0))
     });
+    // A page kept back for developers neither answers a visitor's
+    // question nor is quoted beside the answer (it may be listed).
     let answered = quoted
         .first()
-        .is_some_and(|(_, p, _)| p.coverage >= MIN_COVERAGE);
+        .is_some_and(|(_, p, _)| p.coverage >= MIN_COVERAGE && !kept_back(p));
     if !answered {
         return Answer {
             kind: Kind::NoMatch,
@@ -241,7 +243,9 @@ pub fn compose(
     let floor = quoted[0].0 * CITE_SHARE;
     let cited: Vec<&(f32, &Page<'_>, Quote<'_>)> = quoted
         .iter()
-        .filter(|(score, p, _)| *score >= floor && p.coverage >= MIN_COVERAGE * CITED_SHARE)
+        .filter(|(score, p, _)| {
+            *score >= floor && p.coverage >= MIN_COVERAGE * CITED_SHARE && !kept_back(p)
+        })
         .take(CITATIONS)
         .collect();
     let citations: Vec<Citation> = cited
@@ -374,9 +378,11 @@ fn for_the_reader<'a>(query: &str, pages: Vec<Page<'a>>) -> (Vec<Page<'a>>, bool
     let others_answer = pages
         .iter()
         .any(|p| !developers(p) && p.coverage >= MIN_COVERAGE * CITED_SHARE);
+    // The API reference is all fragments of the contract: it answers
+    // developers' words only.
     let first_answers = pages
         .first()
-        .is_some_and(|p| p.coverage >= DEVELOPERS_FALLBACK);
+        .is_some_and(|p| p.coverage >= DEVELOPERS_FALLBACK && !p.best().passage.reference);
     if Index::in_developers_words(query) || (!others_answer && first_answers) {
         return (pages, false);
     }
