@@ -100,13 +100,18 @@ else:
     raise SystemExit("no free port between 20000 and 32000")'
 }
 
-# Waits until URL answers (at most about a minute).
+# Waits until URL answers (at most about two minutes); with PID, gives up
+# at once when that process has exited.
 wait_http() {
-  local url="$1"
-  # Up to a minute: a sidecar filling its sample database on a two-core
-  # machine that runs browsers beside it took more than 20 s.
-  for _ in $(seq 1 600); do
+  local url="$1" pid="${2:-}"
+  # Up to two minutes: a sidecar filling its sample database on a two-core
+  # machine that runs browsers and Lighthouse beside it took more than 60 s.
+  for _ in $(seq 1 1200); do
     curl -fsS -o /dev/null "$url" 2>/dev/null && return 0
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+      echo "the process behind $url (pid $pid) has exited" >&2
+      return 1
+    fi
     sleep 0.1
   done
   echo "timed out waiting for $url" >&2
@@ -123,7 +128,11 @@ sidecar_start() {
   "$bin" serve --listen "127.0.0.1:$port" "$@" >>"$log" 2>&1 &
   sidecar_pid=$!
   pids+=("$sidecar_pid")
-  wait_http "http://127.0.0.1:$port/readyz"
+  wait_http "http://127.0.0.1:$port/readyz" "$sidecar_pid" || {
+    echo "the sidecar on port $port did not become ready; the end of its log ($log):" >&2
+    tail -20 "$log" >&2
+    return 1
+  }
 }
 
 # The pinned npm test tools of tests/e2e (package-lock.json), installed into

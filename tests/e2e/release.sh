@@ -288,8 +288,10 @@ if [ ! -x "$bin/sidecar" ]; then
 else
   read -r s1 s2 < <(free_ports 2)
   for p in "$s1" "$s2"; do
+    # No sample data: this part is about releases, and filling a database
+    # under a loaded machine's browsers once took longer than a minute.
     SIDECAR_DIST_POLL_MS=200 sidecar_start "$bin/sidecar" "$p" "$tmp/sidecar-$p.log" --dist "$target/current" \
-      --data-dir "$tmp/data-$p" --site-origin "http://127.0.0.1:$p"
+      --data-dir "$tmp/data-$p" --site-origin "http://127.0.0.1:$p" --sample none
     declare "pid_$p=$sidecar_pid"
   done
   if ! curl -fsS "http://127.0.0.1:$s1/healthz" | grep -q '"release":"'; then
