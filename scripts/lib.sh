@@ -74,16 +74,35 @@ free_port() {
 
 # N distinct free TCP ports on 127.0.0.1, on one line: all are bound at once,
 # so none repeats.  read -r a b c < <(free_ports 3)
+# They are drawn below the kernel's range for ephemeral ports (32768 and
+# up): a port the kernel handed out was once taken, between this choice and
+# the server's bind, by an outgoing connection of a step running beside it.
 free_ports() {
-  python3 -c 'import socket, sys
-socks = [socket.socket() for _ in range(int(sys.argv[1]))]
-for s in socks: s.bind(("127.0.0.1", 0))
+  python3 -c 'import os, random, socket, sys
+socks = []
+reserved = os.environ.get("TEST_BASE_PORT", "")
+for _ in range(2000):
+    if len(socks) == int(sys.argv[1]):
+        break
+    p = random.randrange(20000, 32000)
+    if str(p) == reserved:
+        continue
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p))
+    except OSError:
+        s.close()
+        continue
+    socks.append(s)
+else:
+    raise SystemExit("no free ports between 20000 and 32000")
 print(*(s.getsockname()[1] for s in socks))' "$1"
 }
 
 # A free TCP port on 127.0.0.1 below the kernel's range for ephemeral ports
-# (32768 and up), so no `free_port` of a step running beside it can be given
-# the same one while it is not yet bound.
+# (32768 and up), for the whole run (TEST_BASE_PORT, which `free_ports`
+# never draws), so no outgoing connection can be given it while it is not
+# yet bound.
 fixed_port() {
   python3 -c 'import random, socket
 for _ in range(200):
