@@ -286,14 +286,25 @@ step "SIDECAR PART: the real sidecar reloading on SIGHUP and on the symlink's ch
 if [ ! -x "$bin/sidecar" ]; then
   echo "SKIP (sidecar part): $bin/sidecar is missing"
 else
-  read -r s1 s2 < <(free_ports 2)
-  for p in "$s1" "$s2"; do
-    # No sample data: this part is about releases, and filling a database
-    # under a loaded machine's browsers once took longer than a minute.
-    SIDECAR_DIST_POLL_MS=200 sidecar_start "$bin/sidecar" "$p" "$tmp/sidecar-$p.log" --dist "$target/current" \
-      --data-dir "$tmp/data-$p" --site-origin "http://127.0.0.1:$p" --sample none
-    declare "pid_$p=$sidecar_pid"
+  # Two sidecars, each on a port of its own; a port taken by another step
+  # between its choice and the bind (it has happened) is replaced, at most
+  # twice, and said so.
+  started_on=()
+  for _ in 1 2; do
+    for attempt in 1 2 3; do
+      p=$(free_port)
+      # No sample data: this part is about releases.
+      if SIDECAR_DIST_POLL_MS=200 sidecar_start "$bin/sidecar" "$p" "$tmp/sidecar-$p.log" --dist "$target/current" \
+        --data-dir "$tmp/data-$p" --site-origin "http://127.0.0.1:$p" --sample none; then
+        declare "pid_$p=$sidecar_pid"
+        started_on+=("$p")
+        break
+      fi
+      [ "$attempt" -lt 3 ] || fail "no sidecar started in three tries"
+      echo "release e2e: port $p was taken before the sidecar bound it; another port"
+    done
   done
+  s1=${started_on[0]} s2=${started_on[1]}
   if ! curl -fsS "http://127.0.0.1:$s1/healthz" | grep -q '"release":"'; then
     echo "SKIP (sidecar part): this sidecar does not report its release on /healthz ($(curl -fsS "http://127.0.0.1:$s1/healthz")), so it does not reload releases yet"
   else
