@@ -334,6 +334,11 @@ async fn the_question_set_is_honest_and_its_figures_are_printed() {
             .map(|c| page_of(c["url"].as_str().unwrap_or_default()))
             .collect();
         let declined = matches!(kind, "no_match" | "declined");
+        // The tally of the question's set: tuning, held-out, new-40.
+        let set = match e.half.as_str() {
+            NEW_SET => 2,
+            h => usize::from(h != HALVES[0]),
+        };
         // The rules every answer keeps, whatever its half: no header row,
         // code or JSON quoted; a question not in developers' words is not
         // answered from a page for developers while a page for everyone
@@ -362,10 +367,7 @@ async fn the_question_set_is_honest_and_its_figures_are_printed() {
                 .expected
                 .as_ref()
                 .is_some_and(|(page, _)| cited.first() == Some(page));
-            let t = &mut tallies[match e.half.as_str() {
-                NEW_SET => 2,
-                h => usize::from(h != HALVES[0]),
-            }];
+            let t = &mut tallies[set];
             t.levels[level].0 += 1;
             t.levels[level].1 += usize::from(right);
         }
@@ -388,10 +390,7 @@ async fn the_question_set_is_honest_and_its_figures_are_printed() {
             out.push_str(&line.to_string());
             out.push('\n');
         }
-        let t = &mut tallies[match e.half.as_str() {
-            NEW_SET => 2,
-            h => usize::from(h != HALVES[0]),
-        }];
+        let t = &mut tallies[set];
         t.declined += usize::from(declined);
         let q = &e.question;
         match &e.expected {
