@@ -13,6 +13,7 @@ use crate::Body;
 use crate::http::handler::{Answer, Call, Handler, name_release};
 use crate::http::json::json_response;
 use crate::http::problem::{Code, Problem};
+use crate::logging::access::AccessLog;
 use crate::metrics::Scrape;
 use crate::published::Published;
 use crate::state::AppState;
@@ -125,6 +126,7 @@ pub async fn metrics(state: &AppState, published: &Published) -> Response<Body> 
         site_bytes: published.files.byte_count(),
         outbox,
         database_errors: store.map(Store::errors),
+        access_log_dropped: state.access_log.as_ref().map(AccessLog::dropped),
         now_ms: crate::contact::now_ms(),
     };
     let text = state.metrics.render(&scrape);

@@ -95,6 +95,9 @@ pub struct Scrape<'a> {
     pub site_bytes: u64,
     pub outbox: Option<OutboxStats>,
     pub database_errors: Option<u64>,
+    /// Request log lines dropped because the log's stream did not take
+    /// them (absent with the request log off).
+    pub access_log_dropped: Option<u64>,
     /// Now, in Unix milliseconds (the age of the oldest enquiry).
     pub now_ms: i64,
 }
@@ -320,6 +323,15 @@ impl Metrics {
                 &errors.to_string(),
             );
         }
+        if let Some(dropped) = scrape.access_log_dropped {
+            metric(
+                out,
+                "sidecar_access_log_dropped_lines_total",
+                "counter",
+                "Request log lines dropped because the log's stream did not take them.",
+                &dropped.to_string(),
+            );
+        }
     }
 }
 
@@ -366,6 +378,7 @@ mod tests {
                 oldest_pending_at: Some(10_000),
             }),
             database_errors: Some(7),
+            access_log_dropped: Some(3),
             now_ms: 100_000,
         };
         let text = m.render(&scrape);
@@ -377,6 +390,7 @@ mod tests {
             "sidecar_outbox_parked 1\n",
             "sidecar_outbox_oldest_pending_age_seconds 90\n",
             "sidecar_database_errors_total 7\n",
+            "sidecar_access_log_dropped_lines_total 3\n",
         ] {
             assert!(text.contains(line), "{line} in\n{text}");
         }

@@ -87,8 +87,7 @@ fn seen(
     extensions: &http::Extensions,
 ) -> Seen {
     let config = &state.config;
-    // A filter that silences `access` (`--log warn`) spares the work too.
-    let log = config.access_log && tracing::enabled!(target: "access", tracing::Level::INFO);
+    let log = state.access_log.is_some();
     Seen::new(
         &state.request_ids,
         log,
@@ -441,7 +440,7 @@ fn finish(
     let status = response.status().as_u16();
     let elapsed = started.elapsed();
     state.metrics.record(route, status, elapsed);
-    if state.config.access_log {
+    if let Some(log) = state.access_log.as_ref().filter(|_| seen.logged()) {
         let bytes = response.body().size_hint().exact().unwrap_or(0);
         // What a visitor typed into the form or the chat never reaches the
         // log, not even through a query string: neither the routes' nor
@@ -459,7 +458,7 @@ fn finish(
                 seen.path().trim_end_matches('/') == form
             }
         };
-        seen.log(route.label(), private, status, bytes, elapsed);
+        seen.log(log, route.label(), private, status, bytes, elapsed);
     }
     response
 }

@@ -39,6 +39,7 @@ use crate::contact::PeerAddr;
 use crate::http::ratelimit::RateLimiter;
 use crate::live::mcp_tools::McpLiveTools;
 use crate::live::{Live, LiveConfig};
+use crate::logging::access::AccessLog;
 use crate::published::Published;
 use crate::published::reload::Reloader;
 use crate::router;
@@ -176,6 +177,9 @@ pub fn run(config: Config) -> anyhow::Result<()> {
     // stops at its next wake-up.
     drop(runtime);
     let _ = watcher.join();
+    if let Some(log) = &state.access_log {
+        log.close();
+    }
     tracing::info!("shutdown complete");
     Ok(())
 }
@@ -297,6 +301,12 @@ pub async fn open_state(
     );
     state.chat = Some(Arc::new(chat));
     state.live = Some(live);
+    // A filter that silences `access` (`--log warn`) spares the work too.
+    if state.config.access_log && tracing::enabled!(target: "access", tracing::Level::INFO) {
+        let log = AccessLog::start(state.config.log_format, state.config.log_output)
+            .context("starting the request log's writer")?;
+        state.access_log = Some(log);
+    }
     Ok((state, outbox_stop))
 }
 
@@ -425,7 +435,7 @@ fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc
                 // allocation. An escaped path may decode into the API
                 // space: it gets the peer too.
                 let path = request.uri().path();
-                if state.config.access_log
+                if state.access_log.is_some()
                     || contract::routes::API_SPACES
                         .iter()
                         .any(|root| path.starts_with(root))

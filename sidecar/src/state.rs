@@ -13,6 +13,7 @@ use crate::contact::Contact;
 use crate::http::access_log::RequestIds;
 use crate::http::problem::Problem;
 use crate::live::Live;
+use crate::logging::access::AccessLog;
 use crate::mcp::Mcp;
 use crate::metrics::Metrics;
 use crate::published::{Current, Published};
@@ -37,6 +38,10 @@ pub struct AppState {
     /// The chat route's state (its rate limit needs the database); `None`
     /// in handler tests without one (the route then answers 503).
     pub chat: Option<Arc<Chat>>,
+    /// The request log's writer; `None` with the log off (by
+    /// `--access-log false` or a filter that silences `access`) and in
+    /// handler tests.
+    pub access_log: Option<AccessLog>,
     /// Base of problem `type` URLs: the first site origin.
     problem_base: String,
     /// Origins the contact routes accept, as they appear in `Origin`.
@@ -63,6 +68,7 @@ impl AppState {
             live: None,
             contact: None,
             chat: None,
+            access_log: None,
             problem_base,
             origins,
             shutting_down: AtomicBool::new(false),

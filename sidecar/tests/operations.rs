@@ -36,6 +36,7 @@ fn metrics_only_on_the_admin_listener() {
     assert!(text.contains("sidecar_outbox_send_failures_total{kind=\"connect\"} 0"));
     assert!(text.contains("sidecar_outbox_pending 0"));
     assert!(text.contains("sidecar_database_errors_total 0"));
+    assert!(text.contains("sidecar_access_log_dropped_lines_total 0"));
     assert_eq!(server.admin_get("/healthz").status, 200);
     assert_eq!(server.admin_get("/api/chat.php").status, 404);
     // Off means off.

@@ -1,5 +1,6 @@
 //! The request log: one line per request at `info`, target `access` —
-//! method, path, status, bytes, duration, client and request id — and the
+//! method, path, status, bytes, duration, client and request id, written
+//! off the request's path by [`crate::logging::access`] — and the
 //! request id itself, kept from the front's `X-Request-Id` when it is a
 //! sane token, made here otherwise, and echoed on every answer so a
 //! visitor's report, the front's log and ours can be matched.
@@ -16,6 +17,7 @@ use http::header::{HeaderMap, HeaderName, HeaderValue};
 use http::{Extensions, Method, Uri};
 
 use crate::http::proxy::{Cidr, PeerAddr, client_ip};
+use crate::logging::access::{AccessLog, Line};
 
 /// The request id header, read from the front and echoed.
 pub const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -69,6 +71,7 @@ pub struct Seen {
     method: Method,
     uri: Uri,
     client: IpAddr,
+    logged: bool,
 }
 
 impl Seen {
@@ -90,6 +93,7 @@ impl Seen {
                 method: Method::GET,
                 uri: Uri::default(),
                 client: IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+                logged: false,
             };
         }
         let peer = extensions
@@ -104,6 +108,7 @@ impl Seen {
             method: method.clone(),
             uri: uri.clone(),
             client: client_ip(peer, forwarded, trusted),
+            logged: true,
         }
     }
 
@@ -112,25 +117,35 @@ impl Seen {
         self.uri.path()
     }
 
-    /// Logs the request's line; `private` drops the query string.
-    pub fn log(&self, route: &str, private: bool, status: u16, bytes: u64, elapsed: Duration) {
-        let duration_ms = elapsed.as_micros() as f64 / 1000.0;
+    /// Whether the request's line is logged.
+    pub fn logged(&self) -> bool {
+        self.logged
+    }
+
+    /// Logs the request's line to `log`; `private` drops the query string.
+    pub fn log(
+        &self,
+        log: &AccessLog,
+        route: &str,
+        private: bool,
+        status: u16,
+        bytes: u64,
+        elapsed: Duration,
+    ) {
         let path = match (private, self.uri.path_and_query()) {
             (false, Some(pq)) => pq.as_str(),
             _ => self.uri.path(),
         };
-        tracing::info!(
-            target: "access",
-            method = self.method.as_str(),
+        log.log(&Line {
+            method: self.method.as_str(),
             path,
             route,
             status,
             bytes,
-            duration_ms,
-            client = %self.client,
-            request_id = self.id.to_str().unwrap_or_default(),
-            "request"
-        );
+            duration: elapsed,
+            client: self.client,
+            request_id: self.id.to_str().unwrap_or_default(),
+        });
     }
 }
 

@@ -2,6 +2,8 @@
 //! standard output stays free for whatever a command prints as its result;
 //! `--log-output stdout` for containers, whose log collectors read stdout.
 
+pub mod access;
+
 use tracing_subscriber::EnvFilter;
 
 pub use crate::config::{LogFormat, LogOutput};
