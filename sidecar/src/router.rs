@@ -46,21 +46,33 @@ use crate::published::Published;
 use crate::published::files::{Entry, Resource};
 use crate::state::AppState;
 
-/// Answers one request.
+/// Answers one request (its client, if any, in its extensions as a
+/// [`PeerAddr`](crate::http::proxy::PeerAddr)).
 pub async fn handle<B>(state: &AppState, request: Request<B>) -> Response<Body>
+where
+    B: HttpBody<Data = Bytes> + Send,
+    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+{
+    let peer = request
+        .extensions()
+        .get::<crate::http::proxy::PeerAddr>()
+        .map(|p| p.0);
+    handle_from(state, request, peer).await
+}
+
+/// Answers one request from `peer`.
+pub async fn handle_from<B>(
+    state: &AppState,
+    request: Request<B>,
+    peer: Option<std::net::IpAddr>,
+) -> Response<Body>
 where
     B: HttpBody<Data = Bytes> + Send,
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
     let started = Instant::now();
     let (parts, body) = request.into_parts();
-    let seen = seen(
-        state,
-        &parts.method,
-        &parts.uri,
-        &parts.headers,
-        &parts.extensions,
-    );
+    let seen = seen(state, &parts.method, &parts.uri, &parts.headers, peer);
     // A file asked for without a body needs nothing awaited: it is answered
     // here, without the boxed future the other routes are polled through.
     if body.is_end_stream()
@@ -84,7 +96,7 @@ fn seen(
     method: &Method,
     uri: &Uri,
     headers: &http::HeaderMap,
-    extensions: &http::Extensions,
+    peer: Option<std::net::IpAddr>,
 ) -> Seen {
     let config = &state.config;
     let log = state.access_log.is_some();
@@ -95,7 +107,7 @@ fn seen(
         method,
         uri,
         headers,
-        extensions,
+        peer,
     )
 }
 
@@ -135,12 +147,16 @@ fn panicked(state: &AppState, method: &Method, uri: &Uri) -> (Route, Cors, Respo
 /// The answer on a connection past the connection limit.
 pub fn overloaded<B>(state: &AppState, request: &Request<B>) -> Response<Body> {
     let started = Instant::now();
+    let peer = request
+        .extensions()
+        .get::<crate::http::proxy::PeerAddr>()
+        .map(|p| p.0);
     let seen = seen(
         state,
         request.method(),
         request.uri(),
         request.headers(),
-        request.extensions(),
+        peer,
     );
     let problem = Problem::new(
         Code::ServiceUnavailable,
@@ -445,19 +461,20 @@ fn finish(
         // What a visitor typed into the form or the chat never reaches the
         // log, not even through a query string: neither the routes' nor
         // the form page's, which the chat's hand-off prefills by query.
-        let private = match route {
-            Route::Endpoint(e) => {
-                matches!(
-                    e,
-                    Endpoint::Contact | Endpoint::ContactChallenge | Endpoint::Chat
-                )
-            }
-            _ => {
-                let form = state.published.get();
-                let form = form.content.form_path().trim_end_matches('/');
-                seen.path().trim_end_matches('/') == form
-            }
-        };
+        let private = seen.has_query()
+            && match route {
+                Route::Endpoint(e) => {
+                    matches!(
+                        e,
+                        Endpoint::Contact | Endpoint::ContactChallenge | Endpoint::Chat
+                    )
+                }
+                _ => {
+                    let form = state.published.get();
+                    let form = form.content.form_path().trim_end_matches('/');
+                    seen.path().trim_end_matches('/') == form
+                }
+            };
         seen.log(log, route.label(), private, status, bytes, elapsed);
     }
     response

@@ -430,20 +430,21 @@ fn work(state: Arc<AppState>, mut queue: mpsc::UnboundedReceiver<Job>, load: Arc
             let service_state = state.clone();
             let service = service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
                 let state = service_state.clone();
-                // Only the API space's routes rate-limit by client; without
-                // the access log, a file request skips the extension map's
-                // allocation. An escaped path may decode into the API
-                // space: it gets the peer too.
+                // Only the API space's routes rate-limit by client: a file
+                // request skips the extension map's allocation (the request
+                // log is given the peer directly). An escaped path may
+                // decode into the API space: it gets the peer too.
                 let path = request.uri().path();
-                if state.access_log.is_some()
-                    || contract::routes::API_SPACES
-                        .iter()
-                        .any(|root| path.starts_with(root))
+                if contract::routes::API_SPACES
+                    .iter()
+                    .any(|root| path.starts_with(root))
                     || path.contains('%')
                 {
                     request.extensions_mut().insert(peer);
                 }
-                async move { Ok::<_, Infallible>(router::handle(&state, request).await) }
+                async move {
+                    Ok::<_, Infallible>(router::handle_from(&state, request, Some(peer.0)).await)
+                }
             });
             let connection = graceful.watch(builder.serve_connection(io, service));
             tokio::spawn(async move {

@@ -14,13 +14,14 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
 use http::header::{HeaderMap, HeaderName, HeaderValue};
-use http::{Extensions, Method, Uri};
+use http::{Method, Uri};
 
-use crate::http::proxy::{Cidr, PeerAddr, client_ip};
+use crate::http::proxy::{Cidr, client_ip};
 use crate::logging::access::{AccessLog, Line};
 
 /// The request id header, read from the front and echoed.
 pub const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+const X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
 /// Longest request id kept from a request.
 const ID_MAX: usize = 128;
 
@@ -76,7 +77,7 @@ pub struct Seen {
 
 impl Seen {
     /// The request's id, and when `log` the rest of its line's fields; the
-    /// client through `trusted` proxies.
+    /// client is `peer` as seen through `trusted` proxies.
     pub fn new(
         ids: &RequestIds,
         log: bool,
@@ -84,7 +85,7 @@ impl Seen {
         method: &Method,
         uri: &Uri,
         headers: &HeaderMap,
-        extensions: &Extensions,
+        peer: Option<IpAddr>,
     ) -> Seen {
         let id = ids.of(headers);
         if !log {
@@ -96,18 +97,21 @@ impl Seen {
                 logged: false,
             };
         }
-        let peer = extensions
-            .get::<PeerAddr>()
-            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.0);
-        let forwarded = headers
-            .get_all("x-forwarded-for")
-            .iter()
-            .filter_map(|v| v.to_str().ok());
+        let peer = peer.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+        let client = if trusted.is_empty() {
+            peer
+        } else {
+            let forwarded = headers
+                .get_all(X_FORWARDED_FOR)
+                .iter()
+                .filter_map(|v| v.to_str().ok());
+            client_ip(peer, forwarded, trusted)
+        };
         Seen {
             id,
             method: method.clone(),
             uri: uri.clone(),
-            client: client_ip(peer, forwarded, trusted),
+            client,
             logged: true,
         }
     }
@@ -115,6 +119,11 @@ impl Seen {
     /// The request's path (empty when the line is not logged).
     pub fn path(&self) -> &str {
         self.uri.path()
+    }
+
+    /// Whether the request's target has a query string.
+    pub fn has_query(&self) -> bool {
+        self.uri.query().is_some()
     }
 
     /// Whether the request's line is logged.
