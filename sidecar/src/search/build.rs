@@ -124,43 +124,26 @@ impl Builder {
         let prior = priors(&passages, &number, &texts);
         let mut vocab: Vec<(String, usize)> = ids.into_iter().collect();
         vocab.sort_unstable();
-        let postings: Vec<Vec<Posting>> = vocab
-            .iter()
-            .map(|(_, id)| {
-                let mut list = std::mem::take(&mut raw[*id]);
-                for r in &mut list {
-                    r.passage = number[r.passage as usize];
-                }
-                list.sort_unstable_by_key(|r| r.passage);
-                list.into_iter()
-                    .map(|r| {
-                        let p = r.passage as usize;
-                        let (tf, len) = (r.body as f32, lens[p]);
-                        let body = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
-                        let fields = f32::from(u8::from(r.heading)) * HEADING_WEIGHT
-                            + f32::from(u8::from(r.title)) * TITLE_WEIGHT;
-                        // The priors are powers of two, so multiplying them
-                        // in here rounds as multiplying them in last would.
-                        Posting {
-                            passage: r.passage,
-                            weight: (body + fields) * prior[p],
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
         let is_reference: Vec<bool> = (0..passages.len())
             .map(|p| passages.get(p).reference)
             .collect();
         let prose_passages = is_reference.iter().filter(|r| !**r).count().max(1);
-        let prose_df = postings
-            .iter()
-            .map(|list| {
+        let mut postings = Postings::new(&lens, avg_len, prior);
+        let mut prose_df = Vec::with_capacity(vocab.len());
+        for (_, id) in &vocab {
+            let mut list = std::mem::take(&mut raw[*id]);
+            for r in &mut list {
+                r.passage = number[r.passage as usize];
+            }
+            list.sort_unstable_by_key(|r| r.passage);
+            prose_df.push(
                 list.iter()
-                    .filter(|p| !is_reference[p.passage as usize])
-                    .count() as u32
-            })
-            .collect();
+                    .filter(|r| !is_reference[r.passage as usize])
+                    .count() as u32,
+            );
+            postings.add_term(&list);
+        }
+        postings.finish();
         let vocab = vocab.into_iter().map(|(term, _)| term).collect();
         let (page, page_start) = pages(&passages);
         let mut synonyms: HashMap<String, Vec<String>> = HashMap::new();

@@ -30,6 +30,7 @@ mod build;
 mod cue;
 mod excerpt;
 mod pages;
+mod postings;
 mod read;
 mod scratch;
 mod sentences;
@@ -46,6 +47,7 @@ pub use store::{PassageRef, Passages, TextSource};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use postings::{Occurrence as Raw, Postings};
 use scratch::Scratch;
 
 /// BM25 parameters of the body text.
@@ -85,8 +87,8 @@ pub struct Index {
     page_start: Vec<u32>,
     /// Sorted terms; a term's position is its id.
     vocab: Vec<String>,
-    /// Per term: its occurrences, by passage.
-    postings: Vec<Vec<Posting>>,
+    /// Per term: its occurrences, by passage, with their weights.
+    postings: Postings,
     /// Per term: the prose passages it occurs in (its document frequency
     /// for rarity), and how many prose passages there are: generated
     /// reference material (the API reference) does not make a word of the
@@ -105,14 +107,6 @@ pub struct Index {
     serial: u64,
 }
 
-/// A term in one passage: its BM25F weight there before rarity (body
-/// saturation, heading and title, times the passage's prior).
-#[derive(Debug, Clone, Copy)]
-struct Posting {
-    passage: u32,
-    weight: f32,
-}
-
 /// A ranked passage.
 #[derive(Debug, Clone)]
 pub struct Hit<'a> {
@@ -125,15 +119,6 @@ pub struct Hit<'a> {
     pub coverage: f32,
     /// The stems that matched, for quoting the right sentences.
     pub matched: Vec<String>,
-}
-
-/// A term's occurrence while indexing: body count, heading, title.
-#[derive(Debug, Clone, Copy)]
-struct Raw {
-    passage: u32,
-    body: u32,
-    heading: bool,
-    title: bool,
 }
 
 impl Index {
@@ -160,14 +145,10 @@ impl Index {
     /// About how many bytes of the heap the index takes: the passages, the
     /// vocabulary and the postings (not the synonyms, which are few).
     pub fn heap_bytes(&self) -> usize {
-        let list = std::mem::size_of::<Vec<Posting>>();
         self.passages.heap_bytes()
             + self.vocab.iter().map(|t| t.capacity() + 24).sum::<usize>()
-            + self
-                .postings
-                .iter()
-                .map(|p| list + p.capacity() * std::mem::size_of::<Posting>())
-                .sum::<usize>()
+            + self.postings.heap_bytes()
+            + self.prose_df.capacity() * 4
             + (self.page.capacity() + self.page_start.capacity()) * 4
     }
 
@@ -276,7 +257,7 @@ impl Index {
         let postings: usize = words
             .iter()
             .flatten()
-            .map(|(id, _)| self.postings[*id].len())
+            .map(|(id, _)| self.postings.count(*id))
             .sum();
         s.fit(
             self.passages.len(),
@@ -287,17 +268,16 @@ impl Index {
             // A word that stands for one term (the common case) goes
             // straight into the accumulators.
             if let [(id, weight)] = terms[..] {
-                let postings = &self.postings[id];
                 let factor = weight * self.term_idf(id);
                 if s.dense {
-                    for posting in postings {
-                        let i = posting.passage as usize;
-                        s.score[i] += factor * posting.weight;
+                    for (passage, posting) in self.postings.of(id) {
+                        let i = passage as usize;
+                        s.score[i] += factor * posting;
                         s.mask[i] |= bit;
                     }
                 } else {
-                    for posting in postings {
-                        s.add(posting.passage, factor * posting.weight, bit);
+                    for (passage, posting) in self.postings.of(id) {
+                        s.add(passage, factor * posting, bit);
                     }
                 }
                 continue;
@@ -305,13 +285,12 @@ impl Index {
             // Otherwise a passage counts its best match: the highest of the
             // word itself, a synonym and a longer word.
             for &(id, weight) in terms {
-                let postings = &self.postings[id];
                 let factor = weight * self.term_idf(id);
-                for posting in postings {
-                    let value = factor * posting.weight;
-                    let best = &mut s.best[posting.passage as usize];
+                for (passage, posting) in self.postings.of(id) {
+                    let value = factor * posting;
+                    let best = &mut s.best[passage as usize];
                     if *best == 0.0 {
-                        s.term_touched.push(posting.passage);
+                        s.term_touched.push(passage);
                     }
                     if value > *best {
                         *best = value;
@@ -344,9 +323,8 @@ impl Index {
                 _ => {
                     let mut best = (0.0f32, 0.0f32);
                     for &(id, weight) in terms {
-                        let postings = &self.postings[id];
-                        if let Ok(at) = postings.binary_search_by_key(&passage, |p| p.passage) {
-                            let value = weight * self.term_idf(id) * postings[at].weight;
+                        if let Some(posting) = self.postings.weight_in(id, passage) {
+                            let value = weight * self.term_idf(id) * posting;
                             if value > best.0 {
                                 best = (value, weight);
                             }
