@@ -100,6 +100,9 @@ struct Args {
     /// The status every response must have.
     #[arg(long, default_value_t = 200)]
     expect: u16,
+    /// The request method: GET, or HEAD (whose answers have no body).
+    #[arg(long, default_value = "GET", value_parser = ["GET", "HEAD"])]
+    method: String,
     /// `http://IP:PORT/path` or `http://localhost:PORT/path`.
     url: String,
 }
@@ -114,6 +117,7 @@ struct Config {
     warmup: Duration,
     duration: Duration,
     expect: u16,
+    head: bool,
 }
 
 impl Config {
@@ -124,7 +128,8 @@ impl Config {
         let warmup = Duration::try_from_secs_f64(args.warmup).context("--warmup")?;
         ensure!(!duration.is_zero(), "--duration must be positive");
         let (addr, authority, path) = parse_url(&args.url)?;
-        let mut request = format!("GET {path} HTTP/1.1\r\nHost: {authority}\r\n");
+        let method = &args.method;
+        let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {authority}\r\n");
         for header in &args.headers {
             ensure!(
                 header.contains(':') && !header.contains(['\r', '\n']),
@@ -142,6 +147,7 @@ impl Config {
             warmup,
             duration,
             expect: args.expect,
+            head: args.method == "HEAD",
         })
     }
 }
@@ -277,11 +283,11 @@ struct Conn {
 }
 
 impl Conn {
-    fn reset(&mut self, stream: TcpStream) {
+    fn reset(&mut self, stream: TcpStream, head: bool) {
         self.stream = stream;
         self.state = State::Connecting(Instant::now());
         self.filled = 0;
-        self.parser = ResponseParser::default();
+        self.parser = ResponseParser::new(head);
     }
 }
 
@@ -325,7 +331,7 @@ impl<'a> Run<'a> {
                     state: State::Connecting(Instant::now()),
                     buf: vec![0; BUFFER].into_boxed_slice(),
                     filled: 0,
-                    parser: ResponseParser::default(),
+                    parser: ResponseParser::new(cfg.head),
                 })
             })
             .collect::<Result<Vec<_>>>()?;
@@ -629,7 +635,7 @@ impl<'a> Run<'a> {
         // Best effort: closing the old socket, below, unregisters it anyway.
         let _ = self.poll.registry().deregister(&mut self.conns[i].stream);
         let stream = open_stream(&self.poll, self.cfg.addr, i)?;
-        self.conns[i].reset(stream);
+        self.conns[i].reset(stream, self.cfg.head);
         self.connecting += 1;
         Ok(())
     }

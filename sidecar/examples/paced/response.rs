@@ -27,6 +27,8 @@ pub(crate) struct ResponseParser {
     phase: Phase,
     status: u16,
     close: bool,
+    /// The requests are HEADs: no answer has a body.
+    head: bool,
 }
 
 /// How the body of a response is delimited.
@@ -39,6 +41,14 @@ enum Framing {
 }
 
 impl ResponseParser {
+    /// A parser of answers to GETs, or to HEADs when `head`.
+    pub(crate) fn new(head: bool) -> Self {
+        Self {
+            head,
+            ..Self::default()
+        }
+    }
+
     /// Consumes what it can of `input`; returns how many bytes it used and,
     /// if a response ended within them, that response (whatever follows it
     /// is left for the next call).
@@ -51,7 +61,10 @@ impl ResponseParser {
                     let Some(end) = find_head_end(rest) else {
                         return Ok((pos, None));
                     };
-                    let (status, close, framing) = parse_head(&rest[..end])?;
+                    let (status, close, mut framing) = parse_head(&rest[..end])?;
+                    if self.head && !matches!(framing, Framing::Interim) {
+                        framing = Framing::Empty;
+                    }
                     pos += end + 4;
                     self.status = status;
                     self.close = close;
@@ -221,6 +234,16 @@ mod tests {
         let expected = [(200, false), (304, false), (204, true)]
             .map(|(status, close)| Response { status, close });
         assert_eq!(bytewise(input), expected);
+    }
+
+    #[test]
+    fn answers_to_heads_have_no_body() {
+        let mut parser = ResponseParser::new(true);
+        let input = b"HTTP/1.1 200 OK\r\nContent-Length: 15555\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n";
+        let (used, first) = parser.feed(input).unwrap();
+        assert_eq!(first.map(|r| r.status), Some(200));
+        let (_, second) = parser.feed(&input[used..]).unwrap();
+        assert_eq!(second.map(|r| r.status), Some(200));
     }
 
     #[test]
