@@ -19,11 +19,8 @@ use super::*;
 #[derive(Debug, Default)]
 pub struct Builder {
     passages: Passages,
-    /// Terms get ids in order of appearance; postings are built per term
-    /// directly, so nothing holds a term per passage.
-    ids: HashMap<String, usize>,
-    /// Per term id, its occurrences by passage in the order pushed.
-    raw: Vec<Vec<Raw>>,
+    /// Every term's occurrences so far.
+    terms: Terms,
     /// Per passage pushed: its length in body words.
     lens: Vec<f32>,
     /// Per passage pushed: a hash of its text, which tells boilerplate.
@@ -62,24 +59,25 @@ impl Builder {
             let (fields, row_labels) = row_fields(line);
             for term in row_labels.iter().flat_map(|l| text::terms(l)) {
                 if !labels.contains(&term) {
-                    occurrence(&mut self.ids, &mut self.raw, term.clone(), passage).body += 1;
+                    self.terms.occurrence(term.clone(), passage).body += 1;
                     len += 1.0;
                     labels.push(term);
                 }
             }
             for field in fields {
                 for term in text::terms(field) {
-                    occurrence(&mut self.ids, &mut self.raw, term, passage).body += 1;
+                    self.terms.occurrence(term, passage).body += 1;
                     len += 1.0;
                 }
             }
         }
         for term in text::terms(&p.heading) {
-            occurrence(&mut self.ids, &mut self.raw, term, passage).heading = true;
+            self.terms.occurrence(term, passage).heading = true;
         }
         for term in text::terms(&p.title) {
-            occurrence(&mut self.ids, &mut self.raw, term, passage).title = true;
+            self.terms.occurrence(term, passage).title = true;
         }
+        self.terms.end_passage();
         self.lens.push(len);
         self.reference.push(p.reference);
         let mut h = DefaultHasher::new();
@@ -91,8 +89,7 @@ impl Builder {
     pub fn finish(self, synonym_groups: &[Vec<String>]) -> Index {
         let Builder {
             mut passages,
-            ids,
-            mut raw,
+            terms,
             lens: pushed_lens,
             texts,
             reference,
@@ -122,6 +119,7 @@ impl Builder {
             lens[id as usize] = pushed_lens[at];
         }
         let prior = priors(&passages, &number, &texts);
+        let Terms { ids, mut raw, .. } = terms;
         let mut vocab: Vec<(String, usize)> = ids.into_iter().collect();
         vocab.sort_unstable();
         let is_reference: Vec<bool> = (0..passages.len())
@@ -129,12 +127,19 @@ impl Builder {
             .collect();
         let prose_passages = is_reference.iter().filter(|r| !**r).count().max(1);
         let mut postings = Postings::new(&lens, avg_len, prior);
+        postings.reserve(raw.iter().map(Vec::len).sum());
         let mut prose_df = Vec::with_capacity(vocab.len());
+        let mut list = Vec::new();
         for (_, id) in &vocab {
-            let mut list = std::mem::take(&mut raw[*id]);
-            for r in &mut list {
-                r.passage = number[r.passage as usize];
-            }
+            // Each term's compact list is read back and freed in turn, so
+            // the index never holds its occurrences at full size.
+            list.clear();
+            list.extend(
+                postings::occurrences(&std::mem::take(&mut raw[*id])).map(|mut r| {
+                    r.passage = number[r.passage as usize];
+                    r
+                }),
+            );
             list.sort_unstable_by_key(|r| r.passage);
             prose_df.push(
                 list.iter()
@@ -185,28 +190,62 @@ impl Index {
     }
 }
 
-/// The occurrence of `term` in `passage` (the latest indexed), added if
-/// new; `ids` gives each term its list in `raw`.
-fn occurrence<'a>(
-    ids: &mut HashMap<String, usize>,
-    raw: &'a mut Vec<Vec<Raw>>,
-    term: String,
-    passage: u32,
-) -> &'a mut Raw {
-    let id = *ids.entry(term).or_insert_with(|| {
-        raw.push(Vec::new());
-        raw.len() - 1
-    });
-    let list = &mut raw[id];
-    if list.last().is_none_or(|r| r.passage != passage) {
-        list.push(Raw {
-            passage,
-            body: 0,
-            heading: false,
-            title: false,
-        });
+/// The terms met while indexing, each with its occurrences in the order
+/// the passages were pushed, held compact (as [`postings`] encodes them):
+/// at 10,000 pages there are millions, and as structs of 12 bytes in
+/// growing lists they took more memory than the finished index, and left
+/// it fragmented.
+#[derive(Debug, Default)]
+struct Terms {
+    /// Terms get ids in order of appearance.
+    ids: HashMap<String, usize>,
+    /// Per term: its occurrences in earlier passages, encoded.
+    raw: Vec<Vec<u8>>,
+    /// Per term: the passage of its last encoded occurrence.
+    last: Vec<u32>,
+    /// Per term: one more than the passage it was last met in (0: none).
+    met: Vec<u32>,
+    /// Per term met in the current passage: its place in `here`.
+    slot: Vec<u32>,
+    /// The current passage's occurrences, encoded when it ends.
+    here: Vec<(usize, Raw)>,
+}
+
+impl Terms {
+    /// The occurrence of `term` in `passage` (the one being indexed),
+    /// added if new.
+    fn occurrence(&mut self, term: String, passage: u32) -> &mut Raw {
+        let next = self.raw.len();
+        let id = *self.ids.entry(term).or_insert(next);
+        if id == next {
+            self.raw.push(Vec::new());
+            self.last.push(0);
+            self.met.push(0);
+            self.slot.push(0);
+        }
+        if self.met[id] != passage + 1 {
+            self.met[id] = passage + 1;
+            self.slot[id] = self.here.len() as u32;
+            self.here.push((
+                id,
+                Raw {
+                    passage,
+                    body: 0,
+                    heading: false,
+                    title: false,
+                },
+            ));
+        }
+        &mut self.here[self.slot[id] as usize].1
     }
-    list.last_mut().expect("pushed above")
+
+    /// Encodes the current passage's occurrences onto their terms' lists.
+    fn end_passage(&mut self) {
+        for (id, r) in self.here.drain(..) {
+            postings::encode(&mut self.raw[id], r.passage - self.last[id], &r);
+            self.last[id] = r.passage;
+        }
+    }
 }
 
 /// Per passage (numbered): 1, or [`BOILERPLATE`] when the same text

@@ -89,14 +89,7 @@ impl Postings {
                     byte: self.bytes.len() as u32,
                 });
             }
-            varint(&mut self.bytes, o.passage - previous);
-            let flags = if o.heading { IN_HEADING } else { 0 } | if o.title { IN_TITLE } else { 0 };
-            if o.body < u32::from(COUNT_ESCAPE) {
-                self.bytes.push(flags | o.body as u8);
-            } else {
-                self.bytes.push(flags | COUNT_ESCAPE);
-                varint(&mut self.bytes, o.body);
-            }
+            encode(&mut self.bytes, o.passage - previous, o);
             previous = o.passage;
         }
         self.terms.push(TermAt {
@@ -106,6 +99,11 @@ impl Postings {
         });
         let n = self.terms.len();
         self.terms[n - 2].count = occurrences.len() as u32;
+    }
+
+    /// Room for about this many bytes of postings.
+    pub fn reserve(&mut self, bytes: usize) {
+        self.bytes.reserve_exact(bytes);
     }
 
     /// Gives back spare capacity once every term is in.
@@ -189,23 +187,54 @@ impl Iterator for Reader<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<(u32, f32)> {
-        if self.bytes.is_empty() {
-            return None;
-        }
-        let gap = read_varint(&mut self.bytes);
-        let passage = self.previous + gap;
-        self.previous = passage;
-        let (&byte, rest) = self.bytes.split_first()?;
-        self.bytes = rest;
-        let body = match byte & COUNT_ESCAPE {
-            COUNT_ESCAPE => read_varint(&mut self.bytes),
-            n => u32::from(n),
-        };
-        let weight =
-            self.postings
-                .weight(passage, body, byte & IN_HEADING != 0, byte & IN_TITLE != 0);
-        Some((passage, weight))
+        let o = decode(&mut self.bytes, self.previous)?;
+        self.previous = o.passage;
+        let weight = self.postings.weight(o.passage, o.body, o.heading, o.title);
+        Some((o.passage, weight))
     }
+}
+
+/// Appends `o`, `gap` passages after the previous occurrence.
+pub(super) fn encode(out: &mut Vec<u8>, gap: u32, o: &Occurrence) {
+    varint(out, gap);
+    let flags = if o.heading { IN_HEADING } else { 0 } | if o.title { IN_TITLE } else { 0 };
+    if o.body < u32::from(COUNT_ESCAPE) {
+        out.push(flags | o.body as u8);
+    } else {
+        out.push(flags | COUNT_ESCAPE);
+        varint(out, o.body);
+    }
+}
+
+/// The next occurrence of `bytes`, the previous one being in `previous`.
+#[inline]
+fn decode(bytes: &mut &[u8], previous: u32) -> Option<Occurrence> {
+    if bytes.is_empty() {
+        return None;
+    }
+    let passage = previous + read_varint(bytes);
+    let (&byte, rest) = bytes.split_first()?;
+    *bytes = rest;
+    let body = match byte & COUNT_ESCAPE {
+        COUNT_ESCAPE => read_varint(bytes),
+        n => u32::from(n),
+    };
+    Some(Occurrence {
+        passage,
+        body,
+        heading: byte & IN_HEADING != 0,
+        title: byte & IN_TITLE != 0,
+    })
+}
+
+/// The occurrences [`encode`] wrote to `bytes`.
+pub(super) fn occurrences(mut bytes: &[u8]) -> impl Iterator<Item = Occurrence> + '_ {
+    let mut previous = 0;
+    std::iter::from_fn(move || {
+        let o = decode(&mut bytes, previous)?;
+        previous = o.passage;
+        Some(o)
+    })
 }
 
 fn varint(out: &mut Vec<u8>, mut n: u32) {
