@@ -193,47 +193,47 @@ fn shard() -> usize {
 /// or one JSON object. Digits are written by hand: the formatting
 /// machinery cost more than the rest of the line.
 fn format_line(out: &mut Vec<u8>, format: LogFormat, line: &Line<'_>, now: SystemTime) {
-    match format {
-        LogFormat::Text => {
-            timestamp(out, now);
-            out.extend_from_slice(b"  INFO access: request method=");
-            quoted(out, line.method);
-            out.extend_from_slice(b" path=");
-            quoted(out, line.path);
-            out.extend_from_slice(b" route=");
-            quoted(out, line.route);
-            out.extend_from_slice(b" status=");
-            number(out, u64::from(line.status));
-            out.extend_from_slice(b" bytes=");
-            number(out, line.bytes);
-            out.extend_from_slice(b" duration_ms=");
-            millis(out, line.duration);
-            out.extend_from_slice(b" client=");
-            address(out, line.client);
-            out.extend_from_slice(b" request_id=");
-            quoted(out, line.request_id);
-        }
-        LogFormat::Json => {
-            out.extend_from_slice(b"{\"timestamp\":\"");
-            timestamp(out, now);
-            out.extend_from_slice(b"\",\"level\":\"INFO\",\"message\":\"request\",\"method\":");
-            quoted(out, line.method);
-            out.extend_from_slice(b",\"path\":");
-            quoted(out, line.path);
-            out.extend_from_slice(b",\"route\":");
-            quoted(out, line.route);
-            out.extend_from_slice(b",\"status\":");
-            number(out, u64::from(line.status));
-            out.extend_from_slice(b",\"bytes\":");
-            number(out, line.bytes);
-            out.extend_from_slice(b",\"duration_ms\":");
-            millis(out, line.duration);
-            out.extend_from_slice(b",\"client\":\"");
-            address(out, line.client);
-            out.extend_from_slice(b"\",\"request_id\":");
-            quoted(out, line.request_id);
-            out.extend_from_slice(b",\"target\":\"access\"}");
-        }
+    let json = format == LogFormat::Json;
+    if json {
+        out.extend_from_slice(b"{\"timestamp\":\"");
+        timestamp(out, now);
+        out.extend_from_slice(b"\",\"level\":\"INFO\",\"message\":\"request\"");
+    } else {
+        timestamp(out, now);
+        out.extend_from_slice(b"  INFO access: request");
+    }
+    // ` name=` or `,"name":`.
+    let key = |out: &mut Vec<u8>, name: &str| {
+        out.extend_from_slice(if json { b",\"" } else { b" " });
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(if json { b"\":" } else { b"=" });
+    };
+    key(out, "method");
+    quoted(out, line.method);
+    key(out, "path");
+    quoted(out, line.path);
+    key(out, "route");
+    quoted(out, line.route);
+    key(out, "status");
+    number(out, u64::from(line.status));
+    key(out, "bytes");
+    number(out, line.bytes);
+    key(out, "duration_ms");
+    millis(out, line.duration);
+    // The address is a string in JSON, bare in text (as `tracing` prints
+    // a `Display` field).
+    key(out, "client");
+    if json {
+        out.push(b'"');
+    }
+    address(out, line.client);
+    if json {
+        out.push(b'"');
+    }
+    key(out, "request_id");
+    quoted(out, line.request_id);
+    if json {
+        out.extend_from_slice(b",\"target\":\"access\"}");
     }
     out.push(b'\n');
 }
