@@ -59,6 +59,14 @@ impl Published {
         fallback_base: &str,
         file_memory: u64,
     ) -> anyhow::Result<Published> {
+        let loaded = Published::read(dist, fallback_base, file_memory);
+        // What reading needed (the manifest parsed, the index's scratch)
+        // is free now: give it back rather than hold it (decision 0259).
+        heap::release_free();
+        loaded
+    }
+
+    fn read(dist: &Path, fallback_base: &str, file_memory: u64) -> anyhow::Result<Published> {
         let root = dist.canonicalize().with_context(|| {
             format!("resolving {} (run `generate build` first)", dist.display())
         })?;
