@@ -43,14 +43,17 @@ pub(super) struct Postings {
     /// postings it has; one more entry closes the last term.
     terms: Vec<TermAt>,
     skips: Vec<Skip>,
-    /// Per passage: the BM25 length norm, `K1 * (1 - B + B * len / avg)`.
-    norm: Vec<f32>,
-    /// Per passage: its prior (boilerplate and reference weigh less).
-    prior: Vec<f32>,
-    /// Per passage: the weight of a term met once in its body and in
-    /// neither heading nor title, the commonest posting, worked out ahead
-    /// (the same expression, so the same bits) to spare a division.
-    once: Vec<f32>,
+    /// Per passage: the two figures its postings' weights are made of,
+    /// side by side, so that reading a posting costs one access to them.
+    per: Vec<PassageFigures>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct PassageFigures {
+    /// The BM25 length norm, `K1 * (1 - B + B * len / avg)`.
+    norm: f32,
+    /// Its prior (boilerplate and reference weigh less).
+    prior: f32,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -71,20 +74,19 @@ impl Postings {
     /// Postings for terms added in id order with [`Postings::add_term`];
     /// `lens` and `prior` per passage.
     pub fn new(lens: &[f32], avg_len: f32, prior: Vec<f32>) -> Postings {
-        let norm = lens
+        let per = lens
             .iter()
-            .map(|&len| K1 * (1.0 - B + B * len / avg_len))
+            .zip(prior)
+            .map(|(&len, prior)| PassageFigures {
+                norm: K1 * (1.0 - B + B * len / avg_len),
+                prior,
+            })
             .collect();
-        let mut postings = Postings {
+        Postings {
             terms: vec![TermAt::default()],
-            norm,
-            prior,
+            per,
             ..Postings::default()
-        };
-        postings.once = (0..postings.norm.len() as u32)
-            .map(|p| postings.weight(p, 1, false, false))
-            .collect();
-        postings
+        }
     }
 
     /// Adds the next term's occurrences, in passage order.
@@ -166,20 +168,21 @@ impl Postings {
         self.bytes.capacity()
             + self.terms.capacity() * std::mem::size_of::<TermAt>()
             + self.skips.capacity() * std::mem::size_of::<Skip>()
-            + (self.norm.capacity() + self.prior.capacity() + self.once.capacity()) * 4
+            + self.per.capacity() * std::mem::size_of::<PassageFigures>()
     }
 
     /// The BM25F weight of a body count and fields in passage `p` (the
     /// expression and order the index was always built with).
+    #[inline]
     fn weight(&self, p: u32, body: u32, heading: bool, title: bool) -> f32 {
-        let p = p as usize;
+        let figures = self.per[p as usize];
         let tf = body as f32;
-        let body = tf * (K1 + 1.0) / (tf + self.norm[p]);
+        let body = tf * (K1 + 1.0) / (tf + figures.norm);
         let fields = f32::from(u8::from(heading)) * HEADING_WEIGHT
             + f32::from(u8::from(title)) * TITLE_WEIGHT;
         // The priors are powers of two, so multiplying them in here rounds
         // as multiplying them in last would.
-        (body + fields) * self.prior[p]
+        (body + fields) * figures.prior
     }
 }
 
@@ -195,12 +198,22 @@ impl Iterator for Reader<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<(u32, f32)> {
-        // A one-byte gap and a count of one without flags: the commonest.
-        if let [gap @ 0..0x80, 1, rest @ ..] = self.bytes {
+        // A one-byte gap and a count byte without escape: nearly every
+        // posting, read without a branch on its count or flags (whose
+        // mispredictions cost more than the division).
+        if let [gap @ 0..0x80, byte, rest @ ..] = self.bytes
+            && byte & COUNT_ESCAPE != COUNT_ESCAPE
+        {
             let passage = self.previous + u32::from(*gap);
             self.previous = passage;
             self.bytes = rest;
-            return Some((passage, self.postings.once[passage as usize]));
+            let weight = self.postings.weight(
+                passage,
+                u32::from(byte & COUNT_ESCAPE),
+                byte & IN_HEADING != 0,
+                byte & IN_TITLE != 0,
+            );
+            return Some((passage, weight));
         }
         let o = decode(&mut self.bytes, self.previous)?;
         self.previous = o.passage;
