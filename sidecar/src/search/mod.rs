@@ -13,10 +13,12 @@
 //! (its words weighted by rarity), which is how the chat tells a good
 //! answer from a coincidental one.
 //!
-//! Cost: the weight of a term in a passage depends on the passage alone, so
-//! it is worked out once at startup and kept in the posting ([`Posting`]);
-//! a question then costs a multiplication per posting of its terms, into
-//! accumulators that live as long as the index ([`scratch`]). Passages
+//! Cost: the weight of a term in a passage depends on the passage alone;
+//! the postings keep its count and flags in a byte and work the weight out
+//! again while reading, from two figures per passage ([`postings`]), so a
+//! question costs a short decode, a division and a multiplication per
+//! posting of its terms, into accumulators that live as long as the index
+//! ([`scratch`]). Passages
 //! are numbered in (URL, anchor) order, so a page's passages stand
 //! together and a number settles a tie. Pages are then bounded before they
 //! are scored: a page scores at least its best passage and at most 1.75
