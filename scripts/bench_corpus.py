@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Deterministic synthetic corpus for scripts/bench-build.
 
-Usage: scripts/bench_corpus.py OUT_DIR N
+Usage: scripts/bench_corpus.py OUT_DIR N [--bilingual]
 
 Writes
   OUT_DIR/content/  a content folder for `generate build`: site.toml and
@@ -15,6 +15,13 @@ Writes
                     nav, breadcrumbs, prev/next, section listing, JSON-LD), a
                     Markdown twin per page (as we publish one) and the same
                     CSS/JS/SVG assets fingerprinted through Hugo Pipes.
+
+With --bilingual, every page and index also has a Dutch translation
+beside it (`page-00001.nl.md`: the same Markdown under a marked title,
+so both languages weigh the same), for both tools: ours publishes it under
+/nl/ (site.toml declares English and Dutch), Hugo as a second language
+(translation by file name, its default `/nl/` prefix), each page naming its
+versions as hreflang alternates and linking them from a switcher.
 
 Same N, same bytes: a seeded PRNG, no clock, no absolute paths. Standard
 library only.
@@ -386,7 +393,28 @@ HUGO_SINGLE_MD = """# {{ .Title }}
 """
 
 
-def hugo_config(site: dict) -> str:
+# Bilingual: each page names its versions and links them (as ours does).
+HUGO_ALTERNATES = """{{- if .IsTranslated }}
+{{- range .AllTranslations }}
+<link rel="alternate" hreflang="{{ .Language.LanguageCode }}" href="{{ .Permalink }}">
+{{- end }}
+{{- end }}"""
+HUGO_SWITCHER = """  {{- with .Translations }}
+  <nav class="languages" aria-label="Language"><ul>
+  {{- range . }}<li><a href="{{ .RelPermalink }}" hreflang="{{ .Language.LanguageCode }}">{{ .Language.LanguageName }}</a></li>{{ end }}
+  </ul></nav>
+  {{- end }}"""
+
+
+def bilingual_baseof() -> str:
+    out = HUGO_BASEOF.replace(
+        '<link rel="canonical" href="{{ .Permalink }}">',
+        '<link rel="canonical" href="{{ .Permalink }}">\n' + HUGO_ALTERNATES,
+    )
+    return out.replace("</header>", HUGO_SWITCHER + "\n</header>")
+
+
+def hugo_config(site: dict, bilingual: bool = False) -> str:
     licences = {l["id"]: l for l in site.get("licences", [])}
     lic = licences.get(site.get("default_licence", ""), {"title": "", "url": ""})
     lines = [
@@ -426,6 +454,19 @@ def hugo_config(site: dict) -> str:
         'page = ["html", "markdown"]',
         "",
     ]
+    if bilingual:
+        lines += [
+            f"defaultContentLanguage = {toml_str(site.get('language', 'en'))}",
+            "[languages.en]",
+            'languageCode = "en"',
+            'languageName = "English"',
+            "weight = 1",
+            "[languages.nl]",
+            'languageCode = "nl"',
+            'languageName = "Nederlands"',
+            "weight = 2",
+            "",
+        ]
     for i, item in enumerate(site.get("nav", [])):
         lines += [
             "[[menus.main]]",
@@ -440,7 +481,9 @@ def hugo_config(site: dict) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3 or not argv[2].isdigit() or int(argv[2]) < 1:
+    bilingual = argv[3:] == ["--bilingual"]
+    if len(argv) not in (3, 4) or (len(argv) == 4 and not bilingual) \
+            or not argv[2].isdigit() or int(argv[2]) < 1:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     out = Path(argv[1])
@@ -492,15 +535,21 @@ def main(argv: list[str]) -> int:
             front_matter(p.title, p.summary, p.weight) + "\n" + body(rng, pages, p)
         )
 
+    if bilingual:
+        # A translation beside every file: the same body under a marked
+        # title (the title line is the front matter's first).
+        for rel, text in list(docs.items()):
+            translated = text.replace('title = "', 'title = "NL ', 1)
+            docs[rel[: -len(".md")] + ".nl.md"] = translated
     for rel, text in docs.items():
         write(content / "docs" / rel, text)
         # Hugo serves content/docs/a/b.md at /docs/a/b/, as we do.
         write(hugo / "content" / "docs" / rel, text)
 
     # Hugo: configuration, layouts, assets (the same sources as ours).
-    write(hugo / "hugo.toml", hugo_config(site))
+    write(hugo / "hugo.toml", hugo_config(site, bilingual))
     layouts = hugo / "layouts" / "_default"
-    write(layouts / "baseof.html", HUGO_BASEOF)
+    write(layouts / "baseof.html", bilingual_baseof() if bilingual else HUGO_BASEOF)
     write(layouts / "single.html", HUGO_SINGLE)
     write(layouts / "list.html", HUGO_LIST)
     write(hugo / "layouts" / "index.html", HUGO_INDEX)
@@ -516,7 +565,8 @@ def main(argv: list[str]) -> int:
     for rel in sorted(docs):
         digest.update(rel.encode() + b"\0" + docs[rel].encode() + b"\0")
     print(
-        f"corpus: {n} pages + {SECTIONS + 1} indexes in {SECTIONS} sections, "
+        f"corpus: {n} pages + {SECTIONS + 1} indexes in {SECTIONS} sections"
+        f"{', each also in Dutch' if bilingual else ''}, "
         f"{total / 1048576:.1f} MiB of Markdown (avg {total / len(docs) / 1024:.1f} KiB), "
         f"sha256 {digest.hexdigest()[:16]}"
     )

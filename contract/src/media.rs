@@ -47,6 +47,10 @@ pub fn for_path(path: &str) -> &'static str {
         _ => {}
     }
     let name = path.rsplit('/').next().unwrap_or_default();
+    // Each language's feed (`nl/feed.xml`) is Atom like the default one.
+    if name == crate::manifest::FEED {
+        return ATOM;
+    }
     // A snapshot's checksum list and licence notice keep their customary
     // names without an extension.
     if name == crate::snapshot::CHECKSUMS || name == crate::snapshot::LICENSE {

@@ -1,14 +1,17 @@
-//! The search files: the plain text of every page that has a Markdown twin
-//! (`dist/search-index.json`) and the same text cut at headings
-//! (`dist/search-passages.json`). The generator writes them; the browser's
-//! search box reads the index, the sidecar's ranking the passages.
+//! The search files: every page that has a Markdown twin, by URL, title,
+//! summary and section (`dist/search-index.json`), and the pages' plain
+//! text cut at headings (`dist/search-passages.json`). The text is written
+//! once, in the passages (decision 0260). The generator writes them; the
+//! sidecar's ranking reads the passages, `generate check` the index.
 //!
 //! Each is published in parts, so that an edit of one page rewrites one
-//! part and not the text of every page (format version 2):
+//! part and not the text of every page:
 //!
-//! - `search-index.json`: `{"version": 2, "documents": N, "parts": ["/search/index-1.json", …]}`;
-//!   each part `{"documents": [{"url", "title", "summary", "section", "text"}, …]}`.
-//! - `search-passages.json`: `{"version": 2, "synonyms": [[…]], "parts": ["/search/passages-1.json", …]}`;
+//! - `search-index.json` (version 3): `{"version": 3, "documents": N, "parts": ["/search/index-1.json", …]}`;
+//!   each part `{"documents": [{"url", "title", "summary", "section"}, …]}`.
+//! - `search-passages.json` (version 3): `{"version": 3, "language": "en", "synonyms": [[…]], "parts": ["/search/passages-1.json", …]}`,
+//!   `language` being the site's default language (a translation's
+//!   passages name their own);
 //!   each part `{"passages": [{"url", "anchor"?, "title", …, "text"}, …]}`.
 //!
 //! Parts are site paths under [`PARTS_DIR`]; their entries, read in the
@@ -20,8 +23,9 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Bumped when the shape changes incompatibly.
-pub const VERSION: u32 = 2;
+/// Bumped when the index's shape changes incompatibly (3: without the
+/// pages' text, which the passages hold).
+pub const VERSION: u32 = 3;
 
 /// The folder of the parts, as a site path.
 pub const PARTS_DIR: &str = "/search/";
@@ -48,6 +52,9 @@ pub struct IndexPart {
 #[serde(deny_unknown_fields)]
 pub struct PassagesHead {
     pub version: u32,
+    /// The site's default language (BCP 47): that of every passage that
+    /// does not name its own.
+    pub language: String,
     /// Groups of words a visitor may use for the same thing (lower case).
     pub synonyms: Vec<Vec<String>>,
     pub parts: Vec<String>,
@@ -76,14 +83,12 @@ pub struct SearchDocument {
     pub summary: String,
     /// First path segment under `/docs/` (`""` for the documentation home).
     pub section: String,
-    /// The page's text without markup.
-    pub text: String,
 }
 
 /// Bumped when the passage file's shape changes incompatibly.
-pub const PASSAGES_VERSION: u32 = 2;
+pub const PASSAGES_VERSION: u32 = 3;
 
-/// The passages put together: the same text as the search index, cut at
+/// The passages put together: the text of every document page, cut at
 /// every heading, with the synonym groups of `content/`. The sidecar ranks
 /// it for the chat and the MCP `search_documentation` tool.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,6 +134,11 @@ pub struct Passage {
     /// question in developers' words, or when nothing else answers.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub developers: bool,
+    /// The language of a translation (its BCP 47 code); absent on the
+    /// pages in the site's default language. The sidecar ranks each
+    /// language's passages apart, with its own stemming and stop words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
     pub text: String,
 }
 
@@ -246,6 +256,15 @@ pub fn read_passages_each(
     read_passages_located(read, |p, _| each(p))
 }
 
+/// The site's default language as the passage file names it: that of
+/// every passage without a `language` of its own.
+pub fn passages_language(read: impl Fn(&str) -> Option<Vec<u8>>) -> Result<String, ReadError> {
+    let key = crate::manifest::SEARCH_PASSAGES;
+    let head: PassagesHead = parse(&read, key)?;
+    check_version(key, head.version, PASSAGES_VERSION)?;
+    Ok(head.language)
+}
+
 /// Where a passage's JSON object stands in the build's files: the part's
 /// key and the object's bytes in it, so that a reader may read it again
 /// from there instead of holding its text.
@@ -310,7 +329,7 @@ mod tests {
         move |k| map.get(k).cloned()
     }
 
-    const DOC: &str = r#"{"url":"/docs/a/","title":"A","summary":"","section":"a","text":"t"}"#;
+    const DOC: &str = r#"{"url":"/docs/a/","title":"A","summary":"","section":"a"}"#;
 
     #[test]
     fn a_located_passage_reads_back_from_its_bytes() {
@@ -325,13 +344,15 @@ mod tests {
             attribution: None,
             reference: false,
             developers: false,
+            language: None,
             text: "ünïcode \\ and \"quotes\"".into(),
         };
         let part = serde_json::to_string_pretty(&PassagesPart {
             passages: vec![p("/x/"), p("/y/")],
         })
         .unwrap();
-        let head = r#"{"version":2,"synonyms":[],"parts":["/search/passages-1.json"]}"#;
+        let head =
+            r#"{"version":3,"language":"en","synonyms":[],"parts":["/search/passages-1.json"]}"#;
         let pairs = [
             (crate::manifest::SEARCH_PASSAGES, head),
             ("search/passages-1.json", part.as_str()),
@@ -354,7 +375,7 @@ mod tests {
         let index = read_index(files(&[
             (
                 "search-index.json",
-                r#"{"version":2,"documents":2,"parts":["/search/index-1.json","/search/index-2.json"]}"#,
+                r#"{"version":3,"documents":2,"parts":["/search/index-1.json","/search/index-2.json"]}"#,
             ),
             ("search/index-1.json", &format!(r#"{{"documents":[{DOC}]}}"#)),
             ("search/index-2.json", &format!(r#"{{"documents":[{second}]}}"#)),
@@ -366,7 +387,7 @@ mod tests {
         let short = read_index(files(&[
             (
                 "search-index.json",
-                r#"{"version":2,"documents":3,"parts":["/search/index-1.json"]}"#,
+                r#"{"version":3,"documents":3,"parts":["/search/index-1.json"]}"#,
             ),
             (
                 "search/index-1.json",
@@ -376,7 +397,7 @@ mod tests {
         assert_eq!(short, Err(ReadError::Count { said: 3, found: 1 }));
         let missing = read_index(files(&[(
             "search-index.json",
-            r#"{"version":2,"documents":1,"parts":["/search/index-9.json"]}"#,
+            r#"{"version":3,"documents":1,"parts":["/search/index-9.json"]}"#,
         )]));
         assert_eq!(
             missing,
@@ -387,6 +408,21 @@ mod tests {
             r#"{"version":1,"documents":[]}"#,
         )]));
         assert!(matches!(old, Err(ReadError::Invalid(..))), "{old:?}");
+        // Version 2 carried each page's text: read as version 3, refused.
+        let with_text = read_index(files(&[
+            (
+                "search-index.json",
+                r#"{"version":2,"documents":1,"parts":["/search/index-1.json"]}"#,
+            ),
+            (
+                "search/index-1.json",
+                &format!(r#"{{"documents":[{DOC}]}}"#),
+            ),
+        ]));
+        assert!(
+            matches!(with_text, Err(ReadError::Invalid(..))),
+            "{with_text:?}"
+        );
     }
 
     #[test]
@@ -410,7 +446,7 @@ mod tests {
         let passages = read_passages(files(&[
             (
                 "search-passages.json",
-                r#"{"version":2,"synonyms":[["a","b"]],"parts":["/search/passages-1.json"]}"#,
+                r#"{"version":3,"language":"en","synonyms":[["a","b"]],"parts":["/search/passages-1.json"]}"#,
             ),
             (
                 "search/passages-1.json",

@@ -38,6 +38,7 @@ fn index() -> &'static Index {
                 attribution: None,
                 reference: false,
                 developers: false,
+                language: None,
                 text: text.into(),
             };
             PassageIndex {

@@ -28,6 +28,13 @@ pub struct Asset {
 }
 
 impl Assets {
+    /// Adds an asset made by the build (not read from `templates/assets/`),
+    /// named by its hash like the others.
+    pub fn add(&mut self, name: &str, bytes: Vec<u8>) {
+        let url = format!("/assets/{}", hashed_name(name, &bytes));
+        self.by_name.insert(name.to_owned(), Asset { url, bytes });
+    }
+
     /// The hashed site path of a source asset.
     pub fn url(&self, name: &str) -> Option<&str> {
         self.by_name.get(name).map(|a| a.url.as_str())

@@ -16,10 +16,10 @@ pub use catalogs::{
     AI_CATALOG_SPEC_VERSION, MCP_SERVER_CARD_MEDIA_TYPE, MCP_SERVER_CARD_PATH,
     MCP_SERVER_CARD_SCHEMA, OPENAPI_MEDIA_TYPE, ai_catalog, api_catalog, mcp_server_card,
 };
-pub use crawlers::{robots_txt, sitemap_xml};
+pub use crawlers::{SitemapAlternates, robots_txt, sitemap_xml};
 pub use datasets::{CATALOG_PATH, OpenData};
 pub use feed::{Category, FEED_ENTRIES, FeedEntry, FeedHead, atom_feed};
-pub use llms_txt::llms_txt;
+pub use llms_txt::{Translated, llms_txt};
 pub use security_txt::{security_expires, security_txt};
 pub use text::DocLink;
 pub(crate) use text::xml_escape;

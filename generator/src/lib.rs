@@ -19,6 +19,7 @@ pub mod host_config;
 pub mod images;
 pub mod manifest;
 pub mod markdown;
+pub mod messages;
 pub mod model;
 pub mod openapi;
 pub mod origin;

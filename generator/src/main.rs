@@ -100,6 +100,10 @@ enum Command {
         /// The built output folder to check.
         #[arg(long, env = "GENERATE_OUT", default_value = "dist")]
         out: PathBuf,
+        /// Fail, rather than warn, when a page lacks a translation into one
+        /// of the site's languages or a translation is older than its page.
+        #[arg(long)]
+        strict_translations: bool,
     },
     /// Write a front server's configuration (nginx, Caddy, Netlify or
     /// Cloudflare Pages) from a built site's manifest and the route table:
@@ -235,8 +239,33 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { content, out } => {
+        Command::Check {
+            content,
+            out,
+            strict_translations,
+        } => {
             let loaded = generator::content::load_content(&content)?;
+            let gaps = loaded.translation_gaps();
+            let level = if strict_translations {
+                "error"
+            } else {
+                "warning"
+            };
+            for gap in &gaps {
+                eprintln!("{level}: {gap}");
+            }
+            for l in loaded.site.translations() {
+                let (missing, outdated): (Vec<_>, Vec<_>) = gaps
+                    .iter()
+                    .filter(|g| g.language() == l.code)
+                    .partition(|g| matches!(g, generator::content::TranslationGap::Missing { .. }));
+                let (missing, outdated) = (missing.len(), outdated.len());
+                println!(
+                    "check: `{}` ({}): {missing} pages without a translation, {outdated} translations older than their page",
+                    l.code, l.name
+                );
+            }
+            let untranslated = if strict_translations { gaps.len() } else { 0 };
             let mut broken = generator::check::check_links(&out)?;
             // A link to a draft is broken in a published build: say so.
             for b in &mut broken {
@@ -278,7 +307,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     0
                 }
             };
-            if broken.is_empty() && false_claims == 0 {
+            if broken.is_empty() && false_claims == 0 && untranslated == 0 {
                 println!("check: content valid, every internal link and anchor resolves");
                 Ok(ExitCode::SUCCESS)
             } else {
@@ -287,6 +316,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
                 if false_claims > 0 {
                     eprintln!("check: {false_claims} statements the data contradict");
+                }
+                if untranslated > 0 {
+                    eprintln!(
+                        "check: {untranslated} pages without an up-to-date translation (--strict-translations)"
+                    );
                 }
                 Ok(ExitCode::from(1))
             }

@@ -19,8 +19,16 @@ pub struct Site {
     pub title: String,
     /// Canonical base URL without a trailing slash; `--base-url` overrides it.
     pub base_url: String,
-    /// BCP 47 language tag of the content.
+    /// BCP 47 language tag of the content: the default language, whose
+    /// pages keep the site's plain URLs.
     pub language: String,
+    /// Every language the site publishes in, the default one included,
+    /// with its name in itself (for the language switcher). Empty for a
+    /// site in one language. A page's translation sits beside it, named
+    /// with the language before `.md` (`statistics.nl.md`), and publishes
+    /// under `/{code}/` (`/nl/docs/data/statistics/`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub languages: Vec<Language>,
     /// The content's date: every date the build needs (sitemap, security.txt
     /// expiry) derives from it, never from the clock.
     pub updated: Date,
@@ -52,6 +60,24 @@ pub struct Site {
     /// before it continues at `…/page/2/`.
     #[serde(default = "default_page_size")]
     pub page_size: usize,
+}
+
+/// A language the site publishes in.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Language {
+    /// BCP 47 tag in lower case, such as `nl` or `pt-br`.
+    pub code: String,
+    /// The language's name in itself, such as `Nederlands`.
+    pub name: String,
+}
+
+impl Site {
+    /// The languages pages may be translated into: the declared ones but
+    /// the default.
+    pub fn translations(&self) -> impl Iterator<Item = &Language> {
+        self.languages.iter().filter(|l| l.code != self.language)
+    }
 }
 
 /// The listing length when `site.toml` names none.
@@ -97,6 +123,12 @@ pub struct FrontMatter {
     /// Template to render with (default `page.html`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<String>,
+    /// A translation's own last URL segment (`statistieken` for
+    /// `/nl/docs/data/statistieken/`); the pages under it follow it. Only
+    /// in a translation: a page in the default language is named by its
+    /// file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slug: Option<String>,
     /// Earlier addresses of the page (site paths such as `/old/path/`):
     /// each answers with a permanent redirect to the page.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

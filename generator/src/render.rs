@@ -10,14 +10,18 @@ use anyhow::{Context, Result};
 
 use crate::assets::Assets;
 use crate::eight;
+use crate::messages::Messages;
 use crate::walk;
 use minijinja::{
     AutoEscape, Environment, Error, ErrorKind, Output, State, UndefinedBehavior, Value,
+    value::Kwargs,
 };
 
 /// The loaded templates.
 pub struct Renderer {
     env: Environment<'static>,
+    /// Their interface words, by language.
+    pub messages: Arc<Messages>,
 }
 
 /// The Subresource Integrity value of `bytes`: SHA-384, base64.
@@ -33,7 +37,7 @@ pub fn sri(bytes: &[u8]) -> String {
 impl Renderer {
     /// Loads every `*.html` file of `dir` (outside `assets/`) as a template
     /// named by its path relative to `dir`.
-    pub fn new(dir: &Path, assets: &Assets) -> Result<Self> {
+    pub fn new(dir: &Path, assets: &Assets, messages: Messages) -> Result<Self> {
         let asset_urls: BTreeMap<String, Value> = assets
             .by_name
             .iter()
@@ -89,7 +93,38 @@ impl Renderer {
                 )
             })
         });
-        Ok(Self { env })
+        // `t(key, name=value…)`: the interface word `key` in the language
+        // of the page being rendered (`page.language`, else the site's),
+        // each `{name}` in it replaced by its value.
+        let messages = Arc::new(messages);
+        let words = Arc::clone(&messages);
+        env.add_function(
+            "t",
+            move |state: &State, key: &str, args: Kwargs| -> Result<Value, Error> {
+                let language = state
+                    .lookup("page")
+                    .map(|p| p.get_attr("language").unwrap_or_default())
+                    .filter(|l| !l.is_undefined() && !l.is_none())
+                    .or_else(|| {
+                        state
+                            .lookup("site")
+                            .and_then(|s| s.get_attr("language").ok())
+                    })
+                    .unwrap_or_default();
+                let language = language.as_str().unwrap_or("");
+                let word = words
+                    .get(language, key)
+                    .map_err(|e| Error::new(ErrorKind::InvalidOperation, e))?;
+                let mut word = word.to_owned();
+                for name in args.args() {
+                    let value: Value = args.get(name)?;
+                    word = word.replace(&format!("{{{name}}}"), &value.to_string());
+                }
+                args.assert_all_used()?;
+                Ok(Value::from(word))
+            },
+        );
+        Ok(Self { env, messages })
     }
 
     /// Whether template `name` was loaded.

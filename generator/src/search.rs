@@ -1,7 +1,9 @@
 //! The search files (`search-index.json`, `search-passages.json` and their
-//! parts under `search/`): the plain text of every page that has a
-//! Markdown twin, for the in-browser search, and cut at headings, for the
-//! sidecar's ranking (the chat and the MCP `search_documentation` tool).
+//! parts under `search/`): every page that has a Markdown twin, by URL,
+//! title, summary and section, and the text of every document cut at
+//! headings, for the sidecar's ranking (the chat and the MCP
+//! `search_documentation` tool); and the browser's split index
+//! ([`shards`]), made from the same text.
 //!
 //! The format is the contract's (`contract::search`): entries sorted by
 //! `url`, a site path ending in `/` whose Markdown twin is `url + "index.md"`,
@@ -24,52 +26,35 @@ pub fn fragment<T: Serialize>(value: &T) -> Vec<u8> {
     serde_json::to_vec(value).expect("strings serialise")
 }
 
-/// An entry whose JSON ends with its `text`: the long part, written by
-/// [`json::push_literal`] rather than by `serde_json`, to the same bytes.
-pub trait WithText: Serialize {
-    fn text_mut(&mut self) -> &mut String;
-}
-
-impl WithText for SearchDocument {
-    fn text_mut(&mut self) -> &mut String {
-        &mut self.text
-    }
-}
-
-impl WithText for Passage {
-    fn text_mut(&mut self) -> &mut String {
-        &mut self.text
-    }
-}
-
-/// [`fragment`] of an entry with a text, written into `bytes` (made with
-/// room for it, say): the same bytes, made faster. The entry is as it was
-/// afterwards.
-pub fn text_fragment_in<T: WithText>(mut bytes: Vec<u8>, value: &mut T) -> Vec<u8> {
+/// [`fragment`] of a passage, whose JSON ends with its `text` (the long
+/// part, written by [`json::push_literal`] rather than by `serde_json`, to
+/// the same bytes), into `bytes` (made with room for it, say). The passage
+/// is as it was afterwards.
+pub fn passage_fragment_in(mut bytes: Vec<u8>, passage: &mut Passage) -> Vec<u8> {
     // The rest as serde_json writes it, with an empty text last:
     // `…,"text":""}`; the text goes between the quotes.
     const EMPTY_TEXT: &[u8] = b"\"text\":\"\"}";
-    let text = std::mem::take(value.text_mut());
+    let text = std::mem::take(&mut passage.text);
     let start = bytes.len();
-    serde_json::to_writer(&mut bytes, &*value).expect("strings serialise");
+    serde_json::to_writer(&mut bytes, &*passage).expect("strings serialise");
     assert!(
         bytes[start..].ends_with(EMPTY_TEXT),
-        "`text` is the last field of a search entry"
+        "`text` is the last field of a passage"
     );
     bytes.truncate(bytes.len() - 3);
     json::push_literal(&mut bytes, &text);
     bytes.push(b'}');
-    *value.text_mut() = text;
+    passage.text = text;
     bytes
 }
 
-/// [`fragment_list`] of entries with a text ([`text_fragment_in`]).
-pub fn text_fragment_list_in<T: WithText>(mut bytes: Vec<u8>, values: &mut [T]) -> Vec<u8> {
-    for (i, v) in values.iter_mut().enumerate() {
+/// [`fragment_list`] of passages ([`passage_fragment_in`]).
+pub fn passage_fragment_list_in(mut bytes: Vec<u8>, passages: &mut [Passage]) -> Vec<u8> {
+    for (i, p) in passages.iter_mut().enumerate() {
         if i > 0 {
             bytes.push(b',');
         }
-        bytes = text_fragment_in(bytes, v);
+        bytes = passage_fragment_in(bytes, p);
     }
     bytes
 }
@@ -198,27 +183,36 @@ pub fn index_files<'a>(
 /// page's fragment ([`fragment_list`]) with its URL.
 pub fn passages_files<'a>(
     pages: Vec<(&'a str, &'a [u8])>,
+    language: &str,
     synonyms: &[Vec<String>],
     changed: Changed<'_>,
 ) -> Vec<SearchFile<'a>> {
     let mut files = parted("passages", "passages", pages, changed, |out, _| {
         out.extend_from_slice(
             format!(
-                "{{\"version\":{},\"synonyms\":",
+                "{{\"version\":{},\"language\":",
                 contract::search::PASSAGES_VERSION
             )
             .as_bytes(),
         );
+        serde_json::to_writer(&mut *out, language).expect("strings serialise");
+        out.extend_from_slice(b",\"synonyms\":");
         serde_json::to_writer(&mut *out, synonyms).expect("strings serialise");
     });
     files[0].path = PASSAGES_PATH.to_owned();
     files
 }
 
-/// The browser's split index ([`shards`]) from every page's entry: every
-/// file each time, since a term's postings depend on every page.
-pub fn browser_files<'a>(pages: &[&BrowserEntry]) -> Vec<SearchFile<'a>> {
-    shards::files(pages)
+/// The browser's split index ([`shards`]) from every page's entry of one
+/// language: every file each time, since a term's postings depend on
+/// every page. The default language's is in `search/`, another's in
+/// `search/{code}/` (`language`).
+pub fn browser_files<'a>(pages: &[&BrowserEntry], language: Option<&str>) -> Vec<SearchFile<'a>> {
+    let folder = match language {
+        None => "search/".to_owned(),
+        Some(code) => format!("search/{code}/"),
+    };
+    shards::files(pages, &folder)
         .into_iter()
         .map(|(path, bytes)| SearchFile {
             path,
@@ -241,19 +235,13 @@ mod tests {
         SearchDocument {
             url: url.into(),
             title: "T".into(),
-            summary: "S".into(),
+            summary: "S \"quoted\"".into(),
             section: "a".into(),
-            text: "x \"y\"".into(),
         }
     }
 
     #[test]
-    fn entries_with_text_are_the_bytes_serde_json_writes() {
-        let mut d = doc("/docs/a/");
-        d.text = "Qualité \"de\" l'eau\n\ttab \\ and more text than eight bytes".into();
-        let before = d.clone();
-        assert_eq!(text_fragment_in(Vec::new(), &mut d), fragment(&before));
-        assert_eq!(d, before);
+    fn passages_are_the_bytes_serde_json_writes() {
         let passage = |anchor: &str, historical: bool| Passage {
             url: "/docs/a/".into(),
             anchor: anchor.into(),
@@ -265,7 +253,8 @@ mod tests {
             attribution: historical.then(|| "Someone".into()),
             reference: !historical,
             developers: !historical,
-            text: format!("{anchor}: \"text\"\nwith lines\u{1}"),
+            language: None,
+            text: format!("{anchor}: Qualité \"de\" l'eau\n\ttab \\ with lines\u{1}"),
         };
         let mut passages = vec![
             passage("", false),
@@ -274,11 +263,11 @@ mod tests {
         ];
         let before = passages.clone();
         assert_eq!(
-            text_fragment_list_in(Vec::new(), &mut passages),
+            passage_fragment_list_in(Vec::new(), &mut passages),
             fragment_list(&before)
         );
         assert_eq!(passages, before);
-        assert!(text_fragment_list_in::<Passage>(Vec::new(), &mut []).is_empty());
+        assert!(passage_fragment_list_in(Vec::new(), &mut []).is_empty());
     }
 
     #[test]
@@ -338,6 +327,7 @@ mod tests {
             attribution: None,
             reference: false,
             developers: false,
+            language: None,
             text: "x \"y\"".into(),
         };
         let synonyms = vec![vec!["ph".to_owned(), "acidity".to_owned()]];
@@ -355,6 +345,7 @@ mod tests {
             .collect();
         let files: Vec<(String, Vec<u8>)> = passages_files(
             parts.iter().map(|(u, f)| (*u, &f[..])).collect(),
+            "en",
             &synonyms,
             None,
         )

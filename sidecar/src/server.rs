@@ -109,6 +109,7 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         bytes = published.files.byte_count(),
         passages = published.content.passages.len(),
         index_bytes = published.content.passages.heap_bytes(),
+        languages = %published.content.languages().join(","),
         dist = %config.dist.display(),
         "release loaded"
     );

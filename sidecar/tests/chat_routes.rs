@@ -123,6 +123,107 @@ async fn answers_and_refusals(backend: Backend) {
     .await;
     assert_eq!(check(&doc, &off)["kind"], "no_match");
 
+    // A Dutch question is answered from the Dutch pages, in Dutch.
+    let dutch = |message: &str| json!({"message": message, "language": "nl"});
+    let nl = check(
+        &doc,
+        &ask_with(s, PEER, &dutch("Welke licentie heeft het archief?")).await,
+    );
+    assert_eq!(nl["kind"], "answer", "{nl}");
+    for c in nl["citations"].as_array().unwrap() {
+        let url = c["url"].as_str().unwrap();
+        assert!(url.starts_with(&format!("{SITE}/nl/")), "{url}");
+    }
+    let lead = nl["text"].as_str().unwrap();
+    assert!(
+        ["Dit zeggen", "Deze passages", "Dit kwam"]
+            .iter()
+            .any(|l| lead.starts_with(l)),
+        "{lead}"
+    );
+    assert!(
+        nl["notice"]
+            .as_str()
+            .unwrap()
+            .starts_with("Antwoorden citeren")
+    );
+    // Its figures, declines and "no match" are Dutch too.
+    let figures = check(
+        &doc,
+        &ask_with(s, PEER, &dutch("Hoeveel waarnemingen zijn er?")).await,
+    );
+    assert_eq!(figures["kind"], "figures", "{figures}");
+    assert!(
+        figures["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Uit de statistieken")
+    );
+    assert!(
+        figures["citations"][0]["quote"]
+            .as_str()
+            .unwrap()
+            .ends_with("waarnemingen")
+    );
+    let declined = check(
+        &doc,
+        &ask_with(
+            s,
+            PEER,
+            &dutch("Kunt u mijn metingen naar het waterschap sturen?"),
+        )
+        .await,
+    );
+    assert_eq!(declined["kind"], "declined", "{declined}");
+    assert!(
+        declined["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Dat kan deze chat niet")
+    );
+    assert!(
+        declined["handoff"]["label"]
+            .as_str()
+            .unwrap()
+            .starts_with("Vraag het een mens")
+    );
+    let none = check(
+        &doc,
+        &ask_with(s, PEER, &dutch("Mag ik een kat adopteren?")).await,
+    );
+    assert_eq!(none["kind"], "no_match", "{none}");
+    assert!(
+        none["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Ik vond daarop geen goed antwoord")
+    );
+    // English with `language: "en"` is as without it.
+    let en = check(
+        &doc,
+        &ask_with(
+            s,
+            PEER,
+            &json!({"message": "How do I measure nitrate?", "language": "en"}),
+        )
+        .await,
+    );
+    assert_eq!(en["kind"], "answer");
+    assert_eq!(en["text"], v["text"]);
+    // A language the site has no pages in, or no language code: 422.
+    for (language, code) in [
+        (json!("de"), "invalid_choice"),
+        (json!("english!"), "invalid_format"),
+        (json!(7), "invalid_type"),
+    ] {
+        let a = ask_with(s, PEER, &json!({"message": "Hallo?", "language": language})).await;
+        assert_eq!(a.status, 422, "{language}");
+        check(&doc, &a);
+        let p = a.json();
+        assert_eq!(p["errors"][0]["name"], "language", "{p}");
+        assert_eq!(p["errors"][0]["code"], code, "{p}");
+    }
+
     // Refusals: each a problem object the contract declares.
     let json_type = [("content-type", "application/json"), ("origin", SITE)];
     type Case<'a> = (&'a [(&'a str, &'a str)], Bytes, u16, &'a str);

@@ -14,6 +14,8 @@
 "use strict";
 
 (function () {
+  // The interface words in the page's language (words.{code}.js).
+  const say = window.uiWord;
   const HISTORY_TURNS = 10; // the route reads at most 10 earlier turns
   const TURN_CHARS = 1000; // … of at most 1,000 characters each
   const TIMEOUT_MS = 15000;
@@ -54,12 +56,12 @@
     fig.appendChild(quote);
     const cap = el("figcaption");
     if (c.historical) {
-      cap.appendChild(el("strong", "chat-historical", "Historical"));
+      cap.appendChild(el("strong", "chat-historical", say("chat.historical")));
       cap.appendChild(document.createTextNode(" "));
     }
-    cap.appendChild(document.createTextNode("From "));
+    cap.appendChild(document.createTextNode(say("chat.from")));
     cap.appendChild(link(c.url, c.heading ? c.title + " — " + c.heading : c.title, "chat-source"));
-    if (c.historical) cap.appendChild(document.createTextNode(" (archive material: what was done at the time, not current advice)"));
+    if (c.historical) cap.appendChild(document.createTextNode(say("chat.archive_note")));
     fig.appendChild(cap);
     return fig;
   }
@@ -67,30 +69,30 @@
   function answerView(question, a) {
     const turn = el("article", "chat-turn");
     const q = el("p", "chat-q");
-    q.appendChild(el("span", "chat-who", "You asked: "));
+    q.appendChild(el("span", "chat-who", say("chat.you_asked")));
     q.appendChild(document.createTextNode(question));
     turn.appendChild(q);
     const body = el("div", "chat-a chat-" + String(a.kind || "answer").replace(/[^a-z_]/g, ""));
     body.appendChild(el("p", "chat-text", a.text));
     if (a.statistics && a.statistics.generated_at) {
       const meta = el("p", "chat-meta");
-      const t = el("time");
-      t.dateTime = a.statistics.generated_at;
+      const time = el("time");
+      time.dateTime = a.statistics.generated_at;
       const d = new Date(a.statistics.generated_at);
-      t.textContent = isNaN(d) ? a.statistics.generated_at : when.format(d);
-      meta.appendChild(document.createTextNode("Figures computed "));
-      meta.appendChild(t);
-      meta.appendChild(document.createTextNode(a.statistics.stale ? "; they may be out of date." : "."));
+      time.textContent = isNaN(d) ? a.statistics.generated_at : when.format(d);
+      meta.appendChild(document.createTextNode(say("chat.figures_computed")));
+      meta.appendChild(time);
+      meta.appendChild(document.createTextNode(a.statistics.stale ? say("chat.stale") : "."));
       body.appendChild(meta);
     }
     if (a.confidence) body.setAttribute("data-confidence", String(a.confidence));
     for (const c of a.citations || []) body.appendChild(citationView(c));
     for (const credit of a.credits || []) {
-      const line = "Quoted under " + credit.licence + (credit.attribution ? " · " + credit.attribution : "");
+      const line = say("chat.quoted_under", { licence: credit.licence }) + (credit.attribution ? " · " + credit.attribution : "");
       body.appendChild(el("p", "chat-credit", line));
     }
     if (a.related && a.related.length) {
-      body.appendChild(el("p", "chat-related-title", a.citations && a.citations.length ? "Related pages:" : "Pages that come closest:"));
+      body.appendChild(el("p", "chat-related-title", a.citations && a.citations.length ? say("chat.related") : say("chat.closest")));
       const ul = el("ul", "chat-related");
       for (const r of a.related) {
         const li = el("li");
@@ -101,7 +103,7 @@
     }
     if (a.handoff && safeUrl(a.handoff.url)) {
       const p = el("p", "chat-handoff-line");
-      p.appendChild(link(a.handoff.url, a.handoff.label || "Ask a person", a.handoff.suggested ? "chat-handoff is-suggested" : "chat-handoff"));
+      p.appendChild(link(a.handoff.url, a.handoff.label || say("chat.ask_person"), a.handoff.suggested ? "chat-handoff is-suggested" : "chat-handoff"));
       body.appendChild(p);
     }
     turn.appendChild(body);
@@ -128,11 +130,11 @@
     function problemText(r, problem) {
       if (r.status === 429) {
         const wait = Number(r.headers.get("Retry-After"));
-        return "Too many questions in a short time. Please wait" + (wait > 0 ? " " + wait + " seconds" : " a moment") + " and ask again.";
+        return say("chat.too_many", { wait: wait > 0 ? say("chat.seconds", { n: wait }) : say("chat.a_moment") });
       }
-      if (r.status === 404 || r.status === 405) return "The chat is not available on this copy of the site. Use the search box or the contact page.";
-      if (r.status === 503) return "The chat is not available just now. Please try again later, or use the contact page.";
-      return (problem && problem.detail) || "The chat could not answer (HTTP " + r.status + ").";
+      if (r.status === 404 || r.status === 405) return say("chat.not_here");
+      if (r.status === 503) return say("chat.not_now");
+      return (problem && problem.detail) || say("chat.failed", { status: r.status });
     }
 
     async function ask(question) {
@@ -142,7 +144,7 @@
         const r = await fetch(endpoint, {
           method: "POST",
           headers: { "Content-Type": "application/json", Accept: "application/json" },
-          body: JSON.stringify({ message: question, history }),
+          body: JSON.stringify(lang ? { message: question, history, language: lang.toLowerCase() } : { message: question, history }),
           cache: "no-store",
           signal: ctrl.signal,
         });
@@ -150,8 +152,8 @@
         if (!r.ok || !data || typeof data.text !== "string") throw new Error(problemText(r, data));
         return data;
       } catch (e) {
-        if (e.name === "AbortError") throw new Error("The chat took too long to answer. Please try again.");
-        if (e instanceof TypeError) throw new Error("The chat could not be reached. Check your connection, or use the contact page.");
+        if (e.name === "AbortError") throw new Error(say("chat.too_long"));
+        if (e instanceof TypeError) throw new Error(say("chat.unreachable"));
         throw e;
       } finally {
         clearTimeout(timer);
@@ -163,7 +165,7 @@
       const question = input.value.trim();
       if (busy) return;
       if (!question) {
-        status.textContent = "Type a question first.";
+        status.textContent = say("chat.type_first");
         input.focus();
         return;
       }
@@ -171,7 +173,7 @@
       let shown = null;
       form.setAttribute("aria-busy", "true");
       status.classList.remove("chat-error");
-      status.textContent = "Looking in the published pages…";
+      status.textContent = say("chat.looking");
       try {
         const answer = await ask(question);
         const turn = answerView(question, answer);
@@ -207,7 +209,7 @@
         history = [];
         log.textContent = "";
         status.classList.remove("chat-error");
-        status.textContent = "The conversation was cleared.";
+        status.textContent = say("chat.cleared");
         input.value = "";
         input.focus();
       });
@@ -220,8 +222,8 @@
     dialog.id = "chat-panel";
     dialog.setAttribute("aria-labelledby", "chat-panel-title");
     const head = el("div", "chat-dialog-head");
-    head.appendChild(el("h2", null, "Ask a question")).id = "chat-panel-title";
-    const close = el("button", "btn chat-close", "Close");
+    head.appendChild(el("h2", null, say("chat.title"))).id = "chat-panel-title";
+    const close = el("button", "btn chat-close", say("chat.close"));
     close.type = "button";
     head.appendChild(close);
     dialog.appendChild(head);
@@ -229,8 +231,8 @@
     const root = el("section", "chat");
     root.setAttribute("data-src", endpoint);
     root.setAttribute("aria-label", "Conversation");
-    const intro = el("p", "chat-hint", "Answers quote the published pages and link to them. ");
-    intro.appendChild(link(pageUrl, "Open the chat page"));
+    const intro = el("p", "chat-hint", say("chat.intro"));
+    intro.appendChild(link(pageUrl, say("chat.open_page")));
     root.appendChild(intro);
     const log = el("div", "chat-log");
     log.setAttribute("role", "log");
@@ -240,10 +242,10 @@
     const form = el("form", "chat-form");
     form.action = pageUrl;
     form.method = "get";
-    const label = el("label", null, "Your question");
+    const label = el("label", null, say("chat.question"));
     label.htmlFor = "chat-panel-input";
     form.appendChild(label);
-    const hint = el("p", "chat-hint", "Enter sends; Shift+Enter starts a new line.");
+    const hint = el("p", "chat-hint", say("chat.hint"));
     hint.id = "chat-panel-hint";
     form.appendChild(hint);
     const input = el("textarea", "chat-input");
@@ -255,9 +257,9 @@
     input.setAttribute("aria-describedby", "chat-panel-hint");
     form.appendChild(input);
     const actions = el("p", "chat-actions");
-    const send = el("button", "chat-send", "Ask");
+    const send = el("button", "chat-send", say("chat.ask"));
     send.type = "submit";
-    const clear = el("button", "chat-clear btn", "Start over");
+    const clear = el("button", "chat-clear btn", say("chat.start_over"));
     clear.type = "button";
     actions.append(send, " ", clear);
     form.appendChild(actions);
@@ -265,8 +267,8 @@
     status.setAttribute("role", "status");
     form.appendChild(status);
     root.appendChild(form);
-    const notice = el("p", "chat-notice", "Nothing you ask is stored; the chat never contacts anyone or submits anything for you. ");
-    const privacy = el("a", null, "Privacy");
+    const notice = el("p", "chat-notice", say("chat.notice"));
+    const privacy = el("a", null, say("chat.privacy"));
     privacy.href = "/docs/about/privacy/";
     notice.appendChild(privacy);
     root.appendChild(notice);

@@ -13,6 +13,8 @@
 // does nothing.
 (function () {
   "use strict";
+  // The interface words in the page's language (words.{code}.js).
+  var say = window.uiWord;
   var input = document.getElementById("site-search");
   var panel = document.getElementById("search-panel");
   var list = document.getElementById("search-results");
@@ -516,8 +518,8 @@
     if (n === 0) missed(query, answer.suggestions);
     else
       status.textContent =
-        (n === 1 ? "1 page found" : n + " pages found" + (n > MAX_SHOWN ? ", showing the best " + MAX_SHOWN : "")) +
-        ". Use the arrow keys to choose, Enter to open.";
+        (n === 1 ? say("search.found_one") : say("search.found", { n: n }) + (n > MAX_SHOWN ? say("search.showing", { n: MAX_SHOWN }) : "")) +
+        say("search.keys");
     setOpen(true);
     snippets(query, items, answer.match);
   }
@@ -525,9 +527,9 @@
   // "No pages match", and the nearest indexed words as buttons that search
   // for them (focus stays in the field, so the combobox goes on working).
   function missed(query, suggestions) {
-    status.textContent = "No pages match \u201c" + query.trim() + "\u201d.";
+    status.textContent = say("search.none", { query: query.trim() });
     if (!suggestions.length) return;
-    status.appendChild(document.createTextNode(" Did you mean: "));
+    status.appendChild(document.createTextNode(say("search.did_you_mean")));
     suggestions.forEach(function (text, i) {
       if (i) status.appendChild(document.createTextNode(", "));
       var b = document.createElement("button");
@@ -614,7 +616,7 @@
         results = [];
         list.textContent = "";
         list.hidden = true;
-        status.textContent = "Search is not available on this copy of the site.";
+        status.textContent = say("search.unavailable");
         setOpen(true);
       }
     );

@@ -148,7 +148,7 @@
         cue = document.createElement("p");
         cue.className = "table-cue";
         cue.setAttribute("aria-hidden", "true");
-        cue.textContent = "More columns: scroll the table sideways \u2192";
+        cue.textContent = window.uiWord("site.more_columns");
         box.parentNode.insertBefore(cue, box);
       } else if (!scrolls && hasCue) {
         cue.remove();
@@ -193,7 +193,7 @@
     mark.textContent = "#";
     var label = document.createElement("span");
     label.className = "vh";
-    label.textContent = "Link to this section";
+    label.textContent = window.uiWord("site.section_link");
     a.appendChild(mark);
     a.appendChild(label);
     h.appendChild(a);

@@ -330,6 +330,8 @@ async def invalid(c, base, tools):
         ("get_globe_points", {"bbox": "1,2"}, "bbox", None),
         ("get_globe_points", {"country": "NL", "fields": ["colour"]}, "fields", None),
         ("get_service_information", {"section": "secrets"}, "section", None),
+        ("search_documentation", {"query": "water", "language": "de"}, "language", tools["search_documentation"].input_schema["properties"]["language"]["enum"]),
+        ("get_document", {"path": "/docs/", "language": "de"}, "language", None),
     ]:
         try:
             await c.call_tool(name, args)
@@ -362,11 +364,55 @@ async def list_tokens(c, base, tools):
     check(tokens <= MAX_LIST_TOKENS, f"tools/list is {tokens} tokens")
 
 
+@soft("the documentation in each language: search, documents and their translations, resources")
+async def languages(c, base, tools):
+    # The site's languages, the default first, as the enum of both tools.
+    for name in ["search_documentation", "get_document"]:
+        enum = tools[name].input_schema["properties"]["language"].get("enum")
+        check(enum == ["en", "nl"], f"{name}.language enum: {enum}")
+    # A Dutch query in Dutch: Dutch pages only (Dutch stemming: "metingen"
+    # finds the page that says "meting"); the same words in English find none.
+    dutch = await structured(c, "search_documentation", {"query": "licentie archief bewerkingen", "language": "nl"})
+    urls = [r["url"] for r in dutch["results"]]
+    check(dutch["language"] == "nl" and urls, f"a Dutch search: {dutch}")
+    check(all(urllib.parse.urlparse(u).path.startswith("/nl/") for u in urls), f"a Dutch search found {urls}")
+    english = await structured(c, "search_documentation", {"query": "licentie archief bewerkingen"})
+    check(english["language"] == "en", f"the default language: {english['language']}")
+    check(all(not urllib.parse.urlparse(r["url"]).path.startswith("/nl/") for r in english["results"]), "an English search found Dutch pages")
+    # The documentation's home in Dutch, naming its English original.
+    doc = await structured(c, "get_document", {"path": "/docs/", "language": "nl"})
+    check(doc["language"] == "nl" and doc["url"].endswith("/nl/docs/"), f"get_document in Dutch: {doc['url']} {doc['language']}")
+    check(doc["markdown"].startswith("# Documentatie"), "the Dutch document's Markdown")
+    check([t["language"] for t in doc.get("translations", [])] == ["en"], f"its translations: {doc.get('translations')}")
+    original = await structured(c, "get_document", {"path": doc["translations"][0]["uri"]})
+    check(original["language"] == "en" and original["url"].endswith("/docs/"), f"the original: {original['url']}")
+    check(any(t["language"] == "nl" for t in original.get("translations", [])), "the original names its Dutch version")
+    # A page with no Dutch version: a tool error that names its language.
+    result = await c.call_tool("get_document", {"path": "/docs/archive/", "language": "nl"})
+    check(result.is_error and "no version in \"nl\"" in result.content[0].text, f"an untranslated page in Dutch: {result.content}")
+    # resources/list lists both languages, each resource naming its own.
+    listed = []
+    cursor = None
+    while True:
+        page = await c.list_resources(cursor=cursor)
+        listed.extend(page.resources)
+        cursor = page.next_cursor
+        if not cursor:
+            break
+    langs = {}
+    for r in listed:
+        meta = r.meta or {}
+        if "language" in meta:
+            langs[str(r.uri)] = meta["language"]
+    check({"en", "nl"} <= set(langs.values()), f"resource languages: {set(langs.values())}")
+    check(all((v == "nl") == ("/nl/" in u) for u, v in langs.items()), "a resource's language is its page's")
+
+
 async def agent_checks(url, base):
     client_session.LATEST_HANDSHAKE_VERSION = "2025-06-18"
     async with Client(url, mode="legacy") as c:
         tools = {t.name: t for t in (await c.list_tools()).tools}
-        for group in [bounded, schemas_validate, enums, globe, observation_fields, trend, invalid, list_tokens]:
+        for group in [bounded, schemas_validate, enums, globe, observation_fields, trend, invalid, list_tokens, languages]:
             await group(c, base, tools)
 
 

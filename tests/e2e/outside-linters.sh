@@ -12,7 +12,8 @@
 #      (tests/e2e/schemas/mcp-server-card.schema.json). The AI catalog draft
 #      publishes none, so it is checked against our own encoding of the
 #      members the draft's text defines (ai-catalog.ours.schema.json).
-#   4. sitemap.xml against the sitemaps.org XSD (xmllint --schema).
+#   4. sitemap.xml against the sitemaps.org XSD and its xhtml:link
+#      alternates (xmllint --schema).
 #   5. feed.xml against RFC 4287: well-formed, then the RFC's RELAX NG schema
 #      (Appendix B, tests/e2e/schemas/atom.rnc) with jing in compact syntax,
 #      then every rule of the RFC's schema and prose that a feed can break
@@ -110,12 +111,21 @@ else
 fi
 
 # --- 4. sitemaps.org XSD ----------------------------------------------------
-echo "== xmllint (libxml2-utils $(dpkg-query -W -f='${Version}' libxml2-utils)) --schema sitemap.xsd"
+# With the alternate-language links (xhtml:link) a bilingual site carries:
+# the sitemaps.org schema validates other namespaces' elements strictly, so
+# the wrapper adds the declaration of that one element (ours).
+sitemap_xsd="$schemas/sitemap-with-alternates.ours.xsd"
+echo "== xmllint (libxml2-utils $(dpkg-query -W -f='${Version}' libxml2-utils)) --schema sitemap.xsd (+ xhtml:link)"
 sed '0,/<\/loc>/s#</loc>#</loc><changefreq>sometimes</changefreq>#' "$dist/sitemap.xml" >"$work/broken-sitemap.xml"
-if timeout "$limit" xmllint --nonet --noout --schema "$schemas/sitemap.xsd" "$work/broken-sitemap.xml" >/dev/null 2>&1; then
+sed '0,/hreflang="[^"]*"/s//hreflang="Dutch"/' "$dist/sitemap.xml" >"$work/broken-alternate.xml"
+if timeout "$limit" xmllint --nonet --noout --schema "$sitemap_xsd" "$work/broken-sitemap.xml" >/dev/null 2>&1; then
   fail "sitemap" "the XSD accepts a broken copy of sitemap.xml: it checks nothing"
-elif ! timeout "$limit" xmllint --nonet --noout --schema "$schemas/sitemap.xsd" "$dist/sitemap.xml"; then
-  fail "sitemap" "$dist/sitemap.xml does not match the sitemaps.org schema"
+elif ! grep -q 'hreflang=' "$dist/sitemap.xml"; then
+  fail "sitemap" "$dist/sitemap.xml names no alternate language: the sample site is bilingual"
+elif timeout "$limit" xmllint --nonet --noout --schema "$sitemap_xsd" "$work/broken-alternate.xml" >/dev/null 2>&1; then
+  fail "sitemap" "the XSD accepts an alternate link with hreflang=\"Dutch\": it checks no xhtml:link"
+elif ! timeout "$limit" xmllint --nonet --noout --schema "$sitemap_xsd" "$dist/sitemap.xml"; then
+  fail "sitemap" "$dist/sitemap.xml does not match the sitemaps.org schema with xhtml:link"
 fi
 
 # --- 5. Atom feed -----------------------------------------------------------

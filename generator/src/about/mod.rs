@@ -39,6 +39,7 @@ pub fn document(url: &str, front: FrontMatter, body: String) -> Document {
         front,
         body,
         body_line: 1,
+        translation: None,
     }
 }
 
@@ -60,6 +61,7 @@ pub fn front(
         licence,
         attribution,
         template: Some(template.to_owned()),
+        slug: None,
         aliases: Vec::new(),
         draft: false,
         tags: Vec::new(),

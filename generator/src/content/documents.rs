@@ -6,6 +6,7 @@ use super::dates::LastChanges;
 use super::*;
 use crate::walk;
 use rayon::prelude::*;
+use std::collections::HashMap;
 
 /// Splits `+++` TOML front matter from a Markdown body.
 pub fn split_front_matter(
@@ -109,12 +110,12 @@ pub const DOCUMENT_TREES: [(&str, &str); 2] = [("docs", "/docs/"), ("pages", "/"
 const RESERVED: [&str; 6] = ["docs", "files", "api", "assets", "search", "mcp"];
 
 /// Every document of the trees of `content` (see [`DOCUMENT_TREES`]).
-pub(super) fn load_documents(content: &Path, _site: &Site) -> Result<Vec<Document>, ContentError> {
+pub(super) fn load_documents(content: &Path, site: &Site) -> Result<Vec<Document>, ContentError> {
     // The git history is asked for on a thread of its own while the
     // documents are listed and read: its commands wait on other processes.
     let (loaded, history) = std::thread::scope(|scope| {
         let history = scope.spawn(|| LastChanges::of(content));
-        (read_documents(content), history.join())
+        (read_documents(content, site), history.join())
     });
     let mut docs = loaded?;
     if docs.iter().any(|d| d.front.updated.is_none()) {
@@ -124,6 +125,7 @@ pub(super) fn load_documents(content: &Path, _site: &Site) -> Result<Vec<Documen
             .filter(|d| d.front.updated.is_none())
             .for_each(|d| d.front.updated = history.day(&d.source));
     }
+    apply_slugs(&mut docs)?;
     docs.sort_by(|a, b| a.url.cmp(&b.url));
     for pair in docs.windows(2) {
         if pair[0].url == pair[1].url {
@@ -137,13 +139,86 @@ pub(super) fn load_documents(content: &Path, _site: &Site) -> Result<Vec<Documen
             ));
         }
     }
+    check_translations(&docs)?;
     check_aliases(&docs)?;
     check_tags(&docs)?;
     Ok(docs)
 }
 
+/// Translated slugs: a translation's URL takes, for itself and for each
+/// page above it, the `slug` that page's translation into its language
+/// gives (`/nl/docs/gegevens/statistieken/`); without one, the original's
+/// segment.
+fn apply_slugs(docs: &mut [Document]) -> Result<(), ContentError> {
+    let mut slugs: HashMap<(String, String), String> = HashMap::new();
+    for d in docs.iter() {
+        let Some(slug) = &d.front.slug else { continue };
+        let Some(t) = &d.translation else {
+            return Err(ContentError::whole(
+                &d.source,
+                format!(
+                    "slug `{slug}` on a page in the default language, whose address is its file's; \
+                     expected `slug` only in a translation (rename the file to move the page)"
+                ),
+            ));
+        };
+        if !is_url_safe_segment(slug) || slug.contains('.') || t.of == "/" {
+            return Err(ContentError::whole(
+                &d.source,
+                format!(
+                    "slug `{slug}`: expected one URL segment of lowercase letters, digits, `-` and `_`, \
+                     on a page below the site's root"
+                ),
+            ));
+        }
+        slugs.insert((t.language.clone(), t.of.clone()), slug.clone());
+    }
+    if slugs.is_empty() {
+        return Ok(());
+    }
+    for d in docs.iter_mut() {
+        let Some(t) = &d.translation else { continue };
+        let mut url = format!("/{}/", t.language);
+        let mut prefix = String::from("/");
+        for segment in t.of.split('/').filter(|s| !s.is_empty()) {
+            prefix.push_str(segment);
+            prefix.push('/');
+            let key = (t.language.clone(), prefix.clone());
+            url.push_str(slugs.get(&key).map_or(segment, String::as_str));
+            url.push('/');
+        }
+        d.out_dir = url.trim_start_matches('/').to_owned();
+        d.url = url;
+    }
+    Ok(())
+}
+
+/// Each translation has its page in the default language.
+fn check_translations(docs: &[Document]) -> Result<(), ContentError> {
+    let originals: std::collections::HashSet<&str> = docs
+        .iter()
+        .filter(|d| d.translation.is_none())
+        .map(|d| d.url.as_str())
+        .collect();
+    for d in docs {
+        if let Some(t) = &d.translation
+            && !originals.contains(t.of.as_str())
+        {
+            return Err(ContentError::whole(
+                &d.source,
+                format!(
+                    "a translation into `{}` of the page at {}, which no document publishes; \
+                     expected the page in the default language beside it (the same name without `.{}`)",
+                    t.language, t.of, t.language
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Every document under the content folder's document trees, in path order.
-fn read_documents(content: &Path) -> Result<Vec<Document>, ContentError> {
+fn read_documents(content: &Path, site: &Site) -> Result<Vec<Document>, ContentError> {
     let mut paths = Vec::new();
     for (folder, _) in DOCUMENT_TREES {
         paths.extend(files_under(&content.join(folder))?);
@@ -157,7 +232,7 @@ fn read_documents(content: &Path) -> Result<Vec<Document>, ContentError> {
     let loaded: Vec<Result<Document, ContentError>> = paths
         .into_par_iter()
         .with_max_len(1)
-        .map(|path| read_document(content, path))
+        .map(|path| read_document(content, path, site))
         .collect();
     loaded.into_iter().collect()
 }
@@ -234,8 +309,8 @@ pub fn alias_path(alias: &str) -> Option<String> {
 /// One document of `content` (the content folder), read from `path` in
 /// one of its [`DOCUMENT_TREES`]; without `updated` in its front matter,
 /// the day its file last changed (see [`LastChanges`]).
-pub fn load_document(content: &Path, path: PathBuf) -> Result<Document, ContentError> {
-    let mut d = read_document(content, path)?;
+pub fn load_document(content: &Path, path: PathBuf, site: &Site) -> Result<Document, ContentError> {
+    let mut d = read_document(content, path, site)?;
     if d.front.updated.is_none() {
         let folder = d.source.parent().unwrap_or(content);
         d.front.updated = LastChanges::of(folder).day(&d.source);
@@ -244,7 +319,7 @@ pub fn load_document(content: &Path, path: PathBuf) -> Result<Document, ContentE
 }
 
 /// [`load_document`] without the last-change day.
-fn read_document(content: &Path, path: PathBuf) -> Result<Document, ContentError> {
+fn read_document(content: &Path, path: PathBuf, site: &Site) -> Result<Document, ContentError> {
     let Some((folder, prefix)) = DOCUMENT_TREES
         .into_iter()
         .find(|(folder, _)| path.starts_with(content.join(folder)))
@@ -265,6 +340,7 @@ fn read_document(content: &Path, path: PathBuf) -> Result<Document, ContentError
             ),
         ));
     };
+    let (stem, language) = split_language(&path, stem, site)?;
     let (segments, is_index) = match stem.strip_suffix("_index") {
         Some(prefix) => (prefix.trim_end_matches('/').to_owned(), true),
         None => (stem.to_owned(), false),
@@ -284,7 +360,8 @@ fn read_document(content: &Path, path: PathBuf) -> Result<Document, ContentError
                  expected pages in files or folders of their own, such as pages/imprint.md",
             ));
         }
-        if RESERVED.contains(&first) || first.starts_with('.') {
+        let a_language = site.languages.iter().any(|l| l.code == first);
+        if RESERVED.contains(&first) || first.starts_with('.') || a_language {
             return Err(ContentError::whole(
                 &path,
                 format!(
@@ -314,10 +391,21 @@ fn read_document(content: &Path, path: PathBuf) -> Result<Document, ContentError
             })
         })
         .collect::<Result<_, _>>()?;
-    let url = if segments.is_empty() {
+    let original = if segments.is_empty() {
         prefix.to_owned()
     } else {
         format!("{prefix}{segments}/")
+    };
+    // A translation publishes under its language's folder.
+    let (url, translation) = match language {
+        Some(language) => (
+            format!("/{language}{original}"),
+            Some(Translation {
+                language: language.to_owned(),
+                of: original,
+            }),
+        ),
+        None => (original, None),
     };
     let out_dir = url.trim_start_matches('/').to_owned();
     // The documentation's sections are its first folders; the top-level
@@ -337,7 +425,56 @@ fn read_document(content: &Path, path: PathBuf) -> Result<Document, ContentError
         front,
         body,
         body_line,
+        translation,
     })
+}
+
+/// A document's stem (its path under its tree without `.md`) without the
+/// language its file name ends with (`statistics.nl` is `statistics` in
+/// `nl`), when it names one: the last `.`-part of the file name when it
+/// looks like a language code. The language must be one `site.toml`
+/// declares, and not the default one (whose pages carry no suffix).
+fn split_language<'a>(
+    path: &Path,
+    stem: &'a str,
+    site: &'a Site,
+) -> Result<(&'a str, Option<&'a str>), ContentError> {
+    let name_start = stem.rfind('/').map_or(0, |i| i + 1);
+    let Some(dot) = stem[name_start..].rfind('.').map(|i| name_start + i) else {
+        return Ok((stem, None));
+    };
+    let code = &stem[dot + 1..];
+    if !super::is_language_code(code) {
+        return Ok((stem, None));
+    }
+    if code == site.language {
+        return Err(ContentError::whole(
+            path,
+            format!(
+                "`.{code}` names the default language, whose pages carry no language in their \
+                 file name; expected {}.md",
+                &stem[name_start..dot]
+            ),
+        ));
+    }
+    match site.translations().find(|l| l.code == code) {
+        Some(l) => Ok((&stem[..dot], Some(l.code.as_str()))),
+        None => {
+            let declared: Vec<&str> = site.translations().map(|l| l.code.as_str()).collect();
+            Err(ContentError::whole(
+                path,
+                format!(
+                    "a page in `{code}`, a language site.toml does not declare; expected one of its \
+                     [[languages]] ({}) or a file name that does not end in `.{code}.md`",
+                    if declared.is_empty() {
+                        "none but the default".to_owned()
+                    } else {
+                        declared.join(", ")
+                    }
+                ),
+            ))
+        }
+    }
 }
 
 pub(super) fn list_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, ContentError> {

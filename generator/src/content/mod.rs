@@ -18,10 +18,12 @@ mod dates;
 mod documents;
 mod error;
 mod tags;
+mod translations;
 pub use catalog::{FREQUENCIES, THEMES};
 pub use documents::*;
 pub use error::*;
 pub use tags::*;
+pub use translations::{TranslationGap, allows_derivatives, is_language_code};
 /// A Markdown document of `content/docs/` or `content/pages/`.
 #[derive(Debug, Clone)]
 pub struct Document {
@@ -45,6 +47,32 @@ pub struct Document {
     pub body: String,
     /// 1-based line where the body starts in the source file.
     pub body_line: usize,
+    /// For a translation (`statistics.nl.md`), its language and the page
+    /// it translates; `None` for a page in the site's default language.
+    pub translation: Option<Translation>,
+}
+
+/// What a translation is of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Translation {
+    /// The language code, one of `site.toml`'s `[[languages]]`.
+    pub language: String,
+    /// The URL of the page in the default language it translates.
+    pub of: String,
+}
+
+impl Document {
+    /// The URL of the page in the default language: its own, or the one
+    /// it translates.
+    pub fn original_url(&self) -> &str {
+        self.translation.as_ref().map_or(&self.url, |t| &t.of)
+    }
+
+    /// The page's language code (`default` for a page in the default
+    /// language).
+    pub fn language<'a>(&'a self, default: &'a str) -> &'a str {
+        self.translation.as_ref().map_or(default, |t| &t.language)
+    }
 }
 
 /// Everything read from `content/`.
@@ -334,6 +362,7 @@ fn check_site(path: &Path, text: &str, site: &Site) -> Result<(), ContentError> 
             "page_size = 0, expected 1 or more pages per listing",
         ));
     }
+    check_languages(path, text, site)?;
     if !site.licences.iter().any(|l| l.id == site.default_licence) {
         return Err(error_at_value(
             path,
@@ -342,6 +371,61 @@ fn check_site(path: &Path, text: &str, site: &Site) -> Result<(), ContentError> 
             format!(
                 "default_licence `{}` is not among the [[licences]]",
                 site.default_licence
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `[[languages]]`: codes a URL can start with, each once, the default
+/// language among them, and a name for each.
+fn check_languages(path: &Path, text: &str, site: &Site) -> Result<(), ContentError> {
+    if site.languages.is_empty() {
+        return Ok(());
+    }
+    for (i, l) in site.languages.iter().enumerate() {
+        if !is_language_code(&l.code) {
+            return Err(error_at_value(
+                path,
+                text,
+                &l.code,
+                format!(
+                    "language code `{}`, expected a lower-case BCP 47 tag such as `nl` or `pt-br`",
+                    l.code
+                ),
+            ));
+        }
+        if site.languages[..i].iter().any(|o| o.code == l.code) {
+            return Err(error_at_value(
+                path,
+                text,
+                &l.code,
+                format!(
+                    "language `{}` is declared twice, expected each once",
+                    l.code
+                ),
+            ));
+        }
+        if l.name.trim().is_empty() {
+            return Err(error_at_value(
+                path,
+                text,
+                &l.code,
+                format!(
+                    "language `{}` has no name, expected its name in itself",
+                    l.code
+                ),
+            ));
+        }
+    }
+    if !site.languages.iter().any(|l| l.code == site.language) {
+        return Err(error_at_value(
+            path,
+            text,
+            "languages",
+            format!(
+                "the default language `{}` is not among the [[languages]], expected it there with its name",
+                site.language
             ),
         ));
     }

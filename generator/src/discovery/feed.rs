@@ -1,10 +1,10 @@
-//! `/feed.xml`: the documents updated last, as an Atom feed.
+//! `/feed.xml`: the documents updated last, as an Atom feed; one per
+//! language (`/nl/feed.xml` for the Dutch pages, decision 0263).
 
 use std::fmt::Write as _;
 
 use super::text::{DocLink, xml_escape};
 use crate::model::Date;
-use contract::routes;
 
 /// How many documents the feed lists: the most recently updated.
 pub const FEED_ENTRIES: usize = 50;
@@ -16,6 +16,12 @@ pub struct FeedHead<'a> {
     pub author: &'a str,
     /// The licence of the feed's text.
     pub rights: &'a str,
+    /// The language of its entries (BCP 47), as `xml:lang`.
+    pub language: &'a str,
+    /// The site path of the feed itself (`/feed.xml`, `/nl/feed.xml`).
+    pub path: &'a str,
+    /// The site path of the home page in that language (`/`, `/nl/`).
+    pub home: &'a str,
 }
 
 /// A tag of a feed entry: `<category term label scheme>`.
@@ -48,15 +54,17 @@ pub fn atom_feed(base_url: &str, head: &FeedHead<'_>, docs: &[FeedEntry]) -> Str
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = write!(
         out,
-        "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  \
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"{language}\">\n  \
          <id>{base}{feed}</id>\n  <title>{title}</title>\n  <subtitle>{subtitle}</subtitle>\n  \
          <updated>{updated}T00:00:00Z</updated>\n  \
          <author><name>{author}</name><uri>{base}/</uri></author>\n  \
          <rights>{rights}</rights>\n  \
          <link rel=\"self\" type=\"{atom}\" href=\"{base}{feed}\"/>\n  \
-         <link rel=\"alternate\" type=\"text/html\" href=\"{base}/\"/>\n",
+         <link rel=\"alternate\" type=\"text/html\" href=\"{base}{home}\"/>\n",
         base = x(base_url),
-        feed = routes::FEED.path,
+        feed = x(head.path),
+        home = x(head.home),
+        language = x(head.language),
         title = x(head.title),
         subtitle = x(head.subtitle),
         author = x(head.author),

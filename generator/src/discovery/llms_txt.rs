@@ -6,10 +6,17 @@ use std::fmt::Write as _;
 
 use super::catalogs::MCP_SERVER_CARD_PATH;
 use super::text::{DocLink, one_line};
-use crate::model::{ServiceInformation, Site};
+use crate::model::{Language, ServiceInformation, Site};
 use crate::openapi::{CONTRACT_VERSION, MCP_PROTOCOL_VERSIONS};
 use crate::origin::Origins;
 use contract::routes;
+
+/// The pages of one language other than the site's default, for
+/// [`llms_txt`].
+pub struct Translated<'a> {
+    pub language: &'a Language,
+    pub docs: Vec<DocLink>,
+}
 
 /// Text for a Markdown link label. Brackets become parentheses rather than
 /// being escaped: llmstxt.org's reference parser reads a label up to the
@@ -80,6 +87,7 @@ pub fn llms_txt(
     site: &Site,
     service: &ServiceInformation,
     docs: &[DocLink],
+    translations: &[Translated<'_>],
 ) -> String {
     let base_url = origins.site.as_str();
     let g = &service.guardrails;
@@ -120,11 +128,20 @@ pub fn llms_txt(
         }
         out.push('\n');
     }
-    let _ = writeln!(
+    let _ = write!(
         out,
-        "Pages are written in `{}`; each HTML page has a Markdown twin (`index.md`), linked below.\n",
+        "Pages are written in `{}`; each HTML page has a Markdown twin (`index.md`), linked below.",
         site.language
     );
+    for t in translations {
+        let _ = write!(
+            out,
+            " The pages translated into {} (`{}`) are listed under that name, with their own feed.",
+            one_line(&t.language.name),
+            t.language.code
+        );
+    }
+    out.push_str("\n\n");
 
     out.push_str("## API\n\n");
     let versions = MCP_PROTOCOL_VERSIONS.join(", ");
@@ -183,6 +200,31 @@ pub fn llms_txt(
         }
     }
 
+    // Each other language's pages after the default's, under the
+    // language's own name (decision 0263).
+    for t in translations {
+        let heading = format!("{} ({})", one_line(&t.language.name), t.language.code);
+        let _ = writeln!(out, "\n## {heading}\n");
+        for d in &t.docs {
+            let dir = if d.url.ends_with('/') { "" } else { "/" };
+            let twin = format!("{base_url}{}{dir}index.md", d.url);
+            md_item(&mut out, &d.title, &twin, &d.summary);
+        }
+        let feed = format!("{base_url}/{}{}", t.language.code, routes::FEED.path);
+        md_item(
+            &mut out,
+            &format!("Atom feed ({})", t.language.name),
+            &feed,
+            "",
+        );
+        md_item(
+            &mut out,
+            &format!("Chat ({})", t.language.name),
+            &format!("{base_url}/{}/chat/", t.language.code),
+            "for people: answers quoted from the pages of this language",
+        );
+    }
+
     out.push_str("\n## Optional\n\n");
     let optional = [
         (
@@ -218,7 +260,12 @@ pub fn llms_txt(
         (
             "Search index",
             "/search-index.json",
-            "the plain text of every documentation page as JSON, in parts it lists",
+            "every page with a Markdown twin, by title, summary and section, as JSON in parts it lists",
+        ),
+        (
+            "Search passages",
+            "/search-passages.json",
+            "the plain text of every documentation page cut at its headings, as JSON in parts it lists",
         ),
     ];
     for (title, path, notes) in optional {

@@ -182,6 +182,7 @@ fn llms_txt_has_the_expected_structure() {
         &fixture::site(),
         &fixture::service(),
         &docs(),
+        &[],
     );
     assert!(text.starts_with("# Water Watch\n"));
     let quote = text.lines().find(|l| l.starts_with("> ")).expect("summary");
@@ -249,7 +250,13 @@ fn llms_txt_says_the_description_once() {
             section: String::new(),
         },
     );
-    let text = llms_txt(&Origins::same(BASE_URL), &fixture::site(), &service, &docs);
+    let text = llms_txt(
+        &Origins::same(BASE_URL),
+        &fixture::site(),
+        &service,
+        &docs,
+        &[],
+    );
     let description = one_line(&service.description);
     assert_eq!(text.matches(description.as_str()).count(), 1, "{text}");
     assert!(
@@ -266,8 +273,48 @@ fn llms_txt_without_docs_still_has_every_section() {
         &fixture::site(),
         &fixture::service(),
         &[],
+        &[],
     );
     assert!(text.contains("## Documentation\n\n\n## Optional"));
+}
+
+#[test]
+fn llms_txt_lists_each_language_under_its_own_name() {
+    let dutch = crate::model::Language {
+        code: "nl".to_owned(),
+        name: "Nederlands".to_owned(),
+    };
+    let mut page = docs()[0].clone();
+    page.url = format!("/nl{}", page.url);
+    page.title = "Vertaald".to_owned();
+    let translated = [Translated {
+        language: &dutch,
+        docs: vec![page.clone()],
+    }];
+    let text = llms_txt(
+        &Origins::same(BASE_URL),
+        &fixture::site(),
+        &fixture::service(),
+        &docs(),
+        &translated,
+    );
+    let own = text
+        .find("\n## Nederlands (nl)\n")
+        .expect("a section of its own");
+    let optional = text.find("\n## Optional\n").unwrap();
+    assert!(own < optional, "{text}");
+    let section = &text[own..optional];
+    assert!(
+        section.contains(&format!("[Vertaald]({BASE_URL}{}index.md)", page.url)),
+        "{section}"
+    );
+    assert!(
+        section.contains(&format!("({BASE_URL}/nl/feed.xml)")),
+        "{section}"
+    );
+    // The English sections above it do not list it.
+    assert_eq!(text.matches("Vertaald").count(), 1);
+    assert!(text.contains("translated into Nederlands (`nl`)"));
 }
 
 #[test]
@@ -307,6 +354,8 @@ fn assert_well_formed(xml: &str) {
         let tag = &rest[start + 1..end];
         if let Some(name) = tag.strip_prefix('/') {
             assert_eq!(stack.pop(), Some(name), "mismatched </{name}>");
+        } else if tag.ends_with('/') {
+            // Self-closing: nothing to match.
         } else {
             stack.push(tag.split(' ').next().unwrap());
         }
@@ -324,8 +373,12 @@ fn sitemap_is_well_formed_and_escaped() {
         ("/docs/a&b/".to_owned(), date("2026-10-01")),
         ("/docs/<odd>/".to_owned(), date("2024-02-29")),
     ];
-    let xml = sitemap_xml(BASE_URL, &pages);
+    let xml = sitemap_xml(BASE_URL, &pages, &Default::default());
     assert_well_formed(&xml);
+    assert!(
+        !xml.contains("xmlns:xhtml"),
+        "no namespace without alternates"
+    );
     assert!(xml.contains("<loc>https://waterwatch.example.org/docs/a&amp;b/</loc>"));
     assert!(xml.contains("<lastmod>2024-02-29</lastmod>"));
     assert_eq!(xml.matches("<url>").count(), 3);
@@ -333,6 +386,33 @@ fn sitemap_is_well_formed_and_escaped() {
     let second = xml.find("a&amp;b").unwrap();
     assert!(first < second, "order kept");
     snapshot_text("sitemap_xml", &xml);
+
+    // A page and its translation list each other, themselves and the
+    // default; a page without one lists nothing.
+    let pair = vec![
+        ("en".to_owned(), "/docs/a/".to_owned()),
+        ("nl".to_owned(), "/nl/docs/a/".to_owned()),
+        ("x-default".to_owned(), "/docs/a/".to_owned()),
+    ];
+    let pages = vec![
+        ("/docs/a/".to_owned(), date("2026-11-01")),
+        ("/nl/docs/a/".to_owned(), date("2026-11-02")),
+        ("/docs/b/".to_owned(), date("2026-11-03")),
+    ];
+    let alternates: SitemapAlternates = [
+        ("/docs/a/".to_owned(), pair.clone()),
+        ("/nl/docs/a/".to_owned(), pair),
+    ]
+    .into_iter()
+    .collect();
+    let xml = sitemap_xml(BASE_URL, &pages, &alternates);
+    assert_well_formed(&xml);
+    assert!(xml.contains("xmlns:xhtml=\"http://www.w3.org/1999/xhtml\""));
+    assert_eq!(xml.matches("<xhtml:link ").count(), 6);
+    let nl = "<xhtml:link rel=\"alternate\" hreflang=\"nl\" href=\"https://waterwatch.example.org/nl/docs/a/\"/>";
+    assert_eq!(xml.matches(nl).count(), 2);
+    let b = &xml[xml.find("/docs/b/</loc>").unwrap()..];
+    assert!(!b[..b.find("</url>").unwrap()].contains("xhtml:link"));
 }
 
 #[test]
@@ -378,7 +458,13 @@ fn a_separate_api_origin_is_named_for_the_sidecar_routes_only() {
         links["service-desc"][0]["href"],
         format!("{BASE_URL}/openapi.json")
     );
-    let text = llms_txt(&origins, &fixture::site(), &fixture::service(), &docs());
+    let text = llms_txt(
+        &origins,
+        &fixture::site(),
+        &fixture::service(),
+        &docs(),
+        &[],
+    );
     for path in ["/mcp/", "/api/platform-stats.php", "/api/globe-data.php"] {
         assert!(text.contains(&format!("]({api}{path})")), "{path}: {text}");
     }
@@ -406,6 +492,9 @@ fn the_feed_lists_the_documents_updated_last_newest_first() {
         subtitle: "New <and> updated",
         author: "Blue Reach",
         rights: "CC-BY-4.0",
+        language: "en",
+        path: "/feed.xml",
+        home: "/",
     };
     // More documents than the feed holds: the oldest fall out.
     let mut list: Vec<FeedEntry> = Vec::new();
@@ -441,5 +530,6 @@ fn the_feed_lists_the_documents_updated_last_newest_first() {
     assert!(feed.contains(&format!(
         "<link rel=\"self\" type=\"application/atom+xml\" href=\"{BASE_URL}/feed.xml\"/>"
     )));
+    assert!(feed.contains("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"en\">"));
     assert!(feed.ends_with("</feed>\n"));
 }

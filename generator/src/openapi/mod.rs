@@ -282,7 +282,12 @@ pub fn document(origins: &Origins, site: &Site, service: &ServiceInformation) ->
         ],
         paths: paths::all(origins.separate_api.as_deref()),
         components: Components {
-            schemas: schemas::all(base_url),
+            schemas: schemas::all(
+                base_url,
+                &std::iter::once(site.language.as_str())
+                    .chain(site.translations().map(|l| l.code.as_str()))
+                    .collect::<Vec<_>>(),
+            ),
             responses: error_responses(base_url),
             parameters: BTreeMap::from([(
                 "IfNoneMatch",

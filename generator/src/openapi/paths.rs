@@ -483,7 +483,8 @@ fn chat(op: Operation) -> Operation {
             Response::new(
                 "The question was refused: `invalid_submission`, each field in `errors` with \
                 `name`, `reason` and a `code` (`required`, `too_long`, `invalid_type`, \
-                `invalid_characters`, `invalid_format`).",
+                `invalid_characters`, `invalid_format`, `invalid_choice` for a language the \
+                site has no pages in).",
             )
             .body("application/problem+json", schemas::schema_ref("Problem"))
             .headers(&["Cache-Control", "Vary"]),

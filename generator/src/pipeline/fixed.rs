@@ -8,9 +8,12 @@ use minijinja::value::Serde;
 use serde::Serialize;
 use serde_json::json;
 
-use super::{Crumb, Site, TwinHead, categories, children_of, crumb, twin_head};
+use super::languages::{Alternate, sitemap_alternates};
+use super::{Crumb, Site, TextEntries, TwinHead, categories, children_of, crumb, twin_head};
+use crate::content::Document;
 use crate::discovery::{self, DocLink};
 use crate::markdown;
+use crate::messages::Messages;
 use crate::model::{Date, Licence};
 use crate::output::OutFile;
 use crate::render::Renderer;
@@ -33,6 +36,15 @@ struct SimplePage<'a> {
     /// Set on the pages with a Markdown twin (see [`twin`]).
     md_url: Option<String>,
     licence: Option<&'a Licence>,
+    /// A page in another language than the site's: its code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    language: Option<String>,
+    /// The page in every language it exists in (`hreflang`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    alternates: Vec<Alternate>,
+    /// The language switcher's links.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    languages: Vec<Alternate>,
 }
 
 fn simple<'a>(site: &Site<'_>, title: &'a str, summary: &'a str, url: &'a str) -> SimplePage<'a> {
@@ -43,6 +55,9 @@ fn simple<'a>(site: &Site<'_>, title: &'a str, summary: &'a str, url: &'a str) -
         nav_url: site.nav_url(url),
         md_url: None,
         licence: None,
+        language: None,
+        alternates: Vec::new(),
+        languages: Vec::new(),
     }
 }
 
@@ -129,7 +144,7 @@ fn with_twin<'a>(site: &Site<'a>, mut page: SimplePage<'a>) -> SimplePage<'a> {
 pub(super) fn render_fixed_pages(
     site: &Site<'_>,
     renderer: &Renderer,
-) -> Result<(Vec<OutFile>, Vec<SearchDocument>)> {
+) -> Result<(Vec<OutFile>, TextEntries)> {
     let service = &site.content.service;
     let mut out = Vec::new();
     let mut index = Vec::new();
@@ -188,14 +203,6 @@ pub(super) fn render_fixed_pages(
             "Your enquiry has been received.",
             contract::routes::CONTACT_THANKS,
         ),
-        // The chat page; the same chat opens as a panel from every page's
-        // header (templates/assets/chat.js).
-        (
-            "chat.html",
-            "Ask a question",
-            "Ask in your own words: the answers quote the published pages and link to them.",
-            "/chat/",
-        ),
     ] {
         let page = simple(site, title, summary, url);
         out.push(OutFile {
@@ -205,6 +212,7 @@ pub(super) fn render_fixed_pages(
                 .into_bytes(),
         });
     }
+    chat_pages(site, renderer, &mut out)?;
     let list = with_twin(
         site,
         simple(site, PROBLEMS_TITLE, PROBLEMS_SUMMARY, PROBLEMS_URL),
@@ -250,6 +258,79 @@ pub(super) fn render_fixed_pages(
     Ok((out, index))
 }
 
+/// The chat page in each language the site has pages in (`/chat/`,
+/// `/nl/chat/`; decision 0265), its words from the message files; the
+/// same chat opens as a panel from every page's header
+/// (templates/assets/chat.js), asking the pages of the page's language.
+fn chat_pages(site: &Site<'_>, renderer: &Renderer, out: &mut Vec<OutFile>) -> Result<()> {
+    let cs = &site.content.site;
+    let has_pages = |code: &str| {
+        code == cs.language
+            || site
+                .content
+                .documents
+                .iter()
+                .any(|d| d.translation.as_ref().is_some_and(|t| t.language == code))
+    };
+    let url_in = |code: &str| {
+        if code == cs.language {
+            "/chat/".to_owned()
+        } else {
+            format!("/{code}/chat/")
+        }
+    };
+    let versions: Vec<Alternate> = cs
+        .languages
+        .iter()
+        .filter(|l| has_pages(&l.code))
+        .map(|l| Alternate {
+            language: l.code.clone(),
+            name: l.name.clone(),
+            url: url_in(&l.code),
+        })
+        .collect();
+    let mut codes: Vec<&str> = vec![cs.language.as_str()];
+    codes.extend(
+        versions
+            .iter()
+            .map(|a| a.language.as_str())
+            .filter(|c| *c != cs.language),
+    );
+    for code in codes {
+        let word = |key: &str| -> Result<String> {
+            Ok(renderer
+                .messages
+                .get(code, key)
+                .map_err(anyhow::Error::msg)?
+                .to_owned())
+        };
+        let (title, summary, url) = (
+            word("chat_page.title")?,
+            word("chat_page.summary")?,
+            url_in(code),
+        );
+        let mut page = simple(site, &title, &summary, &url);
+        if versions.len() > 1 {
+            page.alternates = versions.clone();
+            page.languages = versions
+                .iter()
+                .filter(|a| a.language != code)
+                .cloned()
+                .collect();
+        }
+        if code != cs.language {
+            page.language = Some(code.to_owned());
+        }
+        out.push(OutFile {
+            path: format!("{}index.html", url.trim_start_matches('/')),
+            bytes: renderer
+                .render("chat.html", &site.ctx(&page, None))?
+                .into_bytes(),
+        });
+    }
+    Ok(())
+}
+
 /// The Markdown twin of a fixed page made by [`with_twin`], and its
 /// search-index entry.
 fn twin(
@@ -258,7 +339,7 @@ fn twin(
     section: &str,
     body: &str,
     out: &mut Vec<OutFile>,
-    index: &mut Vec<SearchDocument>,
+    index: &mut TextEntries,
 ) {
     let cs = &site.content.site;
     let Some(licence) = page.licence else {
@@ -281,13 +362,13 @@ fn twin(
         path: format!("{}index.md", page.url.trim_start_matches('/')),
         bytes: text.into_bytes(),
     });
-    index.push(SearchDocument {
+    let entry = SearchDocument {
         url: page.url.to_owned(),
         title: page.title.to_owned(),
         summary: page.summary.to_owned(),
         section: section.to_owned(),
-        text: markdown::render(body).text,
-    });
+    };
+    index.push((entry, markdown::render(body).text));
 }
 
 fn problem_json(p: ProblemCode) -> serde_json::Value {
@@ -305,37 +386,42 @@ fn pretty(value: &impl Serialize) -> Result<Vec<u8>> {
 /// (for `llms.txt`, which names every page with a twin).
 pub(super) fn data_files(
     site: &Site<'_>,
+    messages: &Messages,
     listed: &[(String, Date)],
-    listings: &[SearchDocument],
+    listings: &[(SearchDocument, String)],
 ) -> Result<Vec<OutFile>> {
     let cs = &site.content.site;
     let service = &site.content.service;
     let base = site.base_url.as_str();
-    let mut docs: Vec<DocLink> = site
-        .content
-        .documents
-        .iter()
-        .map(|d| DocLink {
-            url: d.url.clone(),
-            title: d.front.title.clone(),
-            summary: d.front.summary.clone(),
-            section: d.section.clone(),
-        })
-        .collect();
+    let link = |d: &Document| DocLink {
+        url: d.url.clone(),
+        title: d.front.title.clone(),
+        summary: d.front.summary.clone(),
+        section: d.section.clone(),
+    };
     // Each document's date, for the feed and the sitemap.
-    let dates: Vec<Date> = site
-        .content
-        .documents
-        .iter()
-        .map(|d| d.front.updated.clone().unwrap_or(cs.updated.clone()))
-        .collect();
-    let feed_docs: Vec<discovery::FeedEntry> = docs
-        .iter()
-        .cloned()
-        .zip(dates.iter().cloned())
-        .zip(&site.content.documents)
-        .map(|((link, date), d)| (link, date, categories(base, d)))
-        .collect();
+    let date = |d: &Document| d.front.updated.clone().unwrap_or(cs.updated.clone());
+    // The feed and `llms.txt` list the default language's pages; each
+    // other language has its own feed and section (decision 0263).
+    let in_language = |code: &str| -> Vec<&Document> {
+        let default = code == cs.language.as_str();
+        site.content
+            .documents
+            .iter()
+            .filter(|d| {
+                d.translation
+                    .as_ref()
+                    .map_or(default, |t| t.language == code)
+            })
+            .collect()
+    };
+    let feed_of = |code: &str| -> Vec<discovery::FeedEntry> {
+        in_language(code)
+            .into_iter()
+            .map(|d| (link(d), date(d), categories(base, d)))
+            .collect()
+    };
+    let mut docs: Vec<DocLink> = in_language(&cs.language).into_iter().map(link).collect();
     // The fixed pages with a twin: the home page first, the problem codes
     // as a section of their own.
     docs.insert(
@@ -354,7 +440,7 @@ pub(super) fn data_files(
         section: "problems".to_owned(),
     });
     // The listing pages after their section's documents, in URL order.
-    for l in listings {
+    for (l, _) in listings {
         let at = docs
             .iter()
             .rposition(|d| d.section == l.section && d.url <= l.url)
@@ -370,8 +456,8 @@ pub(super) fn data_files(
         );
     }
     let mut pages: Vec<(String, Date)> = vec![("/".to_owned(), cs.updated.clone())];
-    for (d, date) in site.content.documents.iter().zip(dates) {
-        pages.push((d.url.clone(), date));
+    for d in &site.content.documents {
+        pages.push((d.url.clone(), date(d)));
     }
     pages.push((PROBLEMS_URL.to_owned(), cs.updated.clone()));
     pages.extend(listed.iter().cloned());
@@ -380,24 +466,69 @@ pub(super) fn data_files(
         || cs.default_licence.to_string(),
         |l| format!("{} ({})", l.title, l.id),
     );
-    let subtitle = format!("New and updated documents of {}", service.name);
+    let subtitle = |code: &str| -> Result<String> {
+        Ok(messages
+            .get(code, "feed.subtitle")
+            .map_err(anyhow::Error::msg)?
+            .replace("{name}", &service.name))
+    };
     let feed = discovery::atom_feed(
         base,
         &discovery::FeedHead {
             title: &cs.title,
-            subtitle: &subtitle,
+            subtitle: &subtitle(&cs.language)?,
             author: &service.name,
             rights: &rights,
+            language: &cs.language,
+            path: contract::routes::FEED.path,
+            home: "/",
         },
-        &feed_docs,
+        &feed_of(&cs.language),
     );
+    let mut translated = Vec::new();
+    let mut language_feeds = Vec::new();
+    for l in cs.translations() {
+        let entries = feed_of(&l.code);
+        if entries.is_empty() {
+            continue;
+        }
+        let path = format!("/{}{}", l.code, contract::routes::FEED.path);
+        let home = format!("/{}/", l.code);
+        let home = if site.by_url.contains_key(home.as_str()) {
+            home
+        } else {
+            "/".to_owned()
+        };
+        let title = format!("{} ({})", cs.title, l.name);
+        let xml = discovery::atom_feed(
+            base,
+            &discovery::FeedHead {
+                title: &title,
+                subtitle: &subtitle(&l.code)?,
+                author: &service.name,
+                rights: &rights,
+                language: &l.code,
+                path: &path,
+                home: &home,
+            },
+            &entries,
+        );
+        language_feeds.push(OutFile {
+            path: path.trim_start_matches('/').to_owned(),
+            bytes: xml.into_bytes(),
+        });
+        translated.push(discovery::Translated {
+            language: l,
+            docs: entries.into_iter().map(|(link, _, _)| link).collect(),
+        });
+    }
     let text = |path: &str, s: String| OutFile {
         path: path.to_owned(),
         bytes: s.into_bytes(),
     };
     // One card at both locations (decision 0047).
     let card = pretty(&discovery::mcp_server_card(&site.origins, cs, service))?;
-    Ok(vec![
+    let mut files = vec![
         OutFile {
             path: manifest::SERVICE_INFORMATION.into(),
             bytes: pretty(service)?,
@@ -435,14 +566,19 @@ pub(super) fn data_files(
         },
         text(
             manifest::LLMS_TXT,
-            discovery::llms_txt(&site.origins, cs, service, &docs),
+            discovery::llms_txt(&site.origins, cs, service, &docs, &translated),
         ),
         text(manifest::ROBOTS_TXT, discovery::robots_txt(base)),
-        text(manifest::SITEMAP, discovery::sitemap_xml(base, &pages)),
+        text(
+            manifest::SITEMAP,
+            discovery::sitemap_xml(base, &pages, &sitemap_alternates(site)),
+        ),
         text(manifest::FEED, feed),
         text(
             manifest::SECURITY_TXT,
             discovery::security_txt(base, cs, service),
         ),
-    ])
+    ];
+    files.extend(language_feeds);
+    Ok(files)
 }

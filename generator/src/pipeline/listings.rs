@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{Crumb, Site, TwinHead, crumb, parent_url, siblings, twin_head};
+use super::{Crumb, Site, TextEntries, TwinHead, crumb, parent_url, siblings, twin_head};
 use crate::content::{self, Document, tag_label, tag_section, tag_slug};
 use crate::discovery::Category;
 use crate::markdown;
@@ -167,7 +167,7 @@ pub(super) struct Listed {
     /// Sitemap rows.
     pub(super) rows: Vec<(String, Date)>,
     /// Search entries.
-    pub(super) entries: Vec<SearchDocument>,
+    pub(super) entries: TextEntries,
 }
 
 /// The later pages of the sections' listings, the tag pages and the tag
@@ -217,13 +217,13 @@ pub(super) fn listing_pages(site: &Site<'_>, renderer: &Renderer) -> Result<List
         let (html, twin, body) = render_listing(site, renderer, &l)?;
         out.files.push(html);
         out.files.push(twin);
-        out.entries.push(SearchDocument {
+        let entry = SearchDocument {
             url: l.url.clone(),
             title: l.title.clone(),
             summary: l.summary.clone(),
             section: l.section.to_owned(),
-            text: markdown::render(&body).text,
-        });
+        };
+        out.entries.push((entry, markdown::render(&body).text));
         out.rows.push((l.url, l.updated.clone()));
     }
     Ok(out)

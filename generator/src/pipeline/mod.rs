@@ -25,6 +25,7 @@ use crate::discovery::OpenData;
 use crate::images::Images;
 use crate::manifest::Manifest;
 use crate::markdown::{self, Heading};
+use crate::messages::Messages;
 use crate::model::{Date, Licence, LicenceGrant, LicenceId, Material};
 use crate::openapi;
 use crate::origin::{self, Origins};
@@ -41,6 +42,9 @@ mod aliases;
 
 mod listings;
 use listings::{Paging, categories, listing_pages, page_count, paging, tag_links};
+
+mod languages;
+use languages::{Alternate, check_translatable, versions};
 
 mod pages;
 use pages::*;
@@ -142,8 +146,32 @@ pub fn build(opts: &BuildOptions) -> Result<Summary> {
     Ok(summary)
 }
 
-/// The search-index entries of the fixed and listing pages (URL, fragment).
-type FixedEntries = Vec<(String, Vec<u8>)>;
+/// Fixed or listing pages' search entries, each with the page's text.
+type TextEntries = Vec<(SearchDocument, String)>;
+
+/// The search entries of the fixed and listing pages.
+type FixedEntries = Vec<FixedEntry>;
+
+/// A fixed or listing page's search entry: its URL, its fragment of the
+/// index and its words for the browser's index.
+struct FixedEntry {
+    url: String,
+    entry: Vec<u8>,
+    browser: search::BrowserEntry,
+}
+
+/// The entries of the fixed and listing pages, from each page and its
+/// text.
+fn fixed_entries(pages: TextEntries) -> FixedEntries {
+    pages
+        .into_par_iter()
+        .map(|(page, text)| FixedEntry {
+            entry: search::fragment(&page),
+            browser: search::BrowserEntry::of(&page, &text),
+            url: page.url,
+        })
+        .collect()
+}
 
 /// What a build loaded, what each page was rendered from and the fixed
 /// pages' search entries.
@@ -242,13 +270,21 @@ impl Prepared {
         let (content, templates) = rayon::join(
             || content::load_content(&opts.content),
             || -> Result<_> {
-                let assets = assets::load(&opts.templates.join("assets"))?;
-                let renderer = Renderer::new(&opts.templates, &assets)?;
+                let messages = Messages::load(&opts.templates)?;
+                let mut assets = assets::load(&opts.templates.join("assets"))?;
+                for (name, bytes) in messages.script_assets() {
+                    assets.add(&name, bytes);
+                }
+                let renderer = Renderer::new(&opts.templates, &assets, messages)?;
                 Ok((assets, renderer))
             },
         );
         let mut content = content?;
         let (assets, renderer) = templates?;
+        let languages: Vec<&str> = std::iter::once(content.site.language.as_str())
+            .chain(content.site.languages.iter().map(|l| l.code.as_str()))
+            .collect();
+        renderer.messages.require(&languages)?;
         if !opts.drafts {
             content.documents.retain(|d| !d.front.draft);
         }
@@ -365,12 +401,13 @@ impl Prepared {
             // before its files can be made: the other files are staged
             // meanwhile.
             let (browser, rest) = rayon::join(
-                || browser_files(&memo, &fixed),
+                || browser_files(&self.content.documents, &memo, &fixed),
                 || {
                     let parts: Vec<_> = search::index_files(entries, None)
                         .into_iter()
                         .chain(search::passages_files(
                             passages,
+                            &self.content.site.language,
                             &self.content.synonyms,
                             None,
                         ))
@@ -412,15 +449,17 @@ impl Prepared {
         let (mut files, mut fixed_index) = render_fixed_pages(site, &self.renderer)?;
         let listed = listing_pages(site, &self.renderer)?;
         files.extend(listed.files);
-        files.extend(data_files(site, &listed.rows, &listed.entries)?);
+        files.extend(data_files(
+            site,
+            &self.renderer.messages,
+            &listed.rows,
+            &listed.entries,
+        )?);
         fixed_index.extend(listed.entries);
         aliases::check_pages_free(site, &files)?;
         let moved = aliases::fallback_pages(site, &files)?;
         files.extend(moved);
-        let fixed: FixedEntries = fixed_index
-            .iter()
-            .map(|d| (d.url.clone(), search::fragment(d)))
-            .collect();
+        let fixed = fixed_entries(fixed_index);
         let docs = &self.content.documents;
         if let Some(listing) = &self.listing {
             let page = docs

@@ -31,6 +31,9 @@ pub(super) struct Site<'a> {
     pub(super) images: Images,
     /// The open-data catalogue's facts.
     pub(super) open_data: OpenData<'a>,
+    /// Each page that has a translation, by its URL in the default
+    /// language: the page in every language, in `site.toml`'s order.
+    pub(super) versions: HashMap<&'a str, Vec<&'a Document>>,
 }
 
 impl<'a> Site<'a> {
@@ -70,6 +73,7 @@ impl<'a> Site<'a> {
                     .collect::<BTreeMap<_, _>>(),
             ),
             data_value: crate::data_facts::context(None),
+            versions: versions(content),
         }
     }
 
@@ -142,6 +146,13 @@ pub(super) struct PageCtx<'a> {
     pub(super) image: Option<(String, String)>,
     /// Where the page's source is edited, when the site names an editor.
     pub(super) edit_url: Option<String>,
+    /// The page's language (BCP 47).
+    pub(super) language: &'a str,
+    /// The page in every language it exists in, itself included
+    /// (`hreflang` alternates); empty without a translation.
+    pub(super) alternates: Vec<Alternate>,
+    /// The language switcher's links ([`Site::switcher`]).
+    pub(super) languages: Vec<Alternate>,
 }
 
 /// The absolute URL of an image a page at `page` names as `src`: a site
@@ -330,7 +341,7 @@ pub(super) fn render_document(
     // attribution, and may not name another licence.
     let archive = site
         .archive_grant
-        .filter(|_| d.url.starts_with(archive::PAGES));
+        .filter(|_| d.original_url().starts_with(archive::PAGES));
     if let (Some(g), Some(own)) = (archive, &d.front.licence)
         && own != &g.licence
     {
@@ -341,12 +352,7 @@ pub(super) fn render_document(
             archive::PAGES
         );
     }
-    let licence_id = d
-        .front
-        .licence
-        .as_ref()
-        .or(archive.map(|g| &g.licence))
-        .unwrap_or(&cs.default_licence);
+    let licence_id = site.content.licence_of(d);
     let licence = site
         .licences
         .get(licence_id.as_str())
@@ -357,6 +363,7 @@ pub(super) fn render_document(
                 d.source.display()
             )
         })?;
+    check_translatable(d, licence_id)?;
     let attribution = d
         .front
         .attribution
@@ -398,7 +405,7 @@ pub(super) fn render_document(
         "headline": d.front.title,
         "description": d.front.summary,
         "url": format!("{}{}", site.base_url, d.url),
-        "inLanguage": cs.language,
+        "inLanguage": d.language(&cs.language),
         "dateModified": updated,
         "license": licence.url.absolute(&site.base_url),
         "creditText": attribution,
@@ -440,6 +447,9 @@ pub(super) fn render_document(
             .as_ref()
             .zip(d.file.as_ref())
             .map(|(edit, file)| format!("{}/{file}", edit.as_str().trim_end_matches('/'))),
+        language: d.language(&cs.language),
+        alternates: site.alternates(d),
+        languages: site.switcher(d),
     };
     let template = d.front.template.as_deref().unwrap_or("page.html");
     let extra = site.template_extra.get(template).cloned();
@@ -484,6 +494,7 @@ pub(super) fn render_document(
             reference: d.url == crate::apiref::URL,
             developers: d.url == crate::apiref::URL
                 || d.front.audience == crate::model::Audience::Developers,
+            language: d.translation.as_ref().map(|t| t.language.clone()),
             text: part.text,
         })
         .collect();
@@ -493,13 +504,11 @@ pub(super) fn render_document(
         .iter()
         .map(|p| p.text.len() + p.heading.len() + 2 * d.url.len() + 256)
         .sum::<usize>();
-    let entry_room = text.len() + text.len() / 16 + d.front.summary.len() + 256;
-    let mut entry = SearchDocument {
+    let entry = SearchDocument {
         url: d.url.clone(),
         title: d.front.title.clone(),
         summary: d.front.summary.clone(),
         section: d.section.clone(),
-        text,
     };
     Ok(Rendered {
         files: [
@@ -512,9 +521,12 @@ pub(super) fn render_document(
                 bytes: twin.into_bytes(),
             },
         ],
-        entry: search::text_fragment_in(Vec::with_capacity(entry_room), &mut entry),
-        passages: search::text_fragment_list_in(Vec::with_capacity(passages_room), &mut passages),
-        browser: search::BrowserEntry::of(&entry),
+        entry: search::fragment(&entry),
+        passages: search::passage_fragment_list_in(
+            Vec::with_capacity(passages_room),
+            &mut passages,
+        ),
+        browser: search::BrowserEntry::of(&entry, &text),
     })
 }
 

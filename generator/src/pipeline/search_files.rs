@@ -2,9 +2,11 @@
 //! [`PageMemo`] and the fixed pages' entries: every file after a whole
 //! build, only the parts holding a changed page after an incremental one.
 
-use super::{FixedEntries, OutFile, PageMemo, Prepared};
-use rayon::prelude::*;
+use std::collections::BTreeMap;
 
+use super::{FixedEntries, OutFile, PageMemo, Prepared};
+
+use crate::content::Document;
 use crate::search;
 
 impl Prepared {
@@ -20,13 +22,13 @@ impl Prepared {
         before: &FixedEntries,
     ) -> Vec<OutFile> {
         let same_urls =
-            before.len() == fixed.len() && before.iter().zip(fixed).all(|(a, b)| a.0 == b.0);
+            before.len() == fixed.len() && before.iter().zip(fixed).all(|(a, b)| a.url == b.url);
         let changed = |url: &str| {
             rendered(url)
                 || before
                     .iter()
                     .zip(fixed)
-                    .any(|(a, b)| b.0 == url && a.1 != b.1)
+                    .any(|(a, b)| b.url == url && a.entry != b.entry)
         };
         self.search_files(memo, fixed, same_urls.then_some(&changed))
     }
@@ -61,7 +63,9 @@ impl Prepared {
             .zip(memo)
             .map(|(d, m)| (d.url.as_str(), &m.entry[..]))
             .collect();
-        entries.extend(fixed.iter().map(|(url, e)| (url.as_str(), &e[..])));
+        entries.extend(fixed.iter().map(|f| (f.url.as_str(), &f.entry[..])));
+        // Every language's passages: each carries its language, and the
+        // sidecar ranks each language apart (decision 0264).
         let passages = docs
             .iter()
             .zip(memo)
@@ -78,12 +82,13 @@ impl Prepared {
         changed: search::Changed<'_>,
     ) -> Vec<search::SearchFile<'a>> {
         let (entries, passages) = self.search_inputs(memo, fixed);
-        let browser = browser_files(memo, fixed);
+        let browser = browser_files(&self.content.documents, memo, fixed);
         search::index_files(entries, changed)
             .into_iter()
             .chain(browser)
             .chain(search::passages_files(
                 passages,
+                &self.content.site.language,
                 &self.content.synonyms,
                 changed,
             ))
@@ -91,19 +96,22 @@ impl Prepared {
     }
 }
 
-/// The browser's split index: each document's entry as its render left it
-/// in `memo`, each fixed page's made from its index entry (they are few).
+/// The browser's split index, one per language: each page's entry as its
+/// render left it in `memo` (beside its document in `docs`) or in `fixed`
+/// (the generated pages, in the default language).
 pub(super) fn browser_files<'a>(
+    docs: &[Document],
     memo: &[PageMemo],
     fixed: &FixedEntries,
 ) -> Vec<search::SearchFile<'a>> {
-    let fixed: Vec<search::BrowserEntry> = fixed
-        .par_iter()
-        .map(|(_, entry)| {
-            let doc = serde_json::from_slice(entry).expect("an entry this build wrote");
-            search::BrowserEntry::of(&doc)
-        })
-        .collect();
-    let pages: Vec<&search::BrowserEntry> = memo.iter().map(|m| &m.browser).chain(&fixed).collect();
-    search::browser_files(&pages)
+    let mut by_language: BTreeMap<Option<&str>, Vec<&search::BrowserEntry>> = BTreeMap::new();
+    by_language.insert(None, fixed.iter().map(|f| &f.browser).collect());
+    for (d, m) in docs.iter().zip(memo) {
+        let language = d.translation.as_ref().map(|t| t.language.as_str());
+        by_language.entry(language).or_default().push(&m.browser);
+    }
+    by_language
+        .into_iter()
+        .flat_map(|(language, pages)| search::browser_files(&pages, language))
+        .collect()
 }

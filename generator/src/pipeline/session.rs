@@ -26,13 +26,12 @@ use rayon::prelude::*;
 
 use super::{
     BuildOptions, FixedEntries, Loaded, Neighbours, PageMemo, Prepared, Rendered, Summary,
-    build_keeping, listing_pages, neighbours, render_document, render_fixed_pages, siblings,
-    substitute_origins,
+    build_keeping, fixed_entries, listing_pages, neighbours, render_document, render_fixed_pages,
+    siblings, substitute_origins,
 };
 use crate::content;
 use crate::manifest::Manifest;
 use crate::output::{self, ChunkMemo, ManifestJson, OutFile, Twins};
-use crate::search;
 use crate::twin_cache::TwinCache;
 
 /// What one rebuild did.
@@ -93,10 +92,7 @@ fn memo_of(prepared: &Prepared) -> Result<(Vec<PageMemo>, FixedEntries)> {
     let near = siblings(&site);
     let (_, mut fixed) = render_fixed_pages(&site, &prepared.renderer)?;
     fixed.extend(listing_pages(&site, &prepared.renderer)?.entries);
-    let fixed = fixed
-        .iter()
-        .map(|d| (d.url.clone(), search::fragment(d)))
-        .collect();
+    let fixed = fixed_entries(fixed);
     let memo = prepared
         .content
         .documents
@@ -210,7 +206,8 @@ impl Session {
             .expect("an incremental rebuild follows a build");
         let mut reloaded = Vec::with_capacity(edited.len());
         for (i, path) in edited {
-            let mut d = content::load_document(&kept.content_dir, path.clone())?;
+            let site = &kept.prepared.content.site;
+            let mut d = content::load_document(&kept.content_dir, path.clone(), site)?;
             substitute_origins(&mut d.body, &kept.prepared.origins);
             // Keep the source as the whole build named it (error messages).
             d.source = kept.prepared.content.documents[*i].source.clone();

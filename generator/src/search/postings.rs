@@ -49,14 +49,15 @@ pub struct BrowserEntry {
 }
 
 impl BrowserEntry {
-    /// The entry of `doc`: its words weighed by field, a title word most,
-    /// body repetition a little (at most [`TEXT_CAP`] times).
-    pub fn of(doc: &SearchDocument) -> Self {
+    /// The entry of `doc`, whose text is `text`: its words weighed by
+    /// field, a title word most, body repetition a little (at most
+    /// [`TEXT_CAP`] times).
+    pub fn of(doc: &SearchDocument, text: &str) -> Self {
         let fields = [
             fold(&doc.title),
             fold(&doc.summary),
             fold(&doc.section),
-            fold(&doc.text),
+            fold(text),
         ];
         // Each word: its fields' weight and its count in the text; room
         // for about one word in eight bytes of text. A word is hashed once,

@@ -29,6 +29,9 @@ use super::terms::{near_shard, term_shards};
 
 /// The head's path in the output folder.
 pub const HEAD: &str = "search/browser.json";
+
+/// The head's file name, in its folder.
+pub const HEAD_NAME: &str = "browser.json";
 /// The format the script understands.
 pub const VERSION: u32 = 1;
 /// Documents per metadata shard.
@@ -62,9 +65,10 @@ fn json<T: Serialize>(value: &T) -> Vec<u8> {
     bytes
 }
 
-/// Every file of the split index, as (path, bytes): the head first. The
-/// same pages, in any order, give the same files.
-pub fn files(pages: &[&BrowserEntry]) -> Vec<(String, Vec<u8>)> {
+/// Every file of the split index in `folder` (`search/`, or a language's
+/// `search/nl/`), as (path, bytes): the head first. The same pages, in
+/// any order, give the same files.
+pub fn files(pages: &[&BrowserEntry], folder: &str) -> Vec<(String, Vec<u8>)> {
     let mut docs = pages.to_vec();
     docs.sort_by(|a, b| a.url().cmp(b.url()));
     let shards = term_shards(docs.len());
@@ -89,7 +93,7 @@ pub fn files(pages: &[&BrowserEntry]) -> Vec<(String, Vec<u8>)> {
         .map(|(kind, k, terms)| {
             let terms = terms.into_iter().collect();
             (
-                format!("search/{kind}-{k}.json"),
+                format!("{folder}{kind}-{k}.json"),
                 json(&TermShard { terms }),
             )
         })
@@ -102,7 +106,7 @@ pub fn files(pages: &[&BrowserEntry]) -> Vec<(String, Vec<u8>)> {
                 .iter()
                 .map(|d| d.shown.each_ref().map(|s| &**s))
                 .collect();
-            (format!("search/docs-{k}.json"), json(&DocShard { docs }))
+            (format!("{folder}docs-{k}.json"), json(&DocShard { docs }))
         });
     out.par_extend(doc_files);
     let mut digest = Sha256::new();
@@ -117,7 +121,7 @@ pub fn files(pages: &[&BrowserEntry]) -> Vec<(String, Vec<u8>)> {
         docs_per_shard: DOCS_PER_SHARD,
         digest: hex::encode(&digest.finalize()[..8]),
     };
-    out.insert(0, (HEAD.to_owned(), json(&head)));
+    out.insert(0, (format!("{folder}{HEAD_NAME}"), json(&head)));
     out
 }
 
@@ -129,14 +133,19 @@ mod tests {
     use crate::search::terms::{fold, term_shard};
     use serde_json::Value;
 
-    fn doc(url: &str, title: &str, text: &str) -> SearchDocument {
-        SearchDocument {
+    /// A page and its text.
+    fn doc(url: &str, title: &str, text: &str) -> (SearchDocument, String) {
+        let page = SearchDocument {
             url: url.into(),
             title: title.into(),
             summary: String::new(),
             section: "docs".into(),
-            text: text.into(),
-        }
+        };
+        (page, text.into())
+    }
+
+    fn entries(docs: &[(SearchDocument, String)]) -> Vec<BrowserEntry> {
+        docs.iter().map(|(d, t)| BrowserEntry::of(d, t)).collect()
     }
 
     /// A reader doing what the script does, from the files alone: the
@@ -202,13 +211,12 @@ mod tests {
     }
 
     /// The files of `docs`, each weighed as a render weighs it.
-    fn built(docs: &[SearchDocument]) -> Vec<(String, Vec<u8>)> {
-        let entries: Vec<BrowserEntry> = docs.iter().map(BrowserEntry::of).collect();
-        files(&entries.iter().collect::<Vec<_>>())
+    fn built(docs: &[(SearchDocument, String)]) -> Vec<(String, Vec<u8>)> {
+        files(&entries(docs).iter().collect::<Vec<_>>(), "search/")
     }
 
-    fn site(n: usize) -> Vec<SearchDocument> {
-        let mut docs: Vec<SearchDocument> = (0..n)
+    fn site(n: usize) -> Vec<(SearchDocument, String)> {
+        let mut docs: Vec<(SearchDocument, String)> = (0..n)
             .map(|i| {
                 doc(
                     &format!("/docs/p{i:05}/"),
@@ -263,7 +271,7 @@ mod tests {
     fn a_common_term_keeps_its_best_postings_in_order() {
         // Page i says "river" 1 + i % 7 times (capped at TEXT_CAP); every
         // tenth also has it in its title. Ties go to the lower id.
-        let docs: Vec<SearchDocument> = (0..200usize)
+        let docs: Vec<(SearchDocument, String)> = (0..200usize)
             .map(|i| {
                 let title = if i.is_multiple_of(10) {
                     "River"
@@ -273,7 +281,7 @@ mod tests {
                 doc(&format!("/p{i:03}/"), title, &"river ".repeat(1 + i % 7))
             })
             .collect();
-        let entries: Vec<BrowserEntry> = docs.iter().map(BrowserEntry::of).collect();
+        let entries = entries(&docs);
         let by_shard = postings(&entries.iter().collect::<Vec<_>>(), 4);
         let list = &by_shard[term_shard("river", 4)]
             .iter()

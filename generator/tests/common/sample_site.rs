@@ -125,14 +125,21 @@ impl SampleSite {
 
     /// `generate check` of the content and `dist/`.
     pub fn check(&self) -> Output {
+        self.check_with(&[])
+    }
+
+    /// [`Self::check`] with `extra` arguments (`--strict-translations`).
+    pub fn check_with(&self, extra: &[&str]) -> Output {
         let (content, dist) = (self.content(), self.dist());
-        self.run(&[
+        let mut args = vec![
             "check",
             "--content",
             content.to_str().unwrap(),
             "--out",
             dist.to_str().unwrap(),
-        ])
+        ];
+        args.extend_from_slice(extra);
+        self.run(&args)
     }
 
     /// A file of `dist/`.

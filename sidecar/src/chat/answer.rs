@@ -4,8 +4,10 @@
 
 use serde::Serialize;
 
-use super::intent::{Figure, Intent, classify};
+use super::intent::{Figure, Intent};
+use super::reading::classify_in;
 use super::request::Question;
+use super::words::{Words, words};
 use crate::live::PlatformStats;
 use crate::search::{self, Index, Page, Quote};
 
@@ -26,11 +28,6 @@ const RELATED: usize = 4;
 /// About how long a quote is, in characters.
 /// Questions this short (in meaningful words) may lean on the previous one.
 const FOLLOW_UP_TERMS: usize = 3;
-
-const NOTICE: &str = "Answers quote only what this service has published; nothing you ask is \
-    stored, and the chat never contacts anyone or submits anything for you.";
-const HISTORICAL: &str = "Passages marked historical come from the archive: they record what \
-    was done at the time and are not current advice.";
 
 /// The kind of an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -140,12 +137,13 @@ pub fn compose(
     q: &Question,
     stats: Option<&PlatformStats>,
 ) -> Answer {
+    let w = words(index.lang());
     let handoff = |suggested| Handoff {
         url: crate::contact::prefilled_url(links.form_url, "other", &q.message),
         suggested,
-        label: "Ask a person through the contact form (prefilled; you review and send it)",
+        label: w.handoff,
     };
-    let intent = classify(&q.message);
+    let intent = classify_in(index.lang(), &q.message);
     let (pages, query, developers_last) = rank(index, q);
     let link = |p: &Page<'_>| Link {
         title: p.best().passage.title.to_owned(),
@@ -157,23 +155,19 @@ pub fn compose(
                 kind: Kind::Declined,
                 confidence: None,
                 credits: Vec::new(),
-                text: "This chat cannot do that: it only answers from what the service has \
-                    published, and it never contacts anyone, sends or submits anything on \
-                    anyone's behalf. A person can help: the contact form below is prefilled \
-                    with your message for you to review and send yourself."
-                    .into(),
+                text: w.declined.into(),
                 citations: Vec::new(),
                 related: pages.iter().take(RELATED).map(link).collect(),
                 statistics: None,
                 handoff: handoff(true),
-                notice: NOTICE,
+                notice: w.notice,
                 release: String::new(),
             };
         }
         Intent::Figures(figures) => {
             if let Some(stats) = stats {
                 let related = pages.iter().take(RELATED).map(link).collect();
-                return figures_answer(&figures, stats, links, related, handoff(false));
+                return figures_answer(w, &figures, stats, links, related, handoff(false));
             }
         }
         Intent::Lookup => {}
@@ -228,15 +222,12 @@ pub fn compose(
             kind: Kind::NoMatch,
             confidence: None,
             credits: Vec::new(),
-            text: "I found no good answer to that in what this service has published. The \
-                pages below come closest; for anything else, a person can help through the \
-                contact form."
-                .into(),
+            text: w.no_match.into(),
             citations: Vec::new(),
             related: pages.iter().take(RELATED).map(link).collect(),
             statistics: None,
             handoff: handoff(true),
-            notice: NOTICE,
+            notice: w.notice,
             release: String::new(),
         };
     }
@@ -256,10 +247,10 @@ pub fn compose(
     // tells a right answer from a near miss (decision 0256).
     let margin = quoted[0].0 - quoted.get(1).map_or(0.0, |x| x.0);
     let confidence = Confidence::of(margin);
-    let mut text = String::from(confidence.lead());
+    let mut text = String::from(confidence.lead(w));
     if citations.iter().any(|c| c.historical) {
         text.push(' ');
-        text.push_str(HISTORICAL);
+        text.push_str(w.historical);
     }
     let credits = credits(&citations);
     Answer {
@@ -276,7 +267,7 @@ pub fn compose(
             .collect(),
         statistics: None,
         handoff: handoff(confidence == Confidence::Low),
-        notice: NOTICE,
+        notice: w.notice,
         release: String::new(),
     }
 }
@@ -313,16 +304,11 @@ impl Confidence {
     }
 
     /// The answer's first sentence.
-    fn lead(self) -> &'static str {
+    fn lead(self, w: &Words) -> &'static str {
         match self {
-            Confidence::High => "Here is what the published pages say, quoted as written.",
-            Confidence::Medium => {
-                "These passages look like the answer, quoted as written; the page says more."
-            }
-            Confidence::Low => {
-                "This is the closest I found, quoted as written, and it may not answer your \
-                 question: check the page, or ask a person through the contact form."
-            }
+            Confidence::High => w.high,
+            Confidence::Medium => w.medium,
+            Confidence::Low => w.low,
         }
     }
 }
@@ -396,7 +382,7 @@ fn for_the_reader<'a>(query: &str, pages: Vec<Page<'a>>) -> (Vec<Page<'a>>, bool
 fn rank_words<'a>(index: &'a Index, q: &Question) -> (Vec<Page<'a>>, String) {
     let pages = index.rank_pages(&q.message, PAGES);
     let weak = pages.first().is_none_or(|p| p.coverage < MIN_COVERAGE);
-    let short = search::text::terms(&q.message).count() <= FOLLOW_UP_TERMS;
+    let short = index.lang().terms(&q.message).count() <= FOLLOW_UP_TERMS;
     let lower = q.message.trim_start().to_lowercase();
     let continues = ["and ", "also ", "but ", "what about ", "how about ", "and?"]
         .iter()
@@ -433,74 +419,59 @@ fn citation(quote: &Quote<'_>, base_url: &str) -> Citation {
 }
 
 fn figures_answer(
+    w: &Words,
     figures: &[Figure],
     s: &PlatformStats,
     links: &Links<'_>,
     related: Vec<Link>,
     handoff: Handoff,
 ) -> Answer {
-    let n = |v: i64| {
-        let digits = v.to_string();
-        let mut out = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
-    };
-    let count = |name: &'static str, value: i64, noun: &str| {
-        (name, value.into(), format!("{} {noun}", n(value)))
+    let count = |name: &'static str, value: i64, phrase: &str| {
+        (name, value.into(), phrase.replace("{n}", &w.number(value)))
     };
     let mut parts = Vec::new();
     let mut values = serde_json::Map::new();
     for f in figures {
         let (name, value, phrase) = match f {
-            Figure::Observations => count("observations", s.observations, "observations"),
+            Figure::Observations => count("observations", s.observations, w.observations),
             Figure::ObservationsLast30Days => count(
                 "observations_last_30_days",
                 s.observations_last_30_days,
-                "observations in the last 30 days",
+                w.observations_30_days,
             ),
-            Figure::Sites => count("sites", s.sites, "monitoring sites"),
-            Figure::Countries => count("countries", s.countries, "countries"),
-            Figure::Volunteers => count("volunteers", s.volunteers, "volunteers"),
-            Figure::Projects => count("projects", s.projects, "projects"),
+            Figure::Sites => count("sites", s.sites, w.sites),
+            Figure::Countries => count("countries", s.countries, w.countries),
+            Figure::Volunteers => count("volunteers", s.volunteers, w.volunteers),
+            Figure::Projects => count("projects", s.projects, w.projects),
             Figure::Classifications => (
                 "classifications",
                 s.classifications.into(),
-                format!(
-                    "{} classifications in {} classification projects",
-                    n(s.classifications),
-                    n(s.classification_projects)
-                ),
+                w.classifications
+                    .replace("{n}", &w.number(s.classifications))
+                    .replace("{m}", &w.number(s.classification_projects)),
             ),
             Figure::LatestObservation => match &s.latest_observation_at {
                 Some(at) => (
                     "latest_observation_at",
                     at.clone().into(),
-                    format!("the latest observation was made at {at}"),
+                    w.latest.replace("{at}", at),
                 ),
                 None => (
                     "latest_observation_at",
                     serde_json::Value::Null,
-                    "no observation yet".to_owned(),
+                    w.no_observation.to_owned(),
                 ),
             },
         };
         parts.push(phrase);
         values.insert(name.to_owned(), value);
     }
-    let mut text = format!(
-        "From the platform statistics, computed at {}: {}.",
-        s.generated_at,
-        parts.join("; ")
-    );
+    let mut text = w
+        .figures
+        .replace("{at}", &s.generated_at)
+        .replace("{figures}", &parts.join("; "));
     if s.stale {
-        text.push_str(
-            " The database could not be read just now, so these are the last figures it gave.",
-        );
+        text.push_str(w.stale);
     }
     let source = contract::routes::PLATFORM_STATS.path;
     Answer {
@@ -510,7 +481,7 @@ fn figures_answer(
         text,
         citations: vec![Citation {
             quote: parts.join("; "),
-            title: "Live platform statistics".into(),
+            title: w.statistics_title.into(),
             heading: String::new(),
             url: format!("{}{source}", links.base_url),
             historical: false,
@@ -524,7 +495,7 @@ fn figures_answer(
             values,
         }),
         handoff,
-        notice: NOTICE,
+        notice: w.notice,
         release: String::new(),
     }
 }

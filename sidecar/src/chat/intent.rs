@@ -82,7 +82,8 @@ pub enum Intent {
     Lookup,
 }
 
-/// Reads the intent of a question.
+/// Reads the intent of a question in English (the chat reads a Dutch one
+/// by Dutch rules, choosing by the question's language).
 pub fn classify(question: &str) -> Intent {
     let q = normalise(question);
     if asks_to_act(&q, question.trim_end().ends_with('?')) {
@@ -98,7 +99,7 @@ pub fn classify(question: &str) -> Intent {
 
 /// Lower case, letters, digits, apostrophes and hyphens kept, everything
 /// else one space.
-fn normalise(question: &str) -> String {
+pub(super) fn normalise(question: &str) -> String {
     let mut out = String::with_capacity(question.len());
     for c in question.chars().flat_map(char::to_lowercase) {
         if c.is_alphanumeric() || c == '\'' || c == '-' {

@@ -17,8 +17,11 @@
 //! [`crate::http::ratelimit`]) before its body is read.
 
 pub mod answer;
+mod dutch;
 pub mod intent;
+pub mod reading;
 pub mod request;
+pub mod words;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -92,6 +95,8 @@ impl Handler for Chat {
         let sources = Sources {
             release: &published.release,
             index: &content.passages,
+            language: &content.language,
+            translated: &content.translated,
             links: answer::Links {
                 base_url: call.site_origin,
                 form_url: &form_url,
@@ -108,7 +113,11 @@ impl Handler for Chat {
 pub struct Sources<'a> {
     /// The release the passages come from, named in the answer.
     pub release: &'a str,
+    /// The passages of the site's default language, and its code.
     pub index: &'a Index,
+    pub language: &'a str,
+    /// Each other language's passages, by code.
+    pub translated: &'a [(String, Index)],
     pub links: answer::Links<'a>,
     /// The live data, for figure questions; `None` without a database.
     pub live: Option<&'a Live>,
@@ -121,12 +130,16 @@ pub async fn answer(
     body: &[u8],
 ) -> Result<Response<Body>, Problem> {
     let question = request::parse(body)?;
+    let index = sources.index_for(question.language.as_deref())?;
     counters.questions.fetch_add(1, Relaxed);
-    let stats = match (intent::classify(&question.message), sources.live) {
+    let stats = match (
+        reading::classify_in(index.lang(), &question.message),
+        sources.live,
+    ) {
         (intent::Intent::Figures(_), Some(live)) => crate::live::current_stats(live).await,
         _ => None,
     };
-    let mut answer = answer::compose(sources.index, &sources.links, &question, stats.as_ref());
+    let mut answer = answer::compose(index, &sources.links, &question, stats.as_ref());
     answer.release = sources.release.to_owned();
     if answer.matched() {
         counters.answered.fetch_add(1, Relaxed);
@@ -135,4 +148,36 @@ pub async fn answer(
         counters.handoffs.fetch_add(1, Relaxed);
     }
     Ok(json_response(StatusCode::OK, &answer))
+}
+
+impl Sources<'_> {
+    /// The passages to answer from in `language` (`None`: the default
+    /// language's); a language the site has no pages in is a 422 naming
+    /// the languages it has.
+    pub fn index_for(&self, language: Option<&str>) -> Result<&Index, Problem> {
+        match language {
+            None => Ok(self.index),
+            Some(code) if code == self.language => Ok(self.index),
+            Some(code) => match self.translated.iter().find(|(c, _)| c == code) {
+                Some((_, index)) => Ok(index),
+                None => {
+                    let known: Vec<&str> = std::iter::once(self.language)
+                        .chain(self.translated.iter().map(|(c, _)| c.as_str()))
+                        .collect();
+                    Err(Problem::new(
+                        crate::http::problem::Code::InvalidSubmission,
+                        "Correct these fields: language.".to_owned(),
+                    )
+                    .with_errors(vec![crate::http::problem::FieldError {
+                        name: "language".into(),
+                        reason: format!(
+                            "the site has no pages in `{code}`; it has {}",
+                            known.join(", ")
+                        ),
+                        code: Some("invalid_choice"),
+                    }]))
+                }
+            },
+        }
+    }
 }

@@ -21,6 +21,9 @@ pub struct Turn {
 pub struct Question {
     pub message: String,
     pub history: Vec<Turn>,
+    /// The language to answer in and from (a BCP 47 code, lower case);
+    /// `None`: the site's default.
+    pub language: Option<String>,
 }
 
 impl Question {
@@ -39,6 +42,7 @@ impl Question {
 struct Raw {
     message: Option<Value>,
     history: Option<Value>,
+    language: Option<Value>,
 }
 
 fn field(name: &'static str, reason: impl Into<String>, code: &'static str) -> FieldError {
@@ -56,7 +60,7 @@ pub fn parse(body: &[u8]) -> Result<Question, Problem> {
             Code::BadRequest,
             format!(
                 "The body is not a chat request: a JSON object with `message` and optionally \
-                 `history` ({e})."
+                 `history` and `language` ({e})."
             ),
         )
     })?;
@@ -130,6 +134,22 @@ pub fn parse(body: &[u8]) -> Result<Question, Problem> {
             Vec::new()
         }
     };
+    let language = match raw.language {
+        None | Some(Value::Null) => None,
+        Some(Value::String(code)) if is_language_code(&code) => Some(code.to_ascii_lowercase()),
+        Some(Value::String(_)) => {
+            errors.push(field(
+                "language",
+                "must be a language code such as `en` or `nl`",
+                "invalid_format",
+            ));
+            None
+        }
+        Some(_) => {
+            errors.push(field("language", "must be a string", "invalid_type"));
+            None
+        }
+    };
     if !errors.is_empty() {
         let names: Vec<&str> = errors.iter().map(|e| &*e.name).collect();
         return Err(Problem::new(
@@ -138,7 +158,23 @@ pub fn parse(body: &[u8]) -> Result<Question, Problem> {
         )
         .with_errors(errors));
     }
-    Ok(Question { message, history })
+    Ok(Question {
+        message,
+        history,
+        language,
+    })
+}
+
+/// A BCP 47 code as the site declares its languages: two or three
+/// letters, optionally `-` and a region or script of two to eight letters
+/// or digits.
+fn is_language_code(code: &str) -> bool {
+    let mut parts = code.split('-');
+    let primary = parts.next().unwrap_or_default();
+    (2..=3).contains(&primary.len())
+        && primary.chars().all(|c| c.is_ascii_alphabetic())
+        && parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
+        && code.split('-').count() <= 3
 }
 
 fn turn_of(v: &Value) -> Option<Turn> {

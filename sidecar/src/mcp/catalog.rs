@@ -23,6 +23,9 @@ pub const SEARCH_DEFAULT: u64 = 5;
 pub const TOPIC_MAX: usize = 200;
 pub const MESSAGE_MAX: usize = 5000;
 pub const NAME_MAX: usize = 200;
+/// The `language` argument of the documentation tools; `tools/list` adds
+/// the release's languages as its `enum` ([`super::tools::list`]).
+pub const LANGUAGE: &str = "A language of the site (BCP 47), the default first in the enum.";
 /// Rows or points a live tool answers when `limit` is not given, and the
 /// most it answers (decision 0221): a default page stays far below 20,000
 /// characters, a full one about 36,000.
@@ -328,36 +331,39 @@ pub const TOOLS: [Tool; 8] = [
     Tool {
         name: "search_documentation",
         title: "Search the documentation",
-        description: "Full-text search over the published documentation pages: the best-ranked pages with a snippet, URL and the resource URI of the Markdown (read it with get_document). Example: {\"query\":\"nitrate protocol\"}.",
+        description: "Full-text search over the published documentation pages: the best-ranked pages with a snippet, URL and the resource URI of the Markdown (read it with get_document). `language` searches the pages in that language (with its stemming); without it, the site's default language. Example: {\"query\":\"nitrate protocol\"}, {\"query\":\"nitraat meten\",\"language\":\"nl\"}.",
         live: false,
         hints: READS_OWN_DATA,
         input: || {
             json!({"type": "object", "properties": {
                 "query": {"type": "string", "minLength": 1},
-                "limit": {"type": "integer", "minimum": 1, "maximum": SEARCH_MAX, "default": SEARCH_DEFAULT}
+                "limit": {"type": "integer", "minimum": 1, "maximum": SEARCH_MAX, "default": SEARCH_DEFAULT},
+                "language": {"type": "string", "description": LANGUAGE}
             }, "required": ["query"], "additionalProperties": false})
         },
         output: || {
             object(
-                json!({"query": string(), "results": {"type": "array", "items": object(
+                json!({"query": string(), "language": string(), "results": {"type": "array", "items": object(
                     json!({"title": string(), "url": string(), "uri": string(), "snippet": string(), "score": integer()}),
                     &["title", "url", "uri", "snippet", "score"],
                 )}}),
-                &["query", "results"],
+                &["query", "language", "results"],
             )
         },
     },
     Tool {
         name: "get_document",
         title: "Get a document",
-        description: "One documentation page as Markdown, with its licence and attribution. `path`: a page path, its URL or a resource URI, e.g. {\"path\":\"/docs/archive/\"}.",
+        description: "One documentation page as Markdown, with its licence, attribution, language and the URIs of its translations. `path`: a page path, its URL or a resource URI, e.g. {\"path\":\"/docs/archive/\"}; `language`: that page's version in that language, e.g. {\"path\":\"/docs/\",\"language\":\"nl\"}.",
         live: false,
         hints: READS_OWN_DATA,
-        input: || json!({"type": "object", "properties": {"path": {"type": "string", "minLength": 1}}, "required": ["path"], "additionalProperties": false}),
+        input: || json!({"type": "object", "properties": {"path": {"type": "string", "minLength": 1}, "language": {"type": "string", "description": LANGUAGE}}, "required": ["path"], "additionalProperties": false}),
         output: || {
             object(
-                json!({"uri": string(), "url": string(), "title": string(), "licence": string(), "attribution": string(), "markdown": string()}),
-                &["uri", "url", "title", "markdown"],
+                json!({"uri": string(), "url": string(), "title": string(), "licence": string(), "attribution": string(), "language": string(),
+                    "translations": {"type": "array", "items": object(json!({"language": string(), "uri": string()}), &["language", "uri"])},
+                    "markdown": string()}),
+                &["uri", "url", "title", "language", "markdown"],
             )
         },
     },

@@ -290,7 +290,8 @@ fn method(mcp: &Mcp, content: &Content, version: Version, call: &Call) -> Result
     match call.method.as_str() {
         "initialize" => check_initialize(params).map(|()| initialize(mcp, content, version)),
         "ping" => Ok(json!({})),
-        "tools/list" => single_page(params).map(|()| tools::list(version, mcp.live.is_some())),
+        "tools/list" => single_page(params)
+            .map(|()| tools::list(version, mcp.live.is_some(), &content.languages())),
         "resources/list" => resources::list(content, version, params),
         "resources/templates/list" => {
             single_page(params).map(|()| resources::templates(content, version))

@@ -52,8 +52,9 @@ impl Fixed {
 }
 
 /// A document's licence and attribution, each present only when known.
-fn meta(d: &Document) -> Value {
+fn meta(content: &Content, d: &Document) -> Value {
     let mut meta = Map::new();
+    meta.insert("language".into(), json!(content.language_of(&d.path)));
     if let Some(licence) = &d.licence {
         meta.insert("licence".into(), json!(licence));
     }
@@ -86,7 +87,7 @@ fn all(content: &Content, version: Version) -> Vec<Value> {
             "uri": content.document_uri(d),
             "name": d.path,
             "mimeType": "text/markdown",
-            "_meta": meta(d),
+            "_meta": meta(content, d),
         });
         if let Some(description) = &d.description {
             v["description"] = json!(description);
@@ -173,7 +174,7 @@ pub fn read(content: &Content, params: &Map<String, Value>) -> Result<Value, Rpc
         "uri": uri,
         "mimeType": "text/markdown",
         "text": d.markdown(),
-        "_meta": meta(d),
+        "_meta": meta(content, d),
     }]}))
 }
 

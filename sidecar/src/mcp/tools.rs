@@ -73,14 +73,19 @@ pub trait LiveTools: Send + Sync {
     fn trend(&self, args: Map<String, Value>) -> LiveFuture<'_>;
 }
 
-/// `tools/list`: the live tools only when a data layer is present.
-pub fn list(version: Version, live: bool) -> Value {
+/// `tools/list`: the live tools only when a data layer is present; the
+/// documentation tools' `language` takes one of `languages` (the
+/// release's, the default first).
+pub fn list(version: Version, live: bool, languages: &[&str]) -> Value {
     let tools: Vec<Value> = TOOLS
         .iter()
         .filter(|t| live || !t.live)
         .map(|t| {
-            let mut v =
-                json!({"name": t.name, "description": t.description, "inputSchema": (t.input)()});
+            let mut input = (t.input)();
+            if let Some(language) = input.pointer_mut("/properties/language") {
+                language["enum"] = json!(languages);
+            }
+            let mut v = json!({"name": t.name, "description": t.description, "inputSchema": input});
             if version >= Version::V2025_03_26 {
                 let h = t.hints;
                 v["annotations"] = json!({
@@ -377,10 +382,30 @@ fn service_information(content: &Content, args: &Args) -> Result<Value, RpcError
     Ok(out)
 }
 
+/// The `language` of a documentation tool's call: the default language's
+/// code without one; a language the release has no pages in is refused
+/// as the `enum` of `tools/list` would refuse it.
+fn language<'a>(content: &'a Content, args: &'a Args) -> Result<&'a str, RpcError> {
+    match args.str("language") {
+        None => Ok(content.language.as_str()),
+        Some(code) if content.index(Some(code)).is_some() => Ok(code),
+        Some(_) => {
+            let languages = content.languages();
+            Err(bad_argument(
+                "language",
+                &format!("must be one of {}", languages.join(", ")),
+                Some(json!(languages)),
+            ))
+        }
+    }
+}
+
 fn search(content: &Content, version: Version, args: &Args) -> Result<Value, RpcError> {
     let query = args.str("query").unwrap_or_default();
     let limit = args.int("limit").unwrap_or(SEARCH_DEFAULT) as usize;
-    let hits = content.search(query, limit);
+    let language = language(content, args)?;
+    let index = content.index(Some(language)).unwrap_or(&content.passages);
+    let hits = content.search_in(index, query, limit);
     let results: Vec<Value> = hits
         .iter()
         .map(|h| {
@@ -393,7 +418,7 @@ fn search(content: &Content, version: Version, args: &Args) -> Result<Value, Rpc
             })
         })
         .collect();
-    let structured = json!({"query": query, "results": results});
+    let structured = json!({"query": query, "language": language, "results": results});
     let mut items = vec![text_item(
         serde_json::to_string(&structured).map_err(|e| RpcError::internal(e.to_string()))?,
     )];
@@ -414,17 +439,47 @@ fn search(content: &Content, version: Version, args: &Args) -> Result<Value, Rpc
 
 fn document(content: &Content, version: Version, args: &Args) -> Result<Value, RpcError> {
     let reference = args.str("path").unwrap_or_default();
-    let Some(d) = content.document(reference) else {
+    let Some(mut d) = content.document(reference) else {
         return Ok(failure(format!(
             "No documentation page at {reference:?}. Use search_documentation to find pages, or resources/list to see them all."
         )));
     };
+    if args.str("language").is_some() {
+        let wanted = language(content, args)?;
+        match content
+            .version_in(&d.path, wanted)
+            .and_then(|p| content.document(p))
+        {
+            Some(version) => d = version,
+            None => {
+                let have: Vec<&str> = match content.versions(&d.path) {
+                    [] => vec![content.language_of(&d.path)],
+                    all => all.iter().map(|(l, _)| l.as_str()).collect(),
+                };
+                return Ok(failure(format!(
+                    "The page {} has no version in {wanted:?}; it is in {}.",
+                    d.path,
+                    have.join(", ")
+                )));
+            }
+        }
+    }
+    let translations: Vec<Value> = content
+        .versions(&d.path)
+        .iter()
+        .filter(|(_, p)| *p != d.path)
+        .map(|(l, p)| json!({"language": l, "uri": content.page_uri(p)}))
+        .collect();
     let mut structured = json!({
         "uri": content.document_uri(d),
         "url": content.document_url(d),
         "title": d.title,
+        "language": content.language_of(&d.path),
         "markdown": d.markdown(),
     });
+    if !translations.is_empty() {
+        structured["translations"] = json!(translations);
+    }
     // Omitted rather than null: single-type schemas are the portable kind.
     if let Some(licence) = &d.licence {
         structured["licence"] = json!(licence);

@@ -48,6 +48,8 @@ use contract::manifest::{MCP_SERVER_CARD, SEARCH_PASSAGES, SITEMAP};
 use contract::search::{Passage, PassageIndex};
 use contract::service::ServiceInformation;
 
+use super::alternates::{Alternates, sitemap_alternates};
+use crate::search::text::Lang;
 use crate::search::{self, Index};
 
 /// What the features read of one release, beside its files.
@@ -71,8 +73,16 @@ pub struct Content {
     pub documents: Vec<Document>,
     /// What `search_documentation` and the chat rank: the passages of
     /// `search-passages.json`, or, for a build without them, one passage
-    /// per page of `search-index.json` or of the twins.
+    /// per Markdown twin; those of the site's default language.
     pub passages: Index,
+    /// The site's default language (BCP 47), as the passages name it.
+    pub language: String,
+    /// Each other language's passages, ranked apart with its own stemming
+    /// and stop words, by language code.
+    pub translated: Vec<(String, Index)>,
+    /// Each page's versions in the other languages, from the sitemap's
+    /// alternates ([`super::languages`]).
+    pub alternates: Alternates,
 }
 
 impl Content {
@@ -125,7 +135,10 @@ impl Content {
                 Some(document)
             })
             .collect();
-        let passages = load_passages(keys, &read, &twin, &documents);
+        let (language, passages, translated) = load_passages(keys, &read, &twin, &documents);
+        let alternates = read(SITEMAP)
+            .map(|s| sitemap_alternates(&s))
+            .unwrap_or_default();
         Content {
             base_url,
             service,
@@ -134,6 +147,9 @@ impl Content {
             server_card,
             documents,
             passages,
+            language,
+            translated,
+            alternates,
         }
     }
 
@@ -212,7 +228,13 @@ impl Content {
 
     /// The best pages for `query`, ranked by their best passage.
     pub fn search(&self, query: &str, limit: usize) -> Vec<Hit> {
-        self.passages
+        self.search_in(&self.passages, query, limit)
+    }
+
+    /// [`Content::search`] in the passages of one language ([`Content::index`]).
+    pub fn search_in(&self, index: &Index, query: &str, limit: usize) -> Vec<Hit> {
+        let lang = index.lang();
+        index
             .rank_pages(query, limit)
             .into_iter()
             .map(|page| {
@@ -220,7 +242,7 @@ impl Content {
                 Hit {
                     path: h.passage.url.to_owned(),
                     title: h.passage.title.to_owned(),
-                    snippet: search::excerpt(&h.passage.text(), &h.matched, SNIPPET_CHARS),
+                    snippet: search::excerpt(lang, &h.passage.text(), &h.matched, SNIPPET_CHARS),
                     score: (page.score * 100.0).round() as u32,
                 }
             })
@@ -247,14 +269,14 @@ fn origin_of(url: &str) -> Option<String> {
 const SNIPPET_CHARS: usize = 240;
 
 /// The passages of the build: `search-passages.json` and its parts; else
-/// one per page of `search-index.json` and its parts; else one per
-/// Markdown twin. Only files the manifest lists are read.
+/// one per Markdown twin. Only files the manifest lists are read. Returns
+/// the default language, its passages, and each other language's.
 fn load_passages(
     keys: &[String],
     read: &impl Fn(&str) -> Option<String>,
     entry: &impl Fn(&str) -> Option<Arc<Entry>>,
     documents: &[Document],
-) -> Index {
+) -> (String, Index, Vec<(String, Index)>) {
     let listed = |key: &str| keys.iter().any(|k| k == key);
     let read_listed = |key: &str| {
         listed(key)
@@ -262,10 +284,23 @@ fn load_passages(
             .flatten()
             .map(String::into_bytes)
     };
-    // The passages' text stays in the parts, read again when quoted.
-    let mut builder = search::Builder::default();
-    let mut parts: Vec<(String, Option<u32>)> = Vec::new();
+    // The passages' text stays in the parts, read again when quoted. Each
+    // language gets a builder of its own, with its own parts' numbers.
+    let default = contract::search::passages_language(read_listed)
+        .unwrap_or_else(|_| DEFAULT_LANGUAGE.to_owned());
+    let mut builders: Vec<InLanguage> =
+        vec![(None, search::Builder::new(Lang::of(&default)), Vec::new())];
     let located = contract::search::read_passages_located(read_listed, |p, at| {
+        let language = p.language.clone().filter(|l| *l != default);
+        let at_builder = match builders.iter().position(|(l, _, _)| *l == language) {
+            Some(i) => i,
+            None => {
+                let lang = Lang::of(language.as_deref().unwrap_or_default());
+                builders.push((language, search::Builder::new(lang), Vec::new()));
+                builders.len() - 1
+            }
+        };
+        let (_, builder, parts) = &mut builders[at_builder];
         if parts.last().is_none_or(|(key, _)| key != at.part) {
             let source = entry(at.part).map(|e| builder.add_part(e));
             parts.push((at.part.to_owned(), source));
@@ -276,7 +311,16 @@ fn load_passages(
         }
     });
     match located {
-        Ok(synonyms) => return builder.finish(&synonyms),
+        Ok(synonyms) => {
+            let mut builders = builders.into_iter();
+            let (_, first, _) = builders.next().expect("the default language's builder");
+            // The synonym groups of `content/` are in the default language.
+            let passages = first.finish(&synonyms);
+            let translated = builders
+                .filter_map(|(language, builder, _)| Some((language?, builder.finish(&[]))))
+                .collect();
+            return (default, passages, translated);
+        }
         Err(e) if listed(SEARCH_PASSAGES) => {
             tracing::warn!("{e}; ranking whole pages");
         }
@@ -293,30 +337,31 @@ fn load_passages(
         attribution: None,
         reference: false,
         developers: false,
+        language: None,
         text,
     };
-    let pages = contract::search::read_index(read_listed).ok().map(|f| {
-        f.documents
-            .into_iter()
-            .map(|d| page(d.url, d.title, format!("{} {}", d.summary, d.text)))
-            .collect()
-    });
-    let passages = pages.unwrap_or_else(|| {
-        documents
-            .iter()
-            .map(|d| {
-                let markdown = d.markdown();
-                let body = &markdown[contract::twin::body_start(&markdown)..];
-                page(d.path.clone(), d.title.clone(), body.to_owned())
-            })
-            .collect()
-    });
-    Index::new(PassageIndex {
+    let passages = documents
+        .iter()
+        .map(|d| {
+            let markdown = d.markdown();
+            let body = &markdown[contract::twin::body_start(&markdown)..];
+            page(d.path.clone(), d.title.clone(), body.to_owned())
+        })
+        .collect();
+    let index = Index::new(PassageIndex {
         version: contract::search::PASSAGES_VERSION,
         synonyms: Vec::new(),
         passages,
-    })
+    });
+    (DEFAULT_LANGUAGE.to_owned(), index, Vec::new())
 }
+
+/// An index being built for one language (`None`: the default): its
+/// builder and the parts it has numbered.
+type InLanguage = (Option<String>, search::Builder, Vec<(String, Option<u32>)>);
+
+/// The language of a build whose passages do not name theirs.
+const DEFAULT_LANGUAGE: &str = "en";
 
 impl Document {
     /// Reads the head the generator writes: `# Title`, then a quoted block
@@ -390,7 +435,7 @@ pub(crate) mod tests {
         ];
         Content {
             base_url: "https://example.org".into(),
-            passages: load_passages(&[], &|_| None, &|_| None, &documents),
+            passages: load_passages(&[], &|_| None, &|_| None, &documents).1,
             documents,
             ..Content::default()
         }

@@ -5,10 +5,12 @@
 //! [`Current`] so that a new release replaces it atomically while requests
 //! are in flight ([`reload`]).
 
+pub mod alternates;
 pub mod content;
 pub mod entry;
 pub mod files;
 mod kind;
+pub mod languages;
 pub mod reload;
 
 use std::path::Path;

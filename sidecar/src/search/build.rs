@@ -27,9 +27,19 @@ pub struct Builder {
     texts: Vec<u64>,
     /// Per passage pushed: whether it is generated reference material.
     reference: Vec<bool>,
+    /// How the passages' words are read.
+    lang: text::Lang,
 }
 
 impl Builder {
+    /// A builder of an index in `lang`.
+    pub fn new(lang: text::Lang) -> Builder {
+        Builder {
+            lang,
+            ..Builder::default()
+        }
+    }
+
     /// Adds the next passage, its text held by the index.
     pub fn push(&mut self, p: Passage) {
         self.count(&p);
@@ -57,7 +67,7 @@ impl Builder {
         let mut labels: Vec<String> = Vec::new();
         for line in p.text.lines() {
             let (fields, row_labels) = row_fields(line);
-            for term in row_labels.iter().flat_map(|l| text::terms(l)) {
+            for term in row_labels.iter().flat_map(|l| self.lang.terms(l)) {
                 if !labels.contains(&term) {
                     self.terms.occurrence(term.clone(), passage).body += 1;
                     len += 1.0;
@@ -65,16 +75,16 @@ impl Builder {
                 }
             }
             for field in fields {
-                for term in text::terms(field) {
+                for term in self.lang.terms(field) {
                     self.terms.occurrence(term, passage).body += 1;
                     len += 1.0;
                 }
             }
         }
-        for term in text::terms(&p.heading) {
+        for term in self.lang.terms(&p.heading) {
             self.terms.occurrence(term, passage).heading = true;
         }
-        for term in text::terms(&p.title) {
+        for term in self.lang.terms(&p.title) {
             self.terms.occurrence(term, passage).title = true;
         }
         self.terms.end_passage();
@@ -93,6 +103,7 @@ impl Builder {
             lens: pushed_lens,
             texts,
             reference,
+            lang,
         } = self;
         // The average length of the prose passages, as rarity counts
         // prose only: the size of the API reference does not lengthen or
@@ -153,7 +164,7 @@ impl Builder {
         let (page, page_start) = pages(&passages);
         let mut synonyms: HashMap<String, Vec<String>> = HashMap::new();
         for group in synonym_groups {
-            let stems: Vec<String> = group.iter().map(|w| text::stem(w)).collect();
+            let stems: Vec<String> = group.iter().map(|w| lang.stem(w)).collect();
             for s in &stems {
                 let others = synonyms.entry(s.clone()).or_default();
                 others.extend(stems.iter().filter(|o| *o != s).cloned());
@@ -171,6 +182,7 @@ impl Builder {
             prose_df,
             prose_passages,
             synonyms,
+            lang,
             scratch: Mutex::default(),
             serial: {
                 static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);

@@ -4,7 +4,7 @@ use super::text;
 
 /// An exact excerpt of `text`: the run of whole sentences, at most about
 /// `max` characters, that holds the most of `stems`.
-pub fn excerpt(text: &str, stems: &[String], max: usize) -> String {
+pub fn excerpt(lang: text::Lang, text: &str, stems: &[String], max: usize) -> String {
     let sentences = split_sentences(text);
     if sentences.is_empty() {
         return String::new();
@@ -12,7 +12,7 @@ pub fn excerpt(text: &str, stems: &[String], max: usize) -> String {
     let hits: Vec<usize> = sentences
         .iter()
         .map(|&(a, b)| {
-            let words: Vec<String> = text::terms(&text[a..b]).collect();
+            let words: Vec<String> = lang.terms(&text[a..b]).collect();
             stems
                 .iter()
                 .filter(|s| words.iter().any(|w| w.starts_with(s.as_str())))
@@ -79,9 +79,12 @@ mod tests {
     #[test]
     fn excerpts_are_exact_whole_sentences() {
         let t = "First one here. The nitrate test uses a strip. Last one.";
-        let e = excerpt(t, &["nitrat".to_owned()], 30);
+        let e = excerpt(text::Lang::English, t, &["nitrat".to_owned()], 30);
         assert_eq!(e, "The nitrate test uses a strip.");
         assert!(t.contains(&e));
-        assert_eq!(excerpt(t, &["zzz".to_owned()], 10), "First one here.");
+        assert_eq!(
+            excerpt(text::Lang::English, t, &["zzz".to_owned()], 10),
+            "First one here."
+        );
     }
 }

@@ -100,6 +100,8 @@ pub struct Index {
     prose_passages: usize,
     /// Per term: the other terms of its synonym groups.
     synonyms: HashMap<String, Vec<String>>,
+    /// How its passages' words, and its questions', are read.
+    lang: text::Lang,
     /// Accumulators for one question at a time each, reused.
     scratch: Mutex<Vec<Scratch>>,
     /// Passages as quoting reads them, kept between questions.
@@ -127,7 +129,9 @@ impl Index {
     /// Whether every meaningful word of `text` is one the published text
     /// uses (itself, a synonym or a longer word it begins).
     pub fn knows_all(&self, text: &str) -> bool {
-        text::terms(text).all(|stem| !self.expand(&stem).is_empty())
+        self.lang
+            .terms(text)
+            .all(|stem| !self.expand(&stem).is_empty())
     }
 
     /// How many passages the index ranks.
@@ -138,6 +142,11 @@ impl Index {
     /// Passage `i` (in (URL, anchor) order).
     pub fn passage(&self, i: usize) -> PassageRef<'_> {
         self.passages.get(i)
+    }
+
+    /// How its passages' words are read.
+    pub fn lang(&self) -> text::Lang {
+        self.lang
     }
 
     pub fn is_empty(&self) -> bool {
@@ -211,7 +220,7 @@ impl Index {
     /// never uses counts as a rare one (it may be off topic, or a
     /// paraphrase of something the site says otherwise).
     fn weights(&self, query: &str) -> Vec<(String, f32)> {
-        let mut stems: Vec<String> = text::terms(query).collect();
+        let mut stems: Vec<String> = self.lang.terms(query).collect();
         stems.sort();
         stems.dedup();
         let unknown = self.idf(1);
@@ -493,6 +502,7 @@ mod tests {
             attribution: None,
             reference: false,
             developers: false,
+            language: None,
             text: text.into(),
         }
     }

@@ -179,10 +179,10 @@ impl Index {
                 let id = match seen.1.get(lower.as_str()) {
                     Some(&id) => id,
                     None => {
-                        let id = if lower.chars().count() < 2 || text::is_stop(&lower) {
+                        let id = if lower.chars().count() < 2 || self.lang.is_stop(&lower) {
                             SKIP
                         } else {
-                            let stem = text::stem(&lower);
+                            let stem = self.lang.stem(&lower);
                             self.vocab
                                 .binary_search(&stem)
                                 .map_or(NONE, |id| id as Word)

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 
 use super::cue::Cue;
 use super::read::{NONE, Read, Word};
-use super::{Index, Page, PassageRef, text};
+use super::{Index, Page, PassageRef};
 
 /// What the kind of fact asked for adds when the sentence has it.
 const CUE_BONUS: f32 = 0.25;
@@ -74,7 +74,9 @@ impl Index {
             })
             .collect();
         terms.sort_by_key(|t| (t.0, t.1));
-        let order = text::terms(query)
+        let order = self
+            .lang
+            .terms(query)
             .filter_map(|t| weights.iter().position(|(s, _)| *s == t))
             .collect();
         Asked {

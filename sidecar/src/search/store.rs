@@ -268,6 +268,7 @@ mod tests {
             attribution: historical.then(|| "Someone".into()),
             reference: false,
             developers: false,
+            language: None,
             text: text.into(),
         }
     }

@@ -1,6 +1,7 @@
 //! Words as the ranking reads them: lower case, split at every character
-//! that is not a letter or digit, stemmed by the Snowball English stemmer, and the
-//! words that carry no meaning in a question dropped.
+//! that is not a letter or digit, stemmed by the Snowball stemmer of their
+//! language (English unless a passage says otherwise), and the words that
+//! carry no meaning in a question dropped.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -171,6 +172,81 @@ const STOP: &[&str] = &[
     "youre",
 ];
 
+/// Dutch words dropped from questions and passages alike: articles,
+/// pronouns, prepositions, conjunctions, the auxiliaries and the question
+/// words a question wraps around its subject ("hoe wordt … gemeten",
+/// "wat betekent …").
+const STOP_NL: &[&str] = &[
+    "aan", "al", "alle", "als", "ben", "bent", "bij", "dan", "dat", "de", "deze", "die", "dit",
+    "doen", "doet", "door", "een", "en", "er", "geen", "had", "hadden", "heb", "hebben", "hebt",
+    "heeft", "het", "hier", "hij", "hoe", "hun", "ik", "in", "is", "je", "jij", "jullie", "kan",
+    "kon", "kun", "kunnen", "kunt", "maar", "mag", "me", "meer", "met", "mij", "mijn", "moet",
+    "moeten", "na", "naar", "niet", "nog", "nu", "of", "om", "ons", "onze", "ook", "op", "over",
+    "te", "tot", "u", "uit", "uw", "van", "veel", "voor", "waar", "waarom", "wanneer", "want",
+    "waren", "was", "wat", "we", "welk", "welke", "werd", "werden", "wie", "wij", "word", "worden",
+    "wordt", "zal", "ze", "zich", "zij", "zijn", "zo", "zou", "zouden",
+];
+
+/// The language whose stemmer and stop words read a passage or a
+/// question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lang {
+    #[default]
+    English,
+    Dutch,
+    /// A language without a stemmer here: words as written, none dropped.
+    Plain,
+}
+
+impl Lang {
+    /// The language of a BCP 47 code, by its primary subtag.
+    pub fn of(code: &str) -> Lang {
+        match code
+            .split('-')
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase()
+            .as_str()
+        {
+            "en" => Lang::English,
+            "nl" => Lang::Dutch,
+            _ => Lang::Plain,
+        }
+    }
+
+    /// Whether `word` (lower case) is a stop word of the language.
+    pub fn is_stop(self, word: &str) -> bool {
+        static DUTCH: LazyLock<HashSet<&str, BuildHasherDefault<Fnv>>> =
+            LazyLock::new(|| STOP_NL.iter().copied().collect());
+        match self {
+            Lang::English => is_stop(word),
+            Lang::Dutch => DUTCH.contains(word),
+            Lang::Plain => false,
+        }
+    }
+
+    /// The stem of a lower-case word by the language's Snowball stemmer;
+    /// words with digits stay as they are.
+    pub fn stem(self, word: &str) -> String {
+        static DUTCH: LazyLock<rust_stemmers::Stemmer> =
+            LazyLock::new(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::Dutch));
+        match self {
+            Lang::English => stem(word),
+            Lang::Dutch if !word.chars().any(|c| c.is_ascii_digit()) => {
+                DUTCH.stem(word).into_owned()
+            }
+            Lang::Dutch | Lang::Plain => word.to_owned(),
+        }
+    }
+
+    /// The stems of `text`'s meaningful words, in order.
+    pub fn terms(self, text: &str) -> impl Iterator<Item = String> + '_ {
+        words(text)
+            .filter(move |w| w.chars().count() >= 2 && !self.is_stop(w))
+            .map(move |w| self.stem(&w))
+    }
+}
+
 /// A hasher for short keys (words), faster than the default for them.
 pub type FnvBuild = BuildHasherDefault<Fnv>;
 
@@ -236,6 +312,32 @@ mod tests {
     #[test]
     fn stop_words_are_sorted() {
         assert!(STOP.windows(2).all(|w| w[0] < w[1]));
+        assert!(STOP_NL.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn dutch_endings_meet_and_dutch_function_words_drop() {
+        let nl = Lang::of("nl");
+        assert_eq!(nl, Lang::Dutch);
+        assert_eq!(Lang::of("nl-BE"), Lang::Dutch);
+        assert_eq!(Lang::of("en"), Lang::English);
+        assert_eq!(Lang::of("fy"), Lang::Plain);
+        // Plural and inflected forms meet their word.
+        assert_eq!(nl.stem("metingen"), nl.stem("meting"));
+        assert_eq!(nl.stem("vrijwilligers"), nl.stem("vrijwilliger"));
+        assert_eq!(nl.stem("waarnemingen"), nl.stem("waarneming"));
+        assert_eq!(nl.stem("2026"), "2026");
+        let t: Vec<String> = nl
+            .terms("Hoe wordt de nitraat van een sloot gemeten?")
+            .collect();
+        assert_eq!(
+            t,
+            [nl.stem("nitraat"), nl.stem("sloot"), nl.stem("gemeten")]
+        );
+        // English words are not Dutch stop words, nor the other way round.
+        assert!(!nl.is_stop("the") && !Lang::English.is_stop("het"));
+        // A language without a stemmer keeps its words as written.
+        assert_eq!(Lang::Plain.stem("metingen"), "metingen");
     }
 
     #[test]

@@ -16,17 +16,17 @@ pub const BASE: &str = "https://water.example.org";
 pub const ARCHIVE: &str = "# Water Watch archive\n\n> The preserved archive of Water Watch.\n>\n> Source: https://water.example.org/docs/archive/\n> Licence: CC-BY-4.0\n> Attribution: The Water Watch volunteers\n\nVolunteers measured nitrate in rivers and ponds.\n";
 pub const DOCS: &str = "# Documentation\n\n> Everything published here.\n>\n> Licence: CC0-1.0\n> Attribution: The observatory\n\nStart with the archive of nitrate measurements.\n";
 
-/// The shared search index the generator writes (`search-index.json`, a
-/// head listing its parts, and its one part). The MCP search ranks the
-/// passages below instead, when present.
-pub const SEARCH_INDEX: &str = r#"{"version":2,"documents":2,"parts":["/search/index-1.json"]}"#;
-pub const SEARCH_INDEX_PART: &str = r#"{"documents":[{"url":"/docs/","title":"Documentation","summary":"Everything published here.","section":"","text":"Start with the archive of nitrate measurements."},{"url":"/docs/archive/","title":"Water Watch archive","summary":"The preserved archive of Water Watch.","section":"archive","text":"Volunteers measured nitrate in rivers and ponds."}]}"#;
+/// The search index the generator writes (`search-index.json`, a head
+/// listing its parts, and its one part): the pages, without their text,
+/// which the passages below hold and the MCP search ranks.
+pub const SEARCH_INDEX: &str = r#"{"version":3,"documents":2,"parts":["/search/index-1.json"]}"#;
+pub const SEARCH_INDEX_PART: &str = r#"{"documents":[{"url":"/docs/","title":"Documentation","summary":"Everything published here.","section":""},{"url":"/docs/archive/","title":"Water Watch archive","summary":"The preserved archive of Water Watch.","section":"archive"}]}"#;
 
 /// The passages the generator writes (`search-passages.json` and its
 /// parts): what the MCP search ranks. "Kingfisher" occurs only in the
 /// second part, so finding it proves the passages, all their parts, are
 /// what is searched.
-pub const PASSAGES: &str = r#"{"version":2,"synonyms":[["nitrate","fertiliser"]],"parts":["/search/passages-1.json","/search/passages-2.json"]}"#;
+pub const PASSAGES: &str = r#"{"version":3,"language":"en","synonyms":[["nitrate","fertiliser"]],"parts":["/search/passages-1.json","/search/passages-2.json"]}"#;
 pub const PASSAGES_PARTS: [&str; 2] = [
     r#"{"passages":[{"url":"/docs/","title":"Documentation","section":"","text":"Start with the archive of nitrate measurements."}]}"#,
     r#"{"passages":[{"url":"/docs/archive/","anchor":"nitrate","title":"Water Watch archive","heading":"Nitrate","section":"archive","historical":true,"licence":"CC BY 4.0","attribution":"The Water Watch volunteers","text":"Volunteers measured nitrate in rivers and ponds. Kingfisher sightings were noted on the visit form."}]}"#,

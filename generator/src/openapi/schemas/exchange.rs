@@ -329,7 +329,7 @@ pub(super) fn openapi_document() -> Value {
     })
 }
 
-pub(super) fn chat_request() -> Value {
+pub(super) fn chat_request(languages: &[&str]) -> Value {
     json!({
         "type": "object",
         "description": "A visitor's question, with the last turns of the conversation so the service stays stateless.",
@@ -348,6 +348,13 @@ pub(super) fn chat_request() -> Value {
                     "required": ["role", "text"],
                     "additionalProperties": false
                 }
+            },
+            "language": {
+                "enum": languages,
+                "description": format!(
+                    "The language to answer in and from: the pages in that language are searched, and the service's own sentences are in it. Without it, the site's default language (`{}`). A page sends its own `lang`.",
+                    languages.first().copied().unwrap_or("en")
+                )
             }
         },
         "required": ["message"],

@@ -27,7 +27,9 @@ pub fn schema_ref(name: &str) -> Value {
 }
 
 /// Every component schema, keyed by name.
-pub fn all(base_url: &str) -> BTreeMap<String, Value> {
+/// Every schema of the contract; `languages` are the site's (the default
+/// first), which the chat answers in.
+pub fn all(base_url: &str, languages: &[&str]) -> BTreeMap<String, Value> {
     let mut schemas = service_information();
     let written = [
         ("Problem", problem(base_url)),
@@ -45,7 +47,7 @@ pub fn all(base_url: &str) -> BTreeMap<String, Value> {
         ("ContactChallenge", exchange::contact_challenge()),
         ("ContactSubmission", exchange::contact_submission()),
         ("ContactReceipt", exchange::contact_receipt()),
-        ("ChatRequest", exchange::chat_request()),
+        ("ChatRequest", exchange::chat_request(languages)),
         ("ChatAnswer", exchange::chat_answer()),
         ("Health", exchange::health()),
         ("Readiness", exchange::readiness()),
