@@ -24,11 +24,13 @@
 //! - [`origin`]: what an origin (`scheme://host[:port]`) is and how it is
 //!   written, for the flags of both programs;
 //! - [`snapshot`]: the files of a citable open-data snapshot, its DataCite
-//!   metadata and its citation.
+//!   metadata and its citation;
+//! - [`contact`]: the languages the contact form speaks.
 
 #![forbid(unsafe_code)]
 
 pub mod compression;
+pub mod contact;
 pub mod headers;
 pub mod manifest;
 pub mod mcp;

@@ -70,6 +70,11 @@ pub struct Language {
     pub code: String,
     /// The language's name in itself, such as `Nederlands`.
     pub name: String,
+    /// The organisation's description in this language, for the home
+    /// page in it (`/nl/`); the service information's own (in the default
+    /// language) when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
 }
 
 impl Site {
@@ -101,6 +106,11 @@ pub struct Licence {
 pub struct NavItem {
     pub title: String,
     pub url: Link,
+    /// The title in the site's other languages, by code (`titles = { nl =
+    /// "Contact" }`); a language without one shows `title`. The link
+    /// leads to the page in the visitor's language where it exists.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub titles: std::collections::BTreeMap<String, String>,
 }
 
 /// TOML front matter of a Markdown document, between `+++` lines.
@@ -183,6 +193,21 @@ pub struct Catalog {
     #[serde(default)]
     pub themes: Vec<String>,
     pub datasets: Vec<CatalogDataset>,
+    /// The title and description in the site's other languages, by code
+    /// (`[translations.nl]`): DCAT-AP states each with its `@language`.
+    #[serde(default)]
+    pub translations: std::collections::BTreeMap<String, CatalogText>,
+}
+
+/// A catalogue's or a dataset's texts in another language of the site.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CatalogText {
+    pub title: String,
+    pub description: String,
+    /// A dataset's keywords in the language (none for the catalogue).
+    #[serde(default)]
+    pub keywords: Vec<String>,
 }
 
 /// One dataset of the catalogue.
@@ -194,6 +219,10 @@ pub struct CatalogDataset {
     pub page: String,
     pub title: String,
     pub description: String,
+    /// The title, description and keywords in the site's other languages,
+    /// by code (`[datasets.translations.nl]`).
+    #[serde(default)]
+    pub translations: std::collections::BTreeMap<String, CatalogText>,
     /// The kind of material: its licence and attribution are the grant of
     /// `guardrails.toml` that covers it.
     pub material: Material,

@@ -124,6 +124,22 @@ impl Renderer {
                 Ok(Value::from(word))
             },
         );
+        // `link(url)`: the page at `url` (an address in the default
+        // language) in the language of the page being rendered, where it
+        // exists there, else `url` itself; an address with a `#fragment`
+        // is left as it is (a translation's headings have their own ids).
+        env.add_function("link", |state: &State, url: &str| -> Value {
+            let language = state
+                .lookup("page")
+                .and_then(|p| p.get_attr("language").ok())
+                .filter(|l| !l.is_undefined() && !l.is_none());
+            let found = language.filter(|_| !url.contains('#')).and_then(|l| {
+                let map = state.lookup("links")?.get_item(&l).ok()?;
+                let to = map.get_item(&Value::from(url)).ok()?;
+                (!to.is_undefined()).then(|| to.to_string())
+            });
+            Value::from(found.unwrap_or_else(|| url.to_owned()))
+        });
         Ok(Self { env, messages })
     }
 

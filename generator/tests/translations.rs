@@ -30,6 +30,14 @@ fn one_language() -> Site {
         .filter(|block| !block.contains("[[languages]]"))
         .collect();
     std::fs::write(&path, kept.join("\n\n")).unwrap();
+    // The catalogue's Dutch texts go with the language.
+    let path = site.content().join("catalog.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let kept: Vec<&str> = text
+        .split("\n\n")
+        .filter(|block| !block.contains("translations.nl]"))
+        .collect();
+    std::fs::write(&path, kept.join("\n\n")).unwrap();
     // Every translation of the sample content goes.
     let mut folders = vec![site.content()];
     while let Some(folder) = folders.pop() {
@@ -83,10 +91,6 @@ fn a_translation_publishes_under_its_language_and_both_link_each_other() {
             "template = \"stats.html\"\n",
         ),
     );
-    site.write(
-        "_index.nl.md",
-        &page("Documentatie", "Wat de documentatie beschrijft.", ""),
-    );
     site.built();
 
     let nl = site.read("nl/docs/data/statistics/index.html");
@@ -137,12 +141,9 @@ fn a_translation_publishes_under_its_language_and_both_link_each_other() {
     );
     // A page without a translation has no alternates; its switcher leads
     // to the nearest parent that has one (here the documentation's home).
-    let globe = site.read("docs/data/globe/index.html");
-    assert_eq!(hreflang(&globe, "nl"), None);
-    assert_eq!(
-        switcher(&globe),
-        [("nl".to_owned(), "/nl/docs/".to_owned())]
-    );
+    let mcp = site.read("docs/developers/mcp/index.html");
+    assert_eq!(hreflang(&mcp, "nl"), None);
+    assert_eq!(switcher(&mcp), [("nl".to_owned(), "/nl/docs/".to_owned())]);
     // The Dutch documentation home's switcher: the English one.
     let home = site.read("nl/docs/index.html");
     assert_eq!(switcher(&home), [("en".to_owned(), "/docs/".to_owned())]);
@@ -282,7 +283,7 @@ fn check_reports_missing_and_outdated_translations() {
     );
     assert!(
         stderr.contains(
-            "warning: docs/data/globe.md: no translation into `nl` (expected docs/data/globe.nl.md)"
+            "warning: docs/developers/mcp.md: no translation into `nl` (expected docs/developers/mcp.nl.md)"
         ),
         "{stderr}"
     );
@@ -301,7 +302,7 @@ fn check_reports_missing_and_outdated_translations() {
     let stderr = String::from_utf8_lossy(&strict.stderr);
     assert_eq!(strict.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains("error: docs/data/globe.md: no translation into `nl`"),
+        stderr.contains("error: docs/developers/mcp.md: no translation into `nl`"),
         "{stderr}"
     );
     assert!(stderr.contains("pages without an up-to-date translation (--strict-translations)"));
@@ -401,6 +402,8 @@ fn what_cannot_be_translated_fails_naming_the_file() {
 #[test]
 fn a_translation_may_carry_its_own_slug_and_the_pages_under_it_follow() {
     let site = bilingual();
+    // The globe stays untranslated here, to show where its switcher leads.
+    std::fs::remove_file(site.content().join("docs/data/globe.nl.md")).unwrap();
     site.write(
         "data/_index.nl.md",
         &page("Gegevens", "De open gegevens.", "slug = \"gegevens\"\n"),
@@ -476,6 +479,114 @@ fn a_translation_may_carry_its_own_slug_and_the_pages_under_it_follow() {
     let err = site.refused();
     assert!(
         err.contains("globe.md") && err.contains("slug `world` on a page in the default language"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_generated_pages_and_the_catalogue_are_in_both_languages() {
+    let site = bilingual();
+    site.built();
+    // The home page in Dutch: its language, both alternates and the
+    // default, its switcher, the menu's Dutch titles leading to the Dutch
+    // pages where they exist, its words from nl.toml, and what is only in
+    // English marked as such.
+    let home = site.read("nl/index.html");
+    assert!(home.starts_with("<!DOCTYPE html>\n<html lang=\"nl\">"));
+    assert_eq!(hreflang(&home, "en"), Some(format!("{BASE}/").as_str()));
+    assert_eq!(hreflang(&home, "nl"), Some(format!("{BASE}/nl/").as_str()));
+    assert_eq!(
+        hreflang(&home, "x-default"),
+        Some(format!("{BASE}/").as_str())
+    );
+    assert_eq!(switcher(&home), [("en".to_owned(), "/".to_owned())]);
+    for words in [
+        "<a class=\"brand\" href=\"/nl/\">",
+        "<li><a href=\"/nl/docs/\">Documentatie</a></li>",
+        "<li><a href=\"/nl/docs/data/\">Data</a></li>",
+        "<li><a href=\"/docs/archive/\">Archief</a></li>",
+        "<li><a href=\"/nl/contact/\">Contact</a></li>",
+        "<h2 id=\"where\">Waar vrijwilligers maten</h2>",
+        "<a href=\"/nl/docs/data/globe/\"><strong>Verken de data</strong>",
+        "<a href=\"/nl/chat/\"><strong>Stel een vraag</strong>",
+        "<a href=\"/nl/docs/platform/#hoe-u-meedoet\"><strong>Doe mee</strong>",
+        "<a href=\"/nl/feed.xml\">Feed met nieuwe pagina&#39;s</a>",
+        "Het Blue Reach Observatory is een Europese onderzoeksinfrastructuur",
+        "<li lang=\"en\"><a href=\"/docs/archive/\" hreflang=\"en\">Water Watch archive</a>",
+    ] {
+        assert!(home.contains(words), "{words}");
+    }
+    assert!(site.read("nl/index.md").contains("## Documentatie"));
+    // The English home page links its Dutch one, and is otherwise as it
+    // was: its menu in English.
+    let en = site.read("index.html");
+    assert_eq!(hreflang(&en, "nl"), Some(format!("{BASE}/nl/").as_str()));
+    assert!(en.contains("<li><a href=\"/docs/\">Documentation</a></li>"));
+    assert!(en.contains("<h2 id=\"where\">Where volunteers measured</h2>"));
+    // The contact form and its thank-you page, in Dutch.
+    for (page, title) in [
+        ("nl/contact/index.html", "Neem contact op"),
+        ("nl/contact/thanks/index.html", "Dank u wel"),
+    ] {
+        let html = site.read(page);
+        assert!(
+            html.starts_with("<!DOCTYPE html>\n<html lang=\"nl\">"),
+            "{page}"
+        );
+        assert!(html.contains(&format!("<h1>{title}</h1>")), "{page}");
+        assert_eq!(switcher(&html).len(), 1, "{page}");
+    }
+    // Both home pages in the sitemap, each naming the other.
+    let sitemap = site.read("sitemap.xml");
+    assert!(sitemap.contains(&format!(
+        "<loc>{BASE}/nl/</loc>\n    <lastmod>2026-11-01</lastmod>\n    \
+         <xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"{BASE}/\"/>"
+    )));
+    // A data page's shortcode speaks the page's language.
+    let data = site.read("nl/docs/data/index.html");
+    assert!(data.contains("<h2 id=\"downloads\">Download de data</h2>"));
+    // The catalogue: each title, description and keyword in both
+    // languages, each with its @language.
+    let catalog: serde_json::Value = serde_json::from_str(&site.read("catalog.jsonld")).unwrap();
+    let graph = catalog["@graph"].as_array().unwrap();
+    let observations = graph
+        .iter()
+        .find(|n| n["dct:identifier"] == "observations")
+        .unwrap();
+    let in_language = |field: &str, code: &str| -> Vec<String> {
+        observations[field]
+            .as_array()
+            .unwrap_or_else(|| panic!("{field}: {}", observations[field]))
+            .iter()
+            .filter(|t| t["@language"] == code)
+            .map(|t| t["@value"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        in_language("dct:title", "en"),
+        ["Water Watch freshwater observations"]
+    );
+    assert_eq!(
+        in_language("dct:title", "nl"),
+        ["Zoetwaterwaarnemingen van Water Watch"]
+    );
+    assert_eq!(in_language("dct:description", "nl").len(), 1);
+    assert!(in_language("dcat:keyword", "nl").contains(&"waterkwaliteit".to_owned()));
+    assert!(in_language("dcat:keyword", "en").contains(&"water quality".to_owned()));
+    let languages = graph[0]["dct:language"].as_array().unwrap();
+    assert_eq!(languages.len(), 2, "{languages:?}");
+
+    // Texts in a language the site does not declare fail, naming it.
+    let path = site.content().join("catalog.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replacen("[translations.nl]", "[translations.de]", 1),
+    )
+    .unwrap();
+    let err = site.refused();
+    assert!(
+        err.contains("catalog.toml") && err.contains("texts in `de`") && err.contains("nl"),
         "{err}"
     );
 }

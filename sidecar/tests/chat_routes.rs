@@ -187,6 +187,9 @@ async fn answers_and_refusals(backend: Backend) {
             .unwrap()
             .starts_with("Vraag het een mens")
     );
+    // The hand-off leads to the Dutch contact form.
+    let form = declined["handoff"]["url"].as_str().unwrap();
+    assert!(form.starts_with(&format!("{SITE}/nl/contact/")), "{form}");
     let none = check(
         &doc,
         &ask_with(s, PEER, &dutch("Mag ik een kat adopteren?")).await,

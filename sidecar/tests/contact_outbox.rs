@@ -1,12 +1,25 @@
 //! The outbox's claims on SQLite and a real PostgreSQL server: a claimed
 //! row is invisible to other claimants until its lease ends, only the
 //! holder can settle it, a sent row is never claimed again, and a retried
-//! row comes back when it is due.
+//! row comes back when it is due. And the mail itself: an enquiry sent
+//! from the Dutch form, through the route, reaches a local SMTP server
+//! from the worker saying its language.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use common::both_backends;
+use common::contact::{env, post_json, solved};
 use common::live::{Backend, open};
+use sidecar::contact::failures::SendFailures;
+use sidecar::contact::outbox::{self, MailConfig};
+use sidecar::contact::retention::Retention;
 use sidecar::store::SampleSize;
 use sidecar::store::contact::{NewEnquiry, Settle, Stored};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
 
 fn enquiry(reference: &str, at: i64) -> NewEnquiry {
     NewEnquiry {
@@ -17,6 +30,7 @@ fn enquiry(reference: &str, at: i64) -> NewEnquiry {
         organisation: None,
         topic: "other".into(),
         message: "Hello".into(),
+        language: "en".into(),
     }
 }
 
@@ -163,7 +177,120 @@ async fn rate_windows_count_and_reset(backend: Backend) {
     );
 }
 
+/// A local SMTP server that accepts every command and sends each message
+/// it receives (its DATA, headers and body) to the channel; its address.
+async fn smtp_server() -> (String, mpsc::UnboundedReceiver<String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("smtp://{}", listener.local_addr().unwrap());
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                let (read, mut write) = socket.into_split();
+                let mut lines = BufReader::new(read).lines();
+                write.write_all(b"220 test ESMTP\r\n").await.unwrap();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let command = line.to_ascii_uppercase();
+                    let answer: &[u8] = if command.starts_with("DATA") {
+                        write.write_all(b"354 go ahead\r\n").await.unwrap();
+                        let mut data = String::new();
+                        while let Ok(Some(l)) = lines.next_line().await {
+                            if l == "." {
+                                break;
+                            }
+                            data.push_str(&l);
+                            data.push_str("\r\n");
+                        }
+                        let _ = tx.send(data);
+                        b"250 queued\r\n"
+                    } else if command.starts_with("QUIT") {
+                        let _ = write.write_all(b"221 bye\r\n").await;
+                        return;
+                    } else {
+                        b"250 ok\r\n"
+                    };
+                    if write.write_all(answer).await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (url, rx)
+}
+
+async fn a_dutch_enquiry_is_mailed_saying_its_language(backend: Backend) {
+    let Some(e) = env(backend, "contact_mail_language", |_| {}).await else {
+        return;
+    };
+    let peer = "192.0.2.20";
+    let altcha = solved(&e.state, peer).await;
+    let mut body = common::contact::enquiry(&altcha);
+    body["language"] = "nl".into();
+    body["message"] = "Hoe kan onze school meedoen aan het nitraatonderzoek?".into();
+    let a = post_json(&e.state, peer, &body).await;
+    assert_eq!(a.status, 201, "{:?}", a.body);
+    let reference = a.json()["reference"].as_str().unwrap().to_owned();
+
+    let (url, mut mails) = smtp_server().await;
+    let mail = MailConfig {
+        smtp_url: url,
+        to: "Office <office@org.example>".parse().unwrap(),
+        from: "Website <web@org.example>".parse().unwrap(),
+        timeout: Duration::from_secs(5),
+        lease: Duration::from_secs(30),
+        poll: Duration::from_millis(50),
+        retry_base: Duration::from_millis(100),
+        retry_max: Duration::from_secs(1),
+    };
+    let retention = Retention {
+        period: Duration::from_secs(365 * 86_400),
+        published: Duration::from_secs(365 * 86_400),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let worker = tokio::spawn(outbox::run(
+        e.db.store.clone(),
+        Some(mail),
+        retention,
+        Arc::clone(&stop),
+        Arc::new(SendFailures::default()),
+    ));
+    let message = tokio::time::timeout(Duration::from_secs(20), mails.recv())
+        .await
+        .expect("the worker mails the enquiry")
+        .unwrap();
+    let (head, text) = message.split_once("\r\n\r\n").unwrap();
+    assert!(
+        head.contains("\r\nContent-Language: nl\r\n")
+            || head.starts_with("Content-Language: nl\r\n"),
+        "{head}"
+    );
+    assert!(
+        head.contains(&format!("Subject: Enquiry {reference}")),
+        "{head}"
+    );
+    assert!(
+        text.contains("Language: nl (Dutch): please answer in Dutch\r\n"),
+        "{text}"
+    );
+    assert!(text.contains("nitraatonderzoek"), "{text}");
+    // Settled as sent once the server took it.
+    for _ in 0..100 {
+        let state = e.db.store.outbox_state(reference.clone()).await.unwrap();
+        if state.is_some_and(|s| s.status == "sent") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let state = e.db.store.outbox_state(reference).await.unwrap().unwrap();
+    assert_eq!(state.status, "sent");
+    stop.store(true, Ordering::Relaxed);
+    worker.await.unwrap();
+}
+
 both_backends!(
     claims_are_leased_and_settled_once,
-    rate_windows_count_and_reset
+    rate_windows_count_and_reset,
+    a_dutch_enquiry_is_mailed_saying_its_language,
 );

@@ -13,6 +13,7 @@ use common::contact::{
 use common::live::Backend;
 use serde_json::{Value, json};
 use sidecar::contact::altcha::Altcha;
+use sidecar::store::contact::Selection;
 
 const PEER: &str = "192.0.2.10";
 
@@ -324,6 +325,85 @@ async fn bad_bodies_get_the_right_problem(backend: Backend) {
     assert_eq!(e.db.store.enquiry_count().await.unwrap(), 0);
 }
 
+async fn a_dutch_form_is_answered_in_dutch(backend: Backend) {
+    let Some(e) = env(backend, "contact_dutch", |_| {}).await else {
+        return;
+    };
+    let altcha = solved(&e.state, PEER).await;
+    let mut dutch = enquiry(&altcha);
+    dutch["language"] = json!("nl");
+    dutch["name"] = json!("");
+    let a = post_json(&e.state, PEER, &dutch).await;
+    assert_eq!(a.status, 422);
+    let p = a.problem("invalid_submission");
+    assert_eq!(
+        p["errors"],
+        json!([{"name": "name", "reason": "Vul uw naam in.", "code": "required"}])
+    );
+    assert_eq!(
+        p["detail"],
+        "1 veld van het formulier moet worden verbeterd; `errors` noemt het."
+    );
+    // The same form in English, as before.
+    dutch["language"] = json!("en");
+    let p = post_json(&e.state, PEER, &dutch)
+        .await
+        .problem("invalid_submission");
+    assert_eq!(p["errors"][0]["reason"], "Please enter your name.");
+    assert_eq!(e.db.store.enquiry_count().await.unwrap(), 0);
+
+    // A Dutch form post goes to the Dutch thank-you page, and the enquiry
+    // keeps its language.
+    let body = format!(
+        "name=Grace+Hopper&email=grace%40navy.example&topic=other&message=Hallo\
+         &consent=on&website=&language=nl&altcha={}",
+        percent(&altcha)
+    );
+    let a = send(&e.state, "POST", PATH, PEER, &[ORIGIN, FORM], body).await;
+    assert_eq!(a.status, 303, "{:?}", a.body);
+    let location = a.header("location").to_owned();
+    let reference = location
+        .strip_prefix("/nl/contact/thanks/?reference=")
+        .unwrap_or_else(|| panic!("{location}"));
+    let stored =
+        e.db.store
+            .enquiries(Selection::Reference(reference.into()))
+            .await
+            .unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].language, "nl");
+}
+
+async fn an_unknown_language_is_refused_naming_the_field(backend: Backend) {
+    let Some(e) = env(backend, "contact_language", |_| {}).await else {
+        return;
+    };
+    let altcha = solved(&e.state, PEER).await;
+    let mut german = enquiry(&altcha);
+    german["language"] = json!("de");
+    let a = post_json(&e.state, PEER, &german).await;
+    assert_eq!(a.status, 422);
+    let p = a.problem("invalid_submission");
+    assert_eq!(
+        p["errors"],
+        json!([{
+            "name": "language",
+            "reason": "The language must be one of en, nl.",
+            "code": "invalid_choice"
+        }])
+    );
+    german["language"] = json!(["nl"]);
+    let p = post_json(&e.state, PEER, &german)
+        .await
+        .problem("invalid_submission");
+    assert_eq!(p["errors"][0]["name"], "language");
+    assert_eq!(p["errors"][0]["code"], "invalid_type");
+    assert_eq!(e.db.store.enquiry_count().await.unwrap(), 0);
+    // The challenge was not spent: the same form in a known language passes.
+    german["language"] = json!("nl");
+    assert_eq!(post_json(&e.state, PEER, &german).await.status, 201);
+}
+
 both_backends!(
     json_submission_is_stored_with_its_outbox_row,
     form_post_redirects_to_the_thank_you_page,
@@ -332,4 +412,6 @@ both_backends!(
     honeypot_answers_normally_and_stores_nothing,
     flood_gets_429_while_another_client_passes,
     bad_bodies_get_the_right_problem,
+    a_dutch_form_is_answered_in_dutch,
+    an_unknown_language_is_refused_naming_the_field,
 );

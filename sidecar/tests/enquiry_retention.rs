@@ -23,6 +23,7 @@ fn enquiry(reference: &str, email: &str, at: i64) -> NewEnquiry {
         organisation: Some("Org".into()),
         topic: "other".into(),
         message: format!("Message of {reference}"),
+        language: "en".into(),
     }
 }
 

@@ -1,8 +1,9 @@
 //! Upgrading a database the previous release wrote (schema version 2, kept
 //! as fixtures) through the real paths: `sidecar migrate --check` reports
-//! the pending migration and exits 3, `sidecar migrate` applies it, the
-//! upgraded database serves its data (observations, counts, the enquiry
-//! and its outbox row), takes a repeatable import, and `--check` then
+//! the pending migrations and exits 3, `sidecar migrate` applies them, the
+//! upgraded database serves its data (observations, counts, the enquiry,
+//! in English as the form then was, and its outbox row), takes a
+//! repeatable import, and `--check` then
 //! exits 0. A database newer than the binary is refused. SQLite and a real
 //! PostgreSQL server (a database of its own, dropped at the end).
 
@@ -156,7 +157,7 @@ async fn upgrades_the_previous_release_and_serves_from_it(backend: Backend) {
     assert_eq!(check.status.code(), Some(3), "{}", stdout(&check));
     assert_eq!(
         stdout(&check),
-        "schema version 2 (this sidecar knows 3)\npending 0003_import_keys\n"
+        "schema version 2 (this sidecar knows 4)\npending 0003_import_keys\npending 0004_enquiry_language\n"
     );
     // --check changed nothing: it says the same again.
     assert_eq!(
@@ -170,7 +171,11 @@ async fn upgrades_the_previous_release_and_serves_from_it(backend: Backend) {
         "{}",
         String::from_utf8_lossy(&migrate.stderr)
     );
-    assert!(stdout(&migrate).contains("applied 0003_import_keys\nschema version 3\n"));
+    assert!(
+        stdout(&migrate).contains(
+            "applied 0003_import_keys\napplied 0004_enquiry_language\nschema version 4\n"
+        )
+    );
     let check = sidecar(&["migrate", "--check"], &db.url);
     assert_eq!(check.status.code(), Some(0));
     assert!(stdout(&check).contains("up to date"));
@@ -209,6 +214,11 @@ async fn upgrades_the_previous_release_and_serves_from_it(backend: Backend) {
     let (_, v) = common::live::json(r).await;
     assert_eq!(v["data"][0]["site_id"], "nl-up-1");
     assert_eq!(db.count("enquiries").await, 1);
+    let enquiries = store
+        .enquiries(sidecar::store::contact::Selection::All)
+        .await
+        .unwrap();
+    assert_eq!(enquiries[0].language, "en");
     assert_eq!(db.count("outbox WHERE status = 'pending'").await, 1);
     assert_eq!(db.count("observations").await, 5);
 

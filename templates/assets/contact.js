@@ -2,9 +2,12 @@
 // (started when the visitor first uses the form), sends the enquiry as JSON,
 // and shows the server's per-field errors next to the fields and in a
 // focused summary. On the thank-you page, shows the enquiry's reference.
+// Its words come from the page's language (words.{code}.js, `[script.contact]`);
+// the server writes the field errors in the language the form sends.
 "use strict";
 
 (function () {
+  const say = window.uiWord;
   const receipt = document.getElementById("contact-receipt");
   if (receipt) {
     const reference = new URLSearchParams(location.search).get("reference") || "";
@@ -49,7 +52,7 @@
     const note = document.createElement("p");
     note.id = "contact-prefilled";
     note.className = "notice contact-prefilled";
-    note.textContent = "This form was prefilled with your question, from the chat or the link you followed. Check it, add your name and email address, and press “Send enquiry” when you are ready: nothing has been sent yet.";
+    note.textContent = say("contact.prefilled", { send: say("contact.send") });
     form.parentNode.insertBefore(note, form);
   })();
 
@@ -57,7 +60,7 @@
     if (solving) return solving;
     solving = fetch(form.dataset.challenge, { headers: { Accept: "application/json" }, cache: "no-store" })
       .then((r) => {
-        if (!r.ok) throw new Error("The verification could not start (HTTP " + r.status + "). Please try again later.");
+        if (!r.ok) throw new Error(say("contact.cannot_start", { status: r.status }));
         return r.json();
       })
       .then((challenge) => new Promise((resolve, reject) => {
@@ -67,12 +70,12 @@
           if (e.data.ok) {
             resolve(btoa(JSON.stringify({ challenge, solution: e.data.solution })));
           } else {
-            reject(new Error("The verification failed in this browser."));
+            reject(new Error(say("contact.verification_failed")));
           }
         };
         worker.onerror = () => {
           worker.terminate();
-          reject(new Error("The verification failed in this browser."));
+          reject(new Error(say("contact.verification_failed")));
         };
         worker.postMessage(challenge);
       }));
@@ -130,7 +133,7 @@
     }
     const problem = await r.json().catch(() => ({}));
     if (problem.code === "submitted_too_fast" && !retried) {
-      status.textContent = "Sending in a moment…";
+      status.textContent = say("contact.in_a_moment");
       await new Promise((ok) => setTimeout(ok, 3000));
       return send(true);
     }
@@ -141,21 +144,21 @@
     status.textContent = "";
     showErrors(problem.errors && problem.errors.length
       ? problem.errors
-      : [{ name: "", reason: problem.detail || "The enquiry could not be sent (HTTP " + r.status + ")." }]);
+      : [{ name: "", reason: problem.detail || say("contact.not_sent_status", { status: r.status }) }]);
   }
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearErrors();
     button.disabled = true;
-    status.textContent = "Checking that you are a person…";
+    status.textContent = say("contact.checking");
     try {
       form.elements.altcha.value = await solve();
-      status.textContent = "Sending your enquiry…";
+      status.textContent = say("contact.sending");
       await send(false);
     } catch (e) {
       status.textContent = "";
-      showErrors([{ name: "", reason: e.message || "The enquiry could not be sent. Please try again." }]);
+      showErrors([{ name: "", reason: e.message || say("contact.not_sent") }]);
     } finally {
       button.disabled = false;
     }

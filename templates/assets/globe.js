@@ -17,8 +17,32 @@
   if (!box && !table) return;
   var src = (box || table).getAttribute("data-src") || "/api/globe-data.php";
   var worldUrl = box ? box.getAttribute("data-world") : null;
-  var lang = document.documentElement.lang || undefined;
+  // The interface words in the page's language (words.{code}.js).
+  var say = window.uiWord;
+  var lang = document.documentElement.lang || "en";
+  var english = /^en(-|$)/i.test(lang);
   var num = new Intl.NumberFormat(lang);
+  // A day in the page's language; on an English page as the route writes
+  // it (2026-11-30), as it always was.
+  var dayFormat = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" });
+  function dayOf(iso) {
+    var ymd = iso.slice(0, 10);
+    var d = new Date(ymd + "T00:00:00Z");
+    return english || isNaN(d) ? ymd : dayFormat.format(d);
+  }
+  // A longitude or latitude to two decimals (an English page keeps
+  // toFixed's point; others their own decimal sign).
+  var coordFormat = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  function coord(v) {
+    return english ? v.toFixed(2) : coordFormat.format(v);
+  }
+  // A water-body type of the contract's vocabulary in the page's language;
+  // another as the route writes it.
+  function waterOf(type) {
+    var key = "globe.water_" + type;
+    var word = type ? say(key) : "";
+    return word && word !== key ? word : type.replace(/_/g, " ");
+  }
   var RAD = Math.PI / 180;
   var TIMEOUT_MS = 20000;
 
@@ -73,16 +97,21 @@
   }
   function fillTable(points) {
     if (!table) return;
+    // Each column by its header: a data-col attribute (name, country,
+    // water, count, latest, coords) where the page gives one, else the
+    // header's words, in English or Dutch.
     var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) {
-      return th.textContent.toLowerCase();
+      return [th.getAttribute("data-col"), th.textContent.trim().toLowerCase()];
     });
     var cols = heads.length
-      ? heads.map(function (h) {
-          if (/countr/.test(h)) return "country";
+      ? heads.map(function (head) {
+          var h = head[1];
+          if (head[0]) return head[0];
+          if (/countr|^land/.test(h)) return "country";
           if (/water/.test(h)) return "water";
-          if (/latest|date|last/.test(h)) return "latest";
-          if (/observ|count/.test(h)) return "count";
-          if (/longitude|latitude|coord|location/.test(h)) return "coords";
+          if (/latest|date|last|laatst|datum/.test(h)) return "latest";
+          if (/observ|count|waarnem|aantal/.test(h)) return "count";
+          if (/longitude|latitude|coord|location|lengte|breedte|coördinat|locatie/.test(h)) return "coords";
           return "name";
         })
       : ["name", "country", "count", "latest"];
@@ -95,7 +124,7 @@
 
     // The search box above the table and the pager below it.
     var tools = el("div", "table-tools");
-    var label = el("label", "", "Find a site ");
+    var label = el("label", "", say("globe.find_site"));
     var input = el("input");
     input.type = "search";
     input.id = "site-filter";
@@ -107,12 +136,12 @@
     var wrap = table.closest(".table-wrap") || table;
     wrap.parentNode.insertBefore(tools, wrap);
     var pager = el("nav", "table-pager");
-    pager.setAttribute("aria-label", "Pages of sites");
-    var prev = el("button", "btn", "Previous");
+    pager.setAttribute("aria-label", say("globe.pages_of_sites"));
+    var prev = el("button", "btn", say("globe.previous"));
     prev.type = "button";
     var status = el("p", "table-status");
     status.setAttribute("aria-live", "polite");
-    var next = el("button", "btn", "Next");
+    var next = el("button", "btn", say("globe.next"));
     next.type = "button";
     pager.appendChild(prev);
     pager.appendChild(status);
@@ -132,13 +161,13 @@
           if (c === "name") {
             var b = el("button", "link-button", p.name);
             b.type = "button";
-            b.setAttribute("aria-label", p.name + ": show its readings");
+            b.setAttribute("aria-label", say("globe.show_readings", { name: p.name }));
             b.addEventListener("click", function () {
               select(p);
             });
             td.appendChild(b);
           } else if (c === "country") td.textContent = p.country;
-          else if (c === "water") td.textContent = p.water.replace(/_/g, " ");
+          else if (c === "water") td.textContent = waterOf(p.water);
           else if (c === "count") {
             td.textContent = num.format(p.count);
             td.className = "num";
@@ -146,10 +175,10 @@
             if (p.latest) {
               var t = document.createElement("time");
               t.dateTime = p.latest;
-              t.textContent = p.latest.slice(0, 10);
+              t.textContent = dayOf(p.latest);
               td.appendChild(t);
             }
-          } else if (c === "coords") td.textContent = p.lon.toFixed(2) + ", " + p.lat.toFixed(2);
+          } else if (c === "coords") td.textContent = say("globe.coordinates", { lon: coord(p.lon), lat: coord(p.lat) });
           tr.appendChild(td);
         });
         rows.appendChild(tr);
@@ -157,7 +186,7 @@
       body.textContent = "";
       if (!shown.length) {
         var tr = document.createElement("tr");
-        var td = el("td", "", "No site matches “" + input.value + "”.");
+        var td = el("td", "", say("globe.no_match", { query: input.value }));
         td.colSpan = cols.length;
         tr.appendChild(td);
         rows.appendChild(tr);
@@ -165,9 +194,12 @@
       body.appendChild(rows);
       var first = shown.length ? page * PAGE + 1 : 0;
       var last = Math.min(shown.length, page * PAGE + PAGE);
-      status.textContent =
-        "Sites " + num.format(first) + "–" + num.format(last) + " of " + num.format(shown.length) +
-        (shown.length !== all.length ? " matching (" + num.format(all.length) + " in all)" : "");
+      status.textContent = say(shown.length !== all.length ? "globe.sites_shown_matching" : "globe.sites_shown", {
+        first: num.format(first),
+        last: num.format(last),
+        shown: num.format(shown.length),
+        all: num.format(all.length),
+      });
       prev.disabled = page === 0;
       next.disabled = page >= pages - 1;
       table.setAttribute("data-shown", String(shown.length));
@@ -185,7 +217,9 @@
       var q = input.value.trim().toLowerCase();
       shown = q
         ? all.filter(function (p) {
-            return (p.name + " " + p.country + " " + p.water + " " + p.id).toLowerCase().indexOf(q) >= 0;
+            var water = waterOf(p.water);
+            var text = p.name + " " + p.country + " " + p.water + " " + p.id + (water !== p.water ? " " + water : "");
+            return text.toLowerCase().indexOf(q) >= 0;
           })
         : all;
       page = 0;
@@ -261,7 +295,7 @@
     var box = this.box;
     // The page may have marked the container as one image; it now holds
     // controls, so it becomes a labelled group and the canvas the image.
-    var label = box.getAttribute("aria-label") || "Globe of public monitoring sites";
+    var label = box.getAttribute("aria-label") || say("globe.label");
     box.removeAttribute("role");
     box.removeAttribute("aria-label");
     box.setAttribute("role", "group");
@@ -269,21 +303,14 @@
     box.textContent = "";
     box.classList.add("globe-wrap");
 
-    var help = el(
-      "p",
-      "globe-help",
-      "Drag to turn the globe, use the wheel or the buttons to zoom. With the globe focused: arrow keys turn it, + and \u2212 zoom, 0 resets, Enter shows the readings of the site nearest the middle."
-    );
+    var help = el("p", "globe-help", say("globe.help"));
     help.id = "globe-help";
     var canvas = el("canvas", "globe-canvas");
     canvas.tabIndex = 0;
     canvas.setAttribute("role", "img");
-    canvas.setAttribute(
-      "aria-label",
-      "Orthographic globe with " + num.format(this.points.length) + " monitoring sites; the table below lists them."
-    );
+    canvas.setAttribute("aria-label", say("globe.canvas_label", { count: num.format(this.points.length) }));
     canvas.setAttribute("aria-describedby", "globe-help");
-    canvas.textContent = "The sites are listed in the table below.";
+    canvas.textContent = say("globe.canvas_fallback");
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
 
@@ -296,30 +323,30 @@
       controls.appendChild(b);
       return b;
     }
-    button("+", "Zoom in", function () {
+    button("+", say("globe.zoom_in"), function () {
       self.setZoom(self.zoom * 1.3);
     });
-    button("\u2212", "Zoom out", function () {
+    button("\u2212", say("globe.zoom_out"), function () {
       self.setZoom(self.zoom / 1.3);
     });
-    button("Reset view", "Reset view", function () {
+    button(say("globe.reset_view"), say("globe.reset_view"), function () {
       self.lon0 = self.home[0];
       self.lat0 = self.home[1];
       self.setZoom(self.home[2]);
     });
 
     var legend = el("ul", "legend");
-    legend.setAttribute("aria-label", "Legend: observations per site");
+    legend.setAttribute("aria-label", say("globe.legend_label"));
     [
-      ["s1", "1\u2013" + num.format(this.t1)],
-      ["s2", num.format(this.t1 + 1) + "\u2013" + num.format(this.t2)],
-      ["s3", "more than " + num.format(this.t2)],
+      ["s1", say("globe.legend_range", { low: num.format(1), high: num.format(this.t1) })],
+      ["s2", say("globe.legend_range", { low: num.format(this.t1 + 1), high: num.format(this.t2) })],
+      ["s3", say("globe.legend_more", { n: num.format(this.t2) })],
     ].forEach(function (item) {
       var li = el("li");
       var sw = el("span", "swatch " + item[0]);
       sw.setAttribute("aria-hidden", "true");
       li.appendChild(sw);
-      li.appendChild(document.createTextNode(item[1] + " observations"));
+      li.appendChild(document.createTextNode(item[1]));
       legend.appendChild(li);
     });
 
@@ -530,8 +557,12 @@
 
   Globe.prototype.describe = function (p) {
     this.info.textContent = p
-      ? p.name + " (" + p.country + "): " + num.format(p.count) + " observations" +
-        (p.latest ? ", latest " + p.latest.slice(0, 10) : "")
+      ? say(p.latest ? "globe.site_info_latest" : "globe.site_info", {
+          name: p.name,
+          country: p.country,
+          count: num.format(p.count),
+          date: p.latest ? dayOf(p.latest) : "",
+        })
       : "";
   };
 
@@ -644,8 +675,7 @@
       box.setAttribute("data-points-drawn", String(points.length));
     },
     function () {
-      var msg =
-        "The map of monitoring sites is not available on this copy of the site: it is served without the live data service.";
+      var msg = say("globe.not_here");
       tableMessage(msg);
       if (box) {
         box.textContent = "";

@@ -2,7 +2,7 @@
 // route), shown when a site is selected on the globe or in the site table
 // (globe.js sends a "siteselect" event with the site). For each parameter
 // measured there, the last readings are drawn as an inline SVG chart (dates
-// on the x axis in the reader's locale, the unit on the y axis, readings
+// on the x axis in the page's language, the unit on the y axis, readings
 // with a quality flag other than "valid" marked, the latest one ringed and
 // labelled, every mark inside the plot's rectangle) with a summary sentence
 // above it and the same readings in a table beneath it. The chart takes the
@@ -14,23 +14,28 @@
   var box = document.getElementById("site-detail");
   if (!box) return;
   var src = box.getAttribute("data-src") || "/api/observations-data.php";
-  var lang = document.documentElement.lang || undefined;
+  // The interface words in the page's language (words.{code}.js).
+  var say = window.uiWord;
+  var lang = document.documentElement.lang || "en";
   var num = new Intl.NumberFormat(lang);
-  // Dates as the reader writes them: the browser's own locale.
-  var day = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-  var month = new Intl.DateTimeFormat(undefined, { month: "short", year: "numeric" });
+  // Dates in the page's language, as the reader writes them: the browser's
+  // own variant of that language (en-GB, en-US) when it names one.
+  var dates = ownLocale();
+  var day = new Intl.DateTimeFormat(dates, { dateStyle: "medium" });
+  var month = new Intl.DateTimeFormat(dates, { month: "short", year: "numeric" });
   var LIMIT = 40;
   var TIMEOUT_MS = 15000;
   var SVG = "http://www.w3.org/2000/svg";
+  // The parameters' names (pH is a symbol, the same in every language).
   var NAMES = {
-    nitrate: "Nitrate",
-    nitrite: "Nitrite",
-    phosphate: "Phosphate",
-    turbidity: "Turbidity",
-    temperature: "Temperature",
+    nitrate: say("readings.nitrate"),
+    nitrite: say("readings.nitrite"),
+    phosphate: say("readings.phosphate"),
+    turbidity: say("readings.turbidity"),
+    temperature: say("readings.temperature"),
     ph: "pH",
-    ammonium: "Ammonium",
-    dissolved_oxygen: "Dissolved oxygen",
+    ammonium: say("readings.ammonium"),
+    dissolved_oxygen: say("readings.dissolved_oxygen"),
   };
   var cache = {};
   var current = null; // the selected site
@@ -50,8 +55,61 @@
     if (parent) parent.appendChild(e);
     return e;
   }
+  function ownLocale() {
+    var base = lang.toLowerCase().split("-")[0];
+    var langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+    for (var i = 0; i < langs.length; i++) {
+      var l = String(langs[i] || "");
+      if (l.toLowerCase().split("-")[0] !== base) continue;
+      try {
+        if (Intl.DateTimeFormat.supportedLocalesOf(l).length) return l;
+      } catch (e) {
+        // not a language tag: try the next
+      }
+    }
+    return lang;
+  }
+  // Appends the word `key` to `parent`, each {name} replaced by vars[name]:
+  // a string as text, a node (a link) as itself, where the sentence of the
+  // page's language puts it.
+  function fill(parent, key, vars) {
+    var words = {};
+    var nodes = {};
+    Object.keys(vars).forEach(function (k) {
+      if (typeof vars[k] === "string") words[k] = vars[k];
+      else {
+        nodes[k] = vars[k];
+        words[k] = "\u0000" + k + "\u0000";
+      }
+    });
+    say(key, words).split("\u0000").forEach(function (part, i) {
+      if (i % 2) parent.appendChild(nodes[part]);
+      else if (part) parent.appendChild(document.createTextNode(part));
+    });
+  }
+  // A word of the page's language for a value of the data's vocabulary
+  // (`readings.water_river`, `readings.flag_valid`); another value as the
+  // route writes it.
+  function wordOf(prefix, value) {
+    var key = "readings." + prefix + value;
+    var word = value ? say(key) : "";
+    return word && word !== key ? word : String(value || "").replace(/_/g, " ");
+  }
   function nameOf(p) {
     return NAMES[p] || p.replace(/_/g, " ");
+  }
+  // The name inside a sentence: lower case, but for the symbol pH the
+  // page's language decides.
+  function nameInText(p) {
+    return p === "ph" ? say("readings.ph_in_text") : nameOf(p).toLowerCase();
+  }
+  // The words of a sentence about `parameter` at the selected site.
+  function about(parameter, more) {
+    var vars = { parameter: nameOf(parameter), parameter_in_text: nameInText(parameter), site: current.name };
+    Object.keys(more || {}).forEach(function (k) {
+      vars[k] = more[k];
+    });
+    return vars;
   }
   function fmt(v) {
     return new Intl.NumberFormat(lang, { maximumFractionDigits: 3 }).format(v);
@@ -177,8 +235,8 @@
       viewBox: "0 0 " + W + " " + H,
       class: "chart",
       role: "group",
-      "aria-roledescription": "chart",
-      "aria-label": nameOf(parameter) + " at " + current.name + (unit ? ", in " + unit : ""),
+      "aria-roledescription": say("readings.chart"),
+      "aria-label": say(unit ? "readings.chart_label_unit" : "readings.chart_label", about(parameter, { unit: unit })),
       "aria-describedby": "site-chart-summary site-chart-readout",
       "aria-details": "site-chart-table",
       tabindex: "0",
@@ -211,9 +269,11 @@
       transform: "translate(14 " + (T + (H - T - B) / 2) + ") rotate(-90)",
       "text-anchor": "middle",
     }, g);
-    axis.textContent = nameOf(parameter) + (unit && unit !== nameOf(parameter) ? " (" + unit + ")" : "");
+    axis.textContent = unit && unit !== nameOf(parameter)
+      ? say("readings.axis_unit", about(parameter, { unit: unit }))
+      : nameOf(parameter);
     var dateLabel = svg("text", { class: "chart-label", x: L + (W - L - R) / 2, y: H - 6, "text-anchor": "middle" }, g);
-    dateLabel.textContent = "Date of reading";
+    dateLabel.textContent = say("readings.date_axis");
     svg("polyline", {
       class: "chart-line",
       points: rows
@@ -241,7 +301,7 @@
     // to its left (it is the rightmost point), above or below the point.
     var lx = x(t1), ly = y(last.value);
     svg("circle", { class: "chart-latest", cx: lx.toFixed(1), cy: ly.toFixed(1), r: 7 }, g);
-    var lines = ["Latest: " + fmt(last.value) + (unit ? " " + unit : ""), day.format(new Date(t1))];
+    var lines = [say("readings.latest_value", { value: fmt(last.value) + (unit ? " " + unit : "") }), day.format(new Date(t1))];
     var wide = Math.max(textWidth(lines[0]), textWidth(lines[1]));
     // Left of the point when there is room (always, but for a lone reading
     // in the middle of a narrow chart), else right of it, else over it.
@@ -287,21 +347,28 @@
       if (o.value > high.value) high = o;
     });
     var at = function (o) {
-      return fmt(o.value) + unit + " on " + day.format(new Date(o.observed_at));
+      return say("readings.value_on", { value: fmt(o.value) + unit, date: day.format(new Date(o.observed_at)) });
     };
     var flagged = rows.filter(function (o) {
       return o.quality_flag !== "valid";
     }).length;
-    return (
-      rows.length + " " + nameOf(parameter).toLowerCase() + " readings at " + current.name + " from " +
-      day.format(new Date(rows[0].observed_at)) + " to " + day.format(new Date(rows[rows.length - 1].observed_at)) +
-      ": lowest " + at(low) + ", highest " + at(high) + ", latest " + at(rows[rows.length - 1]) +
-      (flagged ? "; " + flagged + " flagged" : "") + ". The table below lists each reading."
-    );
+    return say(flagged ? "readings.summary_flagged" : "readings.summary", about(parameter, {
+      count: rows.length,
+      first: day.format(new Date(rows[0].observed_at)),
+      last: day.format(new Date(rows[rows.length - 1].observed_at)),
+      lowest: at(low),
+      highest: at(high),
+      latest: at(rows[rows.length - 1]),
+      flagged: flagged,
+    }));
   }
 
   function readout(o) {
-    return day.format(new Date(o.observed_at)) + ": " + fmt(o.value) + (o.unit ? " " + o.unit : "") + " (" + o.quality_flag + ")";
+    return say("readings.readout", {
+      date: day.format(new Date(o.observed_at)),
+      value: fmt(o.value) + (o.unit ? " " + o.unit : ""),
+      flag: wordOf("flag_", o.quality_flag),
+    });
   }
 
   // Arrow keys (and Home, End) move along the readings, oldest to newest;
@@ -329,11 +396,11 @@
     wrap.id = "site-chart-table";
     var t = el("table");
     t.setAttribute("data-parameter", parameter);
-    var cap = el("caption", "", nameOf(parameter) + " readings at " + current.name + ", oldest first");
+    var cap = el("caption", "", say("readings.table_caption", about(parameter)));
     t.appendChild(cap);
     var head = el("thead");
     var hr = el("tr");
-    ["Date", "Value", "Unit", "Quality flag"].forEach(function (h) {
+    [say("readings.date"), say("readings.value"), say("readings.unit"), say("readings.quality_flag")].forEach(function (h) {
       var th = el("th", "", h);
       th.setAttribute("scope", "col");
       hr.appendChild(th);
@@ -353,7 +420,7 @@
       v.setAttribute("data-value", String(o.value));
       tr.appendChild(v);
       tr.appendChild(el("td", "", o.unit || ""));
-      tr.appendChild(el("td", o.quality_flag === "valid" ? "" : "flag", o.quality_flag));
+      tr.appendChild(el("td", o.quality_flag === "valid" ? "" : "flag", wordOf("flag_", o.quality_flag)));
       body.appendChild(tr);
     });
     t.appendChild(body);
@@ -369,13 +436,13 @@
     var mine = ++serial;
     area.setAttribute("aria-busy", "true");
     area.textContent = "";
-    area.appendChild(el("p", "chart-status", "Loading the readings…"));
+    area.appendChild(el("p", "chart-status", say("readings.loading")));
     readings(site.id, parameter).then(
       function (rows) {
         if (mine !== serial) return;
         area.textContent = "";
         if (!rows.length) {
-          area.appendChild(el("p", "", "No " + nameOf(parameter) + " readings were published for this site."));
+          area.appendChild(el("p", "", say("readings.none_of_parameter", about(parameter))));
         } else {
           var fig = el("figure", "chart-figure");
           var summary = el("p", "chart-summary", describe(rows, parameter));
@@ -383,17 +450,20 @@
           fig.appendChild(summary);
           var root = chart(rows, parameter, area.clientWidth);
           fig.appendChild(root);
-          var out = el("p", "chart-readout", "Focus the chart and use the arrow keys to read each reading.");
+          var out = el("p", "chart-readout", say("readings.readout_hint"));
           out.id = "site-chart-readout";
           out.setAttribute("aria-live", "polite");
           fig.appendChild(out);
           keys(root, rows, out);
           var legend = el("figcaption", "chart-legend");
-          legend.appendChild(el("span", "key-valid", "Reading"));
-          legend.appendChild(el("span", "key-flagged", "Flagged reading (suspect, unverified or invalid)"));
-          legend.appendChild(el("span", "key-latest", "Latest reading"));
+          legend.appendChild(el("span", "key-valid", say("readings.key_reading")));
+          legend.appendChild(el("span", "key-flagged", say("readings.key_flagged")));
+          legend.appendChild(el("span", "key-latest", say("readings.key_latest")));
           legend.appendChild(
-            el("span", "", "The last " + rows.length + " readings. Source: " + src + "?site=" + site.id + "&parameter=" + parameter)
+            el("span", "", say("readings.source_note", {
+              count: rows.length,
+              source: src + "?site=" + site.id + "&parameter=" + parameter,
+            }))
           );
           fig.appendChild(legend);
           area.appendChild(fig);
@@ -406,7 +476,7 @@
       function () {
         if (mine !== serial) return;
         area.textContent = "";
-        var p = el("p", "notice", "The readings could not be loaded. Try again later, or open " + src + "?site=" + site.id + ".");
+        var p = el("p", "notice", say("readings.load_failed", { url: src + "?site=" + site.id }));
         p.setAttribute("role", "status");
         area.appendChild(p);
         area.setAttribute("aria-busy", "false");
@@ -426,26 +496,19 @@
     var id = encodeURIComponent(site.id);
     var p = el("p", "chart-downloads");
     var whole = site.count <= MAX_PAGE;
-    p.appendChild(
-      document.createTextNode(
-        whole
-          ? "Download this site's " + num.format(site.count) + " observations: "
-          : "Download this site's newest " + num.format(MAX_PAGE) + " of " + num.format(site.count) +
-            " observations (each file links to the next page): "
-      )
-    );
+    // The two files' links, where the sentence puts {csv} and {geojson}.
+    var links = { count: num.format(site.count), page: num.format(MAX_PAGE) };
     [
       ["csv", "CSV", src + "?site=" + id + "&format=csv&limit=" + MAX_PAGE, "text/csv"],
       ["geojson", "GeoJSON", features + "?site_id=" + id + "&limit=" + MAX_PAGE + "&f=json", "application/geo+json"],
-    ].forEach(function (d, i) {
-      if (i) p.appendChild(document.createTextNode(", "));
+    ].forEach(function (d) {
       var a = el("a", "", d[1]);
       a.href = d[2];
       a.type = d[3];
       a.setAttribute("data-download", d[0]);
-      p.appendChild(a);
+      links[d[0]] = a;
     });
-    p.appendChild(document.createTextNode("."));
+    fill(p, whole ? "readings.download_all" : "readings.download_page", links);
     return p;
   }
 
@@ -460,10 +523,10 @@
     box.appendChild(h);
     var dl = el("dl", "site-facts");
     [
-      ["Country", site.country],
-      ["Water body", (site.water || "").replace(/_/g, " ")],
-      ["Observations", num.format(site.count)],
-      ["Latest observation", site.latest ? day.format(new Date(site.latest)) : "—"],
+      [say("readings.country"), site.country],
+      [say("readings.water_body"), wordOf("water_", site.water)],
+      [say("readings.observations"), num.format(site.count)],
+      [say("readings.latest_observation"), site.latest ? day.format(new Date(site.latest)) : "—"],
     ].forEach(function (f) {
       var d = el("div");
       d.appendChild(el("dt", "", f[0]));
@@ -482,12 +545,12 @@
       return rank(a) - rank(b) || (a < b ? -1 : 1);
     });
     if (!params.length) {
-      box.appendChild(el("p", "", "No readings were published for this site."));
+      box.appendChild(el("p", "", say("readings.none")));
       return;
     }
     var group = el("div", "chart-params");
     group.setAttribute("role", "group");
-    group.setAttribute("aria-label", "Parameter to chart");
+    group.setAttribute("aria-label", say("readings.parameter_to_chart"));
     var area = el("div", "chart-area");
     var buttons = params.map(function (p) {
       var b = el("button", "btn", nameOf(p));

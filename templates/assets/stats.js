@@ -13,21 +13,23 @@
   var box = document.getElementById("stats");
   if (!box) return;
   var src = box.getAttribute("data-src") || "/api/platform-stats.php";
-  var lang = document.documentElement.lang || undefined;
+  // The interface words in the page's language (words.{code}.js).
+  var say = window.uiWord;
+  var lang = document.documentElement.lang || "en";
   var num = new Intl.NumberFormat(lang);
   var when = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
   var REFRESH_S = 60;
   var TIMEOUT_MS = 15000;
 
   var FIGURES = [
-    ["observations", "Observations"],
-    ["observations_last_30_days", "Observations in the last 30 days"],
-    ["sites", "Monitoring sites"],
-    ["countries", "Countries"],
-    ["volunteers", "Volunteers"],
-    ["classifications", "Classifications"],
-    ["classification_projects", "Classification projects"],
-    ["projects", "Projects"],
+    ["observations", say("stats.observations")],
+    ["observations_last_30_days", say("stats.observations_last_30_days")],
+    ["sites", say("stats.sites")],
+    ["countries", say("stats.countries")],
+    ["volunteers", say("stats.volunteers")],
+    ["classifications", say("stats.classifications")],
+    ["classification_projects", say("stats.classification_projects")],
+    ["projects", say("stats.projects")],
   ];
 
   // data-figures: the figures to show (names, comma-separated), all by default.
@@ -51,6 +53,24 @@
     if (cls) e.className = cls;
     if (text !== undefined) e.textContent = text;
     return e;
+  }
+  // Appends the word `key` to `parent`, each {name} replaced by vars[name]:
+  // a string as text, a node (a <time>, a link) as itself, where the
+  // sentence of the page's language puts it.
+  function fill(parent, key, vars) {
+    var words = {};
+    var nodes = {};
+    Object.keys(vars).forEach(function (k) {
+      if (typeof vars[k] === "string") words[k] = vars[k];
+      else {
+        nodes[k] = vars[k];
+        words[k] = "\u0000" + k + "\u0000";
+      }
+    });
+    say(key, words).split("\u0000").forEach(function (part, i) {
+      if (i % 2) parent.appendChild(nodes[part]);
+      else if (part) parent.appendChild(document.createTextNode(part));
+    });
   }
   function timeEl(iso) {
     var t = el("time");
@@ -89,26 +109,20 @@
 
     var meta = el("p", "stats-meta");
     if (data.latest_observation_at) {
-      meta.appendChild(document.createTextNode("Latest observation: "));
-      meta.appendChild(timeEl(data.latest_observation_at));
-      meta.appendChild(document.createTextNode(". "));
+      fill(meta, "stats.latest_observation", { time: timeEl(data.latest_observation_at) });
     }
-    meta.appendChild(document.createTextNode("Updated at "));
     var updated = timeEl(data.generated_at);
     updated.className = "stats-updated";
-    meta.appendChild(updated);
-    meta.appendChild(document.createTextNode(". Source: "));
     var a = el("a", "", src);
     a.href = src;
-    meta.appendChild(a);
-    meta.appendChild(document.createTextNode("."));
+    fill(meta, "stats.updated_at", { time: updated, source: a });
     box.appendChild(meta);
 
     var state = el("p", fresh ? "stats-state vh" : "stats-state notice");
     state.setAttribute("role", "status");
     state.textContent = fresh
-      ? "Live figures updated."
-      : note || "These figures may be out of date.";
+      ? say("stats.live_updated")
+      : note || say("stats.may_be_out_of_date");
     box.appendChild(state);
     box.setAttribute("aria-busy", "false");
   }
@@ -116,7 +130,23 @@
   // ---- the monthly chart (data-chart): observations and classifications
   // per month as inline SVG bars, with the same figures in a table ----------
   var SVG = "http://www.w3.org/2000/svg";
-  var monthName = new Intl.DateTimeFormat(undefined, { month: "short", year: "numeric", timeZone: "UTC" });
+  // Months in the page's language, in the reader's own variant of it
+  // (en-GB, en-US) when the browser names one.
+  var monthName = new Intl.DateTimeFormat(ownLocale(), { month: "short", year: "numeric", timeZone: "UTC" });
+  function ownLocale() {
+    var base = lang.toLowerCase().split("-")[0];
+    var langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+    for (var i = 0; i < langs.length; i++) {
+      var l = String(langs[i] || "");
+      if (l.toLowerCase().split("-")[0] !== base) continue;
+      try {
+        if (Intl.DateTimeFormat.supportedLocalesOf(l).length) return l;
+      } catch (e) {
+        // not a language tag: try the next
+      }
+    }
+    return lang;
+  }
   function svg(tag, attrs, parent) {
     var e = document.createElementNS(SVG, tag);
     Object.keys(attrs || {}).forEach(function (k) {
@@ -148,27 +178,42 @@
   function textWidth(s) {
     return String(s).length * 7;
   }
+  // [field, label, bar class, the word of its lowest-to-highest clause]
   var SERIES = [
-    ["observations", "Observations", "bar-obs"],
-    ["classifications", "Classifications", "bar-cls"],
+    ["observations", say("stats.observations"), "bar-obs", "stats.range_observations"],
+    ["classifications", say("stats.classifications"), "bar-cls", "stats.range_classifications"],
   ];
+  // "12 observations, 3 classifications"
+  function counts(m) {
+    return say("stats.counts", {
+      observations: num.format(m.observations || 0),
+      classifications: num.format(m.classifications || 0),
+    });
+  }
   function monthText(m) {
-    return monthLabel(m.month) + ": " + SERIES.map(function (s) {
-      return num.format(m[s[0]] || 0) + " " + s[1].toLowerCase();
-    }).join(", ");
+    return say("stats.month_text", { month: monthLabel(m.month), counts: counts(m) });
   }
   function summarise(months) {
-    var parts = SERIES.map(function (s) {
+    var vars = {
+      months: months.length,
+      first: monthLabel(months[0].month),
+      last: monthLabel(months[months.length - 1].month),
+      latest: monthText(months[months.length - 1]),
+    };
+    SERIES.forEach(function (s) {
       var lo = months[0], hi = months[0];
       months.forEach(function (m) {
         if ((m[s[0]] || 0) < (lo[s[0]] || 0)) lo = m;
         if ((m[s[0]] || 0) > (hi[s[0]] || 0)) hi = m;
       });
-      return s[1].toLowerCase() + " from " + num.format(lo[s[0]] || 0) + " (" + monthLabel(lo.month) + ") to " +
-        num.format(hi[s[0]] || 0) + " (" + monthLabel(hi.month) + ")";
+      vars[s[0]] = say(s[3], {
+        low: num.format(lo[s[0]] || 0),
+        low_month: monthLabel(lo.month),
+        high: num.format(hi[s[0]] || 0),
+        high_month: monthLabel(hi.month),
+      });
     });
-    return months.length + " months, " + monthLabel(months[0].month) + " to " + monthLabel(months[months.length - 1].month) +
-      ": " + parts.join("; ") + ". Latest month, " + monthText(months[months.length - 1]) + ". The table below lists every month.";
+    return say("stats.summary", vars);
   }
   function monthlyChart(months) {
     var fig = el("figure", "chart-figure monthly");
@@ -194,8 +239,8 @@
       viewBox: "0 0 " + W + " " + H,
       class: "chart",
       role: "group",
-      "aria-roledescription": "chart",
-      "aria-label": "Observations and classifications per month",
+      "aria-roledescription": say("stats.chart"),
+      "aria-label": say("stats.per_month_title"),
       "aria-describedby": "monthly-chart-summary monthly-chart-readout",
       "aria-details": "monthly-chart-table",
       tabindex: "0",
@@ -247,24 +292,22 @@
     });
     svg("line", { x1: L, x2: W - R, y1: T + plotH, y2: T + plotH, class: "chart-axis" }, g);
     var yl = svg("text", { class: "chart-label", transform: "translate(12 " + (T + plotH / 2) + ") rotate(-90)", "text-anchor": "middle" }, g);
-    yl.textContent = "Per month";
+    yl.textContent = say("stats.axis_per_month");
     var xl = svg("text", { class: "chart-label", x: L + plotW / 2, y: H - 4, "text-anchor": "middle" }, g);
-    xl.textContent = "Month";
+    xl.textContent = say("stats.month");
     // The latest month: a frame around its bars, and its figures above the
     // plot (named there, so the legend keeps to one line on a phone).
     var n = months.length - 1, latest = months[n];
     var ly = Math.min(top(latest), T + plotH - 2);
     svg("rect", { class: "chart-latest", x: (L + n * slot).toFixed(1), y: ly.toFixed(1), width: slot.toFixed(1), height: (T + plotH - ly).toFixed(1) }, g);
     var lt = svg("text", { class: "chart-latest-label", x: W - R, y: 12, "text-anchor": "end" }, g);
-    svg("tspan", { x: W - R }, lt).textContent = "Latest, " + monthLabel(latest.month) + ":";
-    svg("tspan", { x: W - R, dy: 14 }, lt).textContent = SERIES.map(function (s) {
-      return num.format(latest[s[0]] || 0) + " " + s[1].toLowerCase();
-    }).join(", ");
+    svg("tspan", { x: W - R }, lt).textContent = say("stats.latest_month", { month: monthLabel(latest.month) });
+    svg("tspan", { x: W - R, dy: 14 }, lt).textContent = counts(latest);
     // The month the arrow keys have reached.
     var focus = svg("rect", { class: "chart-focus", x: L, y: T, width: slot.toFixed(1), height: plotH }, g);
     focus.style.display = "none";
     fig.appendChild(root);
-    var out = el("p", "chart-readout", "Focus the chart and use the arrow keys to read each month.");
+    var out = el("p", "chart-readout", say("stats.readout_hint"));
     out.id = "monthly-chart-readout";
     out.setAttribute("aria-live", "polite");
     var cur = -1;
@@ -287,9 +330,9 @@
     wrap.setAttribute("tabindex", "0");
     wrap.id = "monthly-chart-table";
     var t = el("table", "monthly-table");
-    t.appendChild(el("caption", "", "Observations and classifications per month"));
+    t.appendChild(el("caption", "", say("stats.per_month_title")));
     var hr = el("tr");
-    ["Month", "Observations", "Classifications"].forEach(function (h) {
+    [say("stats.month"), SERIES[0][1], SERIES[1][1]].forEach(function (h) {
       var th = el("th", "", h);
       th.setAttribute("scope", "col");
       hr.appendChild(th);
@@ -324,9 +367,7 @@
     p.setAttribute("role", "status");
     p.setAttribute("data-stats-unavailable", "");
     p.textContent =
-      message ||
-      "Live statistics are not available on this copy of the site: it is served without the live data service. " +
-        "The figures are published by the observatory's own site at " + src + ".";
+      message || say("stats.not_here", { source: src });
     box.appendChild(p);
     box.setAttribute("aria-busy", "false");
   }
@@ -367,18 +408,18 @@
           last = r;
           var stale = r.data.stale === true || isOld(r.data, r.age);
           render(r.data, !stale, r.data.stale === true
-            ? "The live service could not read its database; these are the last figures it had."
-            : "These figures are older than expected and may be out of date.");
+            ? say("stats.no_database")
+            : say("stats.older_than_expected"));
           schedule(r.age);
         },
         function (err) {
           clearTimeout(guard);
           if (last) {
-            render(last.data, false, "Could not refresh the figures; showing those from the time below.");
+            render(last.data, false, say("stats.refresh_failed"));
             schedule(REFRESH_S);
           } else if (err && err.status && err.status >= 500) {
             // The live service exists but is failing: try again later.
-            unavailable("Live statistics are temporarily unavailable. This page tries again every minute.");
+            unavailable(say("stats.temporarily_unavailable"));
             schedule(REFRESH_S);
           } else {
             unavailable();

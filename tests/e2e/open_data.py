@@ -224,7 +224,18 @@ def main() -> int:
         problems.append("the observation data state no temporal coverage although the build has a snapshot")
     if not with_snapshot and catalogue.value(obs, DCT.temporal) is not None:
         problems.append("without a snapshot the observation data state a temporal coverage nothing computed")
-    print(f"open data: catalogue with {len(pages)} dataset pages, {len(names)} published parameters checked"
+    # Every language the catalogue's own title is in, each dataset's title,
+    # description and keywords are in too, each literal tagged.
+    cat = next(catalogue.subjects(RDF.type, DCAT.Catalog))
+    tags = {t.language for t in catalogue.objects(cat, DCT.title)}
+    if None in tags:
+        problems.append("the catalogue's title has a literal without @language")
+    for ds in catalogue.subjects(RDF.type, DCAT.Dataset):
+        for prop in (DCT.title, DCT.description, DCAT.keyword):
+            have = {t.language for t in catalogue.objects(ds, prop)}
+            if have != tags:
+                problems.append(f"{ds} {prop.n3(catalogue.namespace_manager)} in {sorted(map(str, have))}, the catalogue in {sorted(map(str, tags))}")
+    print(f"open data: catalogue in {', '.join(sorted(map(str, tags)))}, with {len(pages)} dataset pages, {len(names)} published parameters checked"
           f" ({'with' if with_snapshot else 'without'} a citable snapshot)")
 
     # The test of the test.

@@ -221,8 +221,16 @@ async function checkPrivacy(context, page, log, where) {
 }
 
 let step = 0;
+// SITE_BROWSER_ONLY=words runs only the phases whose name holds one of the
+// comma-separated words: for a person working on one phase, never set by
+// scripts/test, and said loudly when set.
+const only = (process.env.SITE_BROWSER_ONLY || "").split(",").filter(Boolean);
 async function phase(name, fn) {
   step++;
+  if (only.length && !only.some((w) => name.includes(w))) {
+    console.log(`site-browser: NOT RUN (SITE_BROWSER_ONLY=${only.join(",")}): ${name}`);
+    return;
+  }
   console.log(`site-browser: ${name}`);
   try {
     await fn();
@@ -811,10 +819,31 @@ await phase("languages: hreflang both ways, the switcher there and back, a Dutch
   await page.waitForURL(base + "/docs/");
   check((await page.evaluate(() => document.documentElement.lang)) === "en", "languages", "back on the English page, not lang=en");
   // A page without a translation: the switcher leads to its nearest parent that has one.
-  await page.goto(base + "/docs/data/globe/");
+  await page.goto(base + "/docs/developers/mcp/");
   const nl = page.getByRole("navigation", { name: "Language" }).getByRole("link", { name: "Nederlands" });
-  check((await nl.getAttribute("href")) === "/nl/docs/", "languages", `the globe's switcher leads to ${await nl.getAttribute("href")}`);
+  check((await nl.getAttribute("href")) === "/nl/docs/", "languages", `the MCP guide's switcher leads to ${await nl.getAttribute("href")}`);
   check((await alternates()).length === 0, "languages", "a page without a translation names alternates");
+  // The Dutch home page: the live figures and the menu in Dutch, the
+  // switcher back to the English home.
+  await page.goto(base + "/nl/");
+  check((await page.evaluate(() => document.documentElement.lang)) === "nl", "languages", "/nl/ is not lang=nl");
+  await page.locator("#stats dt").first().waitFor({ timeout: 30000 });
+  const figures = (await page.locator("#stats").textContent()) || "";
+  check(/Waarnemingen/.test(figures) && /Meetpunten/.test(figures) && !/Observations|Monitoring sites/.test(figures), "languages", `the Dutch home's figures read “${figures.slice(0, 200)}”`);
+  const menu = await page.locator("#top-menu a").evaluateAll((as) => as.map((a) => `${a.textContent} ${a.getAttribute("href")}`));
+  check(menu.includes("Documentatie /nl/docs/") && menu.includes("Contact /nl/contact/"), "languages", `the Dutch menu: ${menu}`);
+  check((await page.getByRole("navigation", { name: "Taal" }).getByRole("link", { name: "English" }).getAttribute("href")) === "/", "languages", "the Dutch home's switcher does not lead to /");
+  // The Dutch globe page: the table's headers and rows in Dutch, from the
+  // same script as the English page.
+  await page.goto(base + "/nl/docs/data/globe/");
+  await page.locator("#globe-table tbody th").first().waitFor({ timeout: 30000 });
+  const table = (await page.locator("#globe-table").textContent()) || "";
+  check(/Meetpunt/.test(table) && /Laatste waarneming/.test(table) && !/Loading|Latest observation/.test(table), "languages", `the Dutch globe table reads “${table.slice(0, 200)}”`);
+  // The Dutch statistics page: the chart's table in Dutch.
+  await page.goto(base + "/nl/docs/data/statistics/");
+  await page.locator("#stats table caption").first().waitFor({ timeout: 30000 });
+  const caption = (await page.locator("#stats table caption").first().textContent()) || "";
+  check(caption === "Waarnemingen en classificaties per maand", "languages", `the Dutch chart's table caption: “${caption}”`);
   check(log.errors.length === 0, "languages", `console errors: ${log.errors.join(" | ")}`);
   await context.close();
 });

@@ -46,7 +46,7 @@ pub(super) fn privacy(s: &ServiceInformation) -> String {
     out.push_str("## Enquiries through the contact form\n\n");
     let _ = writeln!(
         out,
-        "When you send the [enquiry form]({form}), we store what you typed: your name, e-mail address, organisation (if you gave one), topic and message, with the time we received it and a reference (`ENQ-…`). We use them only to answer you, and the form sends nothing until you press send.\n",
+        "When you send the [enquiry form]({form}), we store what you typed: your name, e-mail address, organisation (if you gave one), topic and message, with the time we received it, the language of the form you used (so that we answer in it) and a reference (`ENQ-…`). We use them only to answer you, and the form sends nothing until you press send.\n",
         form = c.form_url
     );
     out.push_str("- **Why, and on what basis**: to answer your enquiry, with your consent, which you give with the form's check box (GDPR Art. 6(1)(a)). You may withdraw it at any time by asking us to delete the enquiry.\n");

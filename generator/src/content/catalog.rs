@@ -47,6 +47,7 @@ pub(super) fn load_catalog(
     path: &Path,
     documents: &[Document],
     grants: &[LicenceGrant],
+    site: &crate::model::Site,
 ) -> Result<Option<Catalog>, ContentError> {
     if !path.exists() {
         return Ok(None);
@@ -61,10 +62,38 @@ pub(super) fn load_catalog(
         ));
     }
     unique_ids(path, &text, catalog.datasets.iter().map(|d| &d.id))?;
+    check_languages(&catalog.translations, site, &at)?;
     for d in &catalog.datasets {
+        check_languages(&d.translations, site, &at)?;
         check_dataset(d, documents, grants, &at)?;
     }
     Ok(Some(catalog))
+}
+
+/// Each translation's language is one the site declares, not its
+/// default (whose texts are the entry's own).
+fn check_languages(
+    translations: &std::collections::BTreeMap<String, crate::model::CatalogText>,
+    site: &crate::model::Site,
+    at: &dyn Fn(&str, String) -> ContentError,
+) -> Result<(), ContentError> {
+    for code in translations.keys() {
+        if !site.translations().any(|l| &l.code == code) {
+            let declared: Vec<&str> = site.translations().map(|l| l.code.as_str()).collect();
+            return Err(at(
+                &format!("translations.{code}"),
+                format!(
+                    "texts in `{code}`, which is not one of the site's other languages (site.toml), expected one of: {}",
+                    if declared.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        declared.join(", ")
+                    }
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn check_themes(

@@ -297,6 +297,7 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
         &dir.join("catalog.toml"),
         &documents,
         &service.guardrails.licences,
+        &site,
     )?;
     Ok(Content {
         site,

@@ -23,7 +23,10 @@ use sources::{
 use crate::archive::ArchivedFile;
 use crate::content::Content;
 use crate::data_snapshots::{DataFacts, Snapshot};
-use crate::model::{CatalogDataset, Material};
+use crate::model::{CatalogDataset, CatalogText, Material};
+
+/// Texts by language code (catalog.toml's `translations`).
+type Translations = std::collections::BTreeMap<String, CatalogText>;
 use crate::origin::Origins;
 
 /// The catalogue's site path.
@@ -216,6 +219,26 @@ impl<'a> OpenData<'a> {
     pub fn dcat_ap(&self) -> Value {
         let lang = self.content.site.language.as_str();
         let text = |s: &str| json!({"@value": s, "@language": lang});
+        // A text in the default language and in each translation given
+        // (`[translations.nl]` in catalog.toml), each with its language.
+        let texts = |own: &str, other: &Translations, pick: fn(&CatalogText) -> &str| -> Value {
+            if other.is_empty() {
+                return text(own);
+            }
+            std::iter::once(text(own))
+                .chain(
+                    other
+                        .iter()
+                        .map(|(code, t)| json!({"@value": pick(t), "@language": code})),
+                )
+                .collect()
+        };
+        let no_translations = Translations::new();
+        let catalog_translations = self
+            .content
+            .catalog
+            .as_ref()
+            .map_or(&no_translations, |c| &c.translations);
         let service = &self.content.service;
         let contact = &service.contact;
         let mut graph = Vec::new();
@@ -233,8 +256,8 @@ impl<'a> OpenData<'a> {
         let mut catalog = json!({
             "@id": self.catalog_iri(),
             "@type": "dcat:Catalog",
-            "dct:title": text(self.title()),
-            "dct:description": text(self.description()),
+            "dct:title": texts(self.title(), catalog_translations, |t| &t.title),
+            "dct:description": texts(self.description(), catalog_translations, |t| &t.description),
             "dct:publisher": {"@id": self.publisher_iri()},
             "foaf:homepage": {"@id": format!("{}/", self.base_url), "@type": "foaf:Document"},
             "dct:modified": {"@value": self.modified(), "@type": "xsd:date"},
@@ -244,8 +267,22 @@ impl<'a> OpenData<'a> {
         if let Some(c) = &self.content.catalog {
             catalog["dct:issued"] = json!({"@value": c.issued.as_str(), "@type": "xsd:date"});
         }
-        if let Some(l) = &language {
-            catalog["dct:language"] = l.clone();
+        // The catalogue's metadata is in the default language and in each
+        // it has texts in.
+        let languages: Vec<Value> = language
+            .iter()
+            .cloned()
+            .chain(
+                catalog_translations
+                    .keys()
+                    .filter_map(|code| eu_language(code))
+                    .map(|code| terms.concept("language", code, "dct:LinguisticSystem")),
+            )
+            .collect();
+        match languages.len() {
+            0 => {}
+            1 => catalog["dct:language"] = languages[0].clone(),
+            _ => catalog["dct:language"] = Value::Array(languages),
         }
         let mut countries: Vec<&str> = Vec::new();
         for d in &self.datasets {
@@ -305,12 +342,16 @@ impl<'a> OpenData<'a> {
                 "@id": d.iri,
                 "@type": "dcat:Dataset",
                 "dct:identifier": e.id.as_str(),
-                "dct:title": text(&e.title),
-                "dct:description": text(&d.description),
+                "dct:title": texts(&e.title, &e.translations, |t| &t.title),
+                "dct:description": texts(&d.description, &e.translations, |t| &t.description),
                 "dct:publisher": {"@id": self.publisher_iri()},
                 "dcat:contactPoint": contact_point,
                 "dcat:landingPage": {"@id": d.page, "@type": "foaf:Document"},
-                "dcat:keyword": e.keywords.iter().map(|k| text(k)).collect::<Vec<_>>(),
+                "dcat:keyword": e.keywords.iter().map(|k| text(k))
+                    .chain(e.translations.iter().flat_map(|(code, t)| {
+                        t.keywords.iter().map(move |k| json!({"@value": k, "@language": code}))
+                    }))
+                    .collect::<Vec<_>>(),
                 "dcat:theme": e.themes.iter().map(|t| terms.concept("data-theme", t, "skos:Concept")).collect::<Vec<_>>(),
                 "dct:accrualPeriodicity": terms.concept("frequency", &e.frequency, "dct:Frequency"),
                 "dct:accessRights": terms.concept("access-right", "PUBLIC", "dct:RightsStatement"),

@@ -207,6 +207,11 @@ fn sidecar_shapes_accept_good_and_refuse_bad() {
         "consent": true, "altcha": "eyJ9", "website": ""
     });
     assert_valid(&component(&d, "ContactSubmission"), &submission);
+    let mut dutch = submission.clone();
+    dutch["language"] = json!("nl");
+    assert_valid(&component(&d, "ContactSubmission"), &dutch);
+    dutch["language"] = json!("de");
+    assert!(!component(&d, "ContactSubmission").is_valid(&dutch));
     let mut no_consent = submission;
     no_consent["consent"] = json!(false);
     assert!(!component(&d, "ContactSubmission").is_valid(&no_consent));

@@ -138,5 +138,96 @@ pub(super) fn sitemap_alternates(site: &Site<'_>) -> crate::discovery::SitemapAl
         }
         out.insert(d.url.clone(), links);
     }
+    // The home page in each language with pages.
+    let homes = generated_alternates(site.content, "/");
+    if !homes.is_empty() {
+        let mut links: Vec<(String, String)> = homes
+            .iter()
+            .map(|a| (a.language.clone(), a.url.clone()))
+            .collect();
+        links.push(("x-default".to_owned(), "/".to_owned()));
+        for a in &homes {
+            out.insert(a.url.clone(), links.clone());
+        }
+    }
     out
+}
+
+/// The generated pages each language with pages has (decision 0265): the
+/// home page, the chat page, the contact form and its thank-you page, by
+/// their address in the default language.
+pub(super) const GENERATED: [&str; 4] =
+    ["/", "/chat/", "/contact/", contract::routes::CONTACT_THANKS];
+
+/// The codes of the site's languages that have pages, the default first,
+/// then in `site.toml`'s order: the default and each language with a
+/// translated document.
+pub(super) fn page_languages(content: &Content) -> Vec<&str> {
+    let cs = &content.site;
+    std::iter::once(cs.language.as_str())
+        .chain(cs.translations().map(|l| l.code.as_str()).filter(|code| {
+            content
+                .documents
+                .iter()
+                .any(|d| d.translation.as_ref().is_some_and(|t| t.language == *code))
+        }))
+        .collect()
+}
+
+/// The address of the generated page `url` (one of [`GENERATED`]) in
+/// `code`: itself in the default language, under `/{code}` in another.
+pub(super) fn generated_url(content: &Content, code: &str, url: &str) -> String {
+    if code == content.site.language {
+        url.to_owned()
+    } else {
+        format!("/{code}{url}")
+    }
+}
+
+/// The generated page `url` in each language that has pages, for its
+/// `hreflang` alternates; empty when the site has one.
+pub(super) fn generated_alternates(content: &Content, url: &str) -> Vec<Alternate> {
+    let languages = page_languages(content);
+    if languages.len() < 2 {
+        return Vec::new();
+    }
+    languages
+        .into_iter()
+        .map(|code| Alternate {
+            language: code.to_owned(),
+            name: content
+                .site
+                .languages
+                .iter()
+                .find(|l| l.code == code)
+                .map_or_else(|| code.to_owned(), |l| l.name.clone()),
+            url: generated_url(content, code, url),
+        })
+        .collect()
+}
+
+/// For each other language with pages, where each page of the default
+/// language is in it (its translations and the generated pages), for
+/// the templates' `link(url)`.
+pub(super) fn links(content: &Content, versions: &HashMap<&str, Vec<&Document>>) -> Value {
+    let cs = &content.site;
+    let mut out: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for code in page_languages(content)
+        .into_iter()
+        .filter(|code| *code != cs.language)
+    {
+        let map = out.entry(code.to_owned()).or_default();
+        for url in GENERATED {
+            map.insert(url.to_owned(), generated_url(content, code, url));
+        }
+        for (url, list) in versions {
+            if let Some(v) = list
+                .iter()
+                .find(|v| v.translation.as_ref().is_some_and(|t| t.language == code))
+            {
+                map.insert((*url).to_owned(), v.url.clone());
+            }
+        }
+    }
+    Value::from(Serde(&out))
 }

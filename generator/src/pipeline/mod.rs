@@ -38,6 +38,8 @@ use contract::ProblemCode;
 mod fixed;
 use fixed::{data_files, render_fixed_pages};
 
+mod generated;
+
 mod aliases;
 
 mod listings;

@@ -34,10 +34,14 @@ pub(super) struct Site<'a> {
     /// Each page that has a translation, by its URL in the default
     /// language: the page in every language, in `site.toml`'s order.
     pub(super) versions: HashMap<&'a str, Vec<&'a Document>>,
+    /// Where each page of the default language is in each other language,
+    /// for the templates' `link(url)` (`languages::links`).
+    pub(super) links_value: Value,
 }
 
 impl<'a> Site<'a> {
     pub(super) fn new(content: &'a Content, origins: &Origins, openapi: serde_json::Value) -> Self {
+        let versions = versions(content);
         Self {
             content,
             openapi,
@@ -73,7 +77,8 @@ impl<'a> Site<'a> {
                     .collect::<BTreeMap<_, _>>(),
             ),
             data_value: crate::data_facts::context(None),
-            versions: versions(content),
+            links_value: languages::links(content, &versions),
+            versions,
         }
     }
 
@@ -105,6 +110,7 @@ impl<'a> Site<'a> {
             ("api_prefix", Value::from(self.origins.script_prefix())),
             ("csp", self.csp_meta.clone()),
             ("page", Value::from(Serde(page))),
+            ("links", self.links_value.clone()),
         ];
         Value::from_pairs(base.into_iter().chain(extra))
     }
@@ -386,6 +392,7 @@ pub(super) fn render_document(
             title: &d.front.title,
             licence,
             attribution,
+            language: d.language(&site.content.site.language),
             licences: &site.licences_value,
             data: &site.data_value,
         },
@@ -424,7 +431,7 @@ pub(super) fn render_document(
         title: &d.front.title,
         summary: &d.front.summary,
         url: &d.url,
-        nav_url: site.nav_url(&d.url),
+        nav_url: site.nav_url(d.original_url()),
         md_url: Some(md_url),
         content: rendered.html,
         toc: rendered.headings,

@@ -98,14 +98,28 @@ impl Prepared {
 
 /// The browser's split index, one per language: each page's entry as its
 /// render left it in `memo` (beside its document in `docs`) or in `fixed`
-/// (the generated pages, in the default language).
+/// (the generated pages: in the default language, or in the language
+/// whose folder holds them, as `/nl/`).
 pub(super) fn browser_files<'a>(
     docs: &[Document],
     memo: &[PageMemo],
     fixed: &FixedEntries,
 ) -> Vec<search::SearchFile<'a>> {
     let mut by_language: BTreeMap<Option<&str>, Vec<&search::BrowserEntry>> = BTreeMap::new();
-    by_language.insert(None, fixed.iter().map(|f| &f.browser).collect());
+    let codes: Vec<&str> = docs
+        .iter()
+        .filter_map(|d| d.translation.as_ref().map(|t| t.language.as_str()))
+        .collect();
+    by_language.insert(None, Vec::new());
+    for f in fixed {
+        let language = codes.iter().copied().find(|code| {
+            f.url
+                .strip_prefix('/')
+                .and_then(|u| u.strip_prefix(code))
+                .is_some_and(|rest| rest.starts_with('/'))
+        });
+        by_language.entry(language).or_default().push(&f.browser);
+    }
     for (d, m) in docs.iter().zip(memo) {
         let language = d.translation.as_ref().map(|t| t.language.as_str());
         by_language.entry(language).or_default().push(&m.browser);

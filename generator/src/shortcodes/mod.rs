@@ -37,6 +37,8 @@ pub struct PageInfo<'a> {
     pub title: &'a str,
     pub licence: &'a crate::model::Licence,
     pub attribution: &'a str,
+    /// The page's language code, for the shortcode's words (`t(…)`).
+    pub language: &'a str,
     /// Every licence of `site.toml` by identifier (the shortcode's
     /// `licences`, not part of `page`).
     #[serde(skip)]

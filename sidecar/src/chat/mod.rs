@@ -139,7 +139,20 @@ pub async fn answer(
         (intent::Intent::Figures(_), Some(live)) => crate::live::current_stats(live).await,
         _ => None,
     };
-    let mut answer = answer::compose(index, &sources.links, &question, stats.as_ref());
+    // The hand-off leads to the contact form in the question's language
+    // (`/nl/contact/`), which the site has wherever it has pages in that
+    // language (decision 0267).
+    let form_url = match question.language.as_deref() {
+        Some(code) if code != sources.language => {
+            form_in(sources.links.form_url, sources.links.base_url, code)
+        }
+        _ => sources.links.form_url.to_owned(),
+    };
+    let links = answer::Links {
+        base_url: sources.links.base_url,
+        form_url: &form_url,
+    };
+    let mut answer = answer::compose(index, &links, &question, stats.as_ref());
     answer.release = sources.release.to_owned();
     if answer.matched() {
         counters.answered.fetch_add(1, Relaxed);
@@ -179,5 +192,15 @@ impl Sources<'_> {
                 }
             },
         }
+    }
+}
+
+/// The contact form at `form_url` (on the site at `base_url`) in the
+/// language `code`: under `/{code}`, as every page of that language; a
+/// form on another site is left as it is.
+fn form_in(form_url: &str, base_url: &str, code: &str) -> String {
+    match form_url.strip_prefix(base_url) {
+        Some(path) if path.starts_with('/') => format!("{base_url}/{code}{path}"),
+        _ => form_url.to_owned(),
     }
 }

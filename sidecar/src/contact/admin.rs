@@ -145,6 +145,7 @@ fn show(r: &EnquiryRecord, out: &mut impl Write) -> std::io::Result<()> {
         r.organisation.as_deref().unwrap_or("")
     )?;
     writeln!(out, "topic:        {}", r.topic)?;
+    writeln!(out, "language:     {}", r.language)?;
     writeln!(
         out,
         "delivery:     {} after {} attempt(s){}",

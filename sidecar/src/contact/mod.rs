@@ -13,6 +13,11 @@
 //! for a form post. Mail goes out later from the outbox ([`outbox`]). Logs
 //! carry the reference only, never the contents or the address.
 //!
+//! The form sends its page's language (`language`, English without it):
+//! once the form is read, the field errors and refusals are written in it
+//! (`words.rs`), a form post is sent to that language's thank-you page, and
+//! the enquiry keeps it, so the mail tells the people who answer.
+//!
 //! The origin is checked by the router, first, as for every route of the
 //! site's origins (without `Origin`, it wants `Sec-Fetch-Site:
 //! same-origin`); then, as for every route that takes a body, the body's
@@ -26,6 +31,7 @@ pub mod outbox;
 pub mod retention;
 pub mod setup;
 pub mod validate;
+pub mod words;
 
 use std::time::Duration;
 
@@ -44,9 +50,11 @@ use crate::http::ratelimit::RateLimiter;
 use crate::store::Store;
 use crate::store::contact::{NewEnquiry, Stored};
 use altcha::{Altcha, Refusal};
+use contract::contact::ContactLanguage;
 use contract::routes::Endpoint;
 use contract::service::ServiceInformation;
 use validate::Format;
+use words::{Words, fill, words};
 
 /// Settings of the contact routes (from [`crate::config::Config`]).
 #[derive(Debug, Clone)]
@@ -145,13 +153,9 @@ pub fn new_reference() -> String {
     s
 }
 
-fn internal(e: &anyhow::Error) -> Problem {
+fn internal(e: &anyhow::Error, w: &'static Words) -> Problem {
     tracing::error!(error = %format!("{e:#}"), "contact storage failed");
-    Problem::new(
-        Code::ServiceUnavailable,
-        "The enquiry could not be stored right now; nothing was recorded. Please try again.",
-    )
-    .retry_after(30)
+    Problem::new(Code::ServiceUnavailable, w.not_stored).retry_after(30)
 }
 
 impl Contact {
@@ -221,24 +225,21 @@ impl Contact {
         if matches!(fields.get("website"), Some(Ok(v)) if !v.trim().is_empty()) {
             // A bot filled the trap: the usual answer, nothing stored.
             tracing::info!("contact honeypot filled; nothing stored");
-            return Ok(receipt(format, &new_reference()));
+            let language = validate::language(&fields).unwrap_or_default();
+            return Ok(receipt(format, &new_reference(), language));
         }
         let submission = validate::validate(&fields, &self.cfg.topics).map_err(|errors| {
-            let n = errors.len();
+            let language = validate::language(&fields).unwrap_or_default();
             Problem::new(
                 Code::InvalidSubmission,
-                format!(
-                    "{n} field{} of the form must be corrected; `errors` lists them.",
-                    if n == 1 { "" } else { "s" }
-                ),
+                words(language).to_correct(errors.len()),
             )
             .with_errors(errors)
         })?;
+        let language = submission.language;
+        let w = words(language);
         let Some(field) = submission.altcha.as_deref() else {
-            return Err(Problem::new(
-                Code::ChallengeMissing,
-                "The form carries no solved verification challenge (`altcha`); the contact page solves one with scripts enabled.",
-            ));
+            return Err(Problem::new(Code::ChallengeMissing, w.challenge_missing));
         };
         let now = now_ms();
         let verified = Altcha::decode(field).and_then(|p| {
@@ -246,19 +247,13 @@ impl Contact {
                 .verify(&p, now, self.cfg.min_fill.as_millis() as i64)
         });
         let (nonce, expires_at) = verified.map_err(|r| match r {
-            Refusal::Invalid => Problem::new(
-                Code::ChallengeInvalid,
-                "The verification challenge could not be verified: it is malformed, altered or wrongly solved.",
-            ),
-            Refusal::Expired => Problem::new(
-                Code::ChallengeExpired,
-                "The verification challenge has expired; fetch a new one and submit again.",
-            ),
+            Refusal::Invalid => Problem::new(Code::ChallengeInvalid, w.challenge_invalid),
+            Refusal::Expired => Problem::new(Code::ChallengeExpired, w.challenge_expired),
             Refusal::TooFast => Problem::new(
                 Code::SubmittedTooFast,
-                format!(
-                    "The form was sent less than {} seconds after its challenge was issued; wait a moment and submit again.",
-                    self.cfg.min_fill.as_secs_f64()
+                fill(
+                    w.too_fast,
+                    &[("seconds", &self.cfg.min_fill.as_secs_f64().to_string())],
                 ),
             ),
         })?;
@@ -271,17 +266,17 @@ impl Contact {
             organisation: submission.organisation,
             topic: submission.topic,
             message: submission.message,
+            language: language.code().to_owned(),
         };
         match self.store.insert_enquiry(enquiry, nonce, expires_at).await {
             Ok(Stored::Committed) => {
                 tracing::info!(reference = reference.as_str(), "enquiry received");
-                Ok(receipt(format, &reference))
+                Ok(receipt(format, &reference, language))
             }
-            Ok(Stored::Replayed) => Err(Problem::new(
-                Code::ChallengeReplayed,
-                "This verification challenge was already used; fetch a new one to send another enquiry.",
-            )),
-            Err(e) => Err(internal(&e)),
+            Ok(Stored::Replayed) => {
+                Err(Problem::new(Code::ChallengeReplayed, w.challenge_replayed))
+            }
+            Err(e) => Err(internal(&e, w)),
         }
     }
 }
@@ -313,8 +308,9 @@ struct Receipt<'a> {
     status: &'static str,
 }
 
-/// 201 with the reference (JSON), or 303 to the thank-you page (form).
-fn receipt(format: Format, reference: &str) -> Response<Body> {
+/// 201 with the reference (JSON), or 303 to the thank-you page in the
+/// form's language (form).
+fn receipt(format: Format, reference: &str, language: ContactLanguage) -> Response<Body> {
     match format {
         Format::Json => {
             let receipt = Receipt {
@@ -327,7 +323,7 @@ fn receipt(format: Format, reference: &str) -> Response<Body> {
             let mut r = Response::new(Body::new(Bytes::new()));
             *r.status_mut() = StatusCode::SEE_OTHER;
             let h = r.headers_mut();
-            let location = format!("{}?reference={reference}", contract::routes::CONTACT_THANKS);
+            let location = format!("{}?reference={reference}", language.thanks_path());
             h.insert(
                 header::LOCATION,
                 HeaderValue::try_from(location).expect("a reference is a valid header"),
@@ -353,7 +349,7 @@ mod tests {
     #[tokio::test]
     async fn a_json_receipt_names_the_reference() {
         use http_body_util::BodyExt;
-        let r = receipt(Format::Json, "ENQ-ABCDEF-GHJKMN");
+        let r = receipt(Format::Json, "ENQ-ABCDEF-GHJKMN", ContactLanguage::Nl);
         assert_eq!(r.status(), StatusCode::CREATED);
         let body = r.into_body().collect().await.unwrap().to_bytes();
         assert_eq!(

@@ -3,6 +3,9 @@
 //!
 //! - The visitor appears only in `Reply-To`; `From` and `To` are the
 //!   organisation's configured addresses.
+//! - The mail is written in English for the people who answer; it names
+//!   the language the visitor wrote in (`Content-Language` and a line of
+//!   the body) so that they answer in it (decision 0266).
 //! - `Message-ID` is derived from the reference (`<ENQ-…@domain>`), and
 //!   `Date` is the time the enquiry was received, so a resent copy is the
 //!   same message and recognisable as a duplicate.
@@ -23,7 +26,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use lettre::message::header::ContentType;
+use contract::contact::ContactLanguage;
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, Message};
 use lettre::transport::smtp::extension::ClientId;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
@@ -98,9 +102,14 @@ pub fn message_id(reference: &str, from: &Mailbox) -> String {
 pub fn build_message(e: &NewEnquiry, cfg: &MailConfig) -> anyhow::Result<Message> {
     let visitor = Mailbox::new(Some(e.name.clone()), e.email.parse()?);
     let received = UNIX_EPOCH + Duration::from_millis(e.received_at.max(0) as u64);
+    let language = match ContactLanguage::parse(&e.language) {
+        Some(l) => format!("{} ({}): please answer in {}", l.code(), l.name(), l.name()),
+        None => e.language.clone(),
+    };
     let body = format!(
         "Enquiry {reference}, received {received} (Unix ms {at}).\n\n\
-         Topic: {topic}\nName: {name}\nEmail: {email}\nOrganisation: {org}\n\n\
+         Topic: {topic}\nName: {name}\nEmail: {email}\nOrganisation: {org}\n\
+         Language: {language}\n\n\
          {message}\n\n-- \nReply to this mail to answer the visitor (Reply-To). \
          Quote {reference} in any follow-up.\n",
         reference = e.reference,
@@ -120,6 +129,10 @@ pub fn build_message(e: &NewEnquiry, cfg: &MailConfig) -> anyhow::Result<Message
         .message_id(Some(message_id(&e.reference, &cfg.from)))
         .date(received)
         .header(ContentType::TEXT_PLAIN)
+        .raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("Content-Language"),
+            e.language.clone(),
+        ))
         .body(body)?)
 }
 
@@ -317,6 +330,7 @@ mod tests {
             organisation: None,
             topic: "other".into(),
             message: "Hello".into(),
+            language: "nl".into(),
         };
         let text = String::from_utf8(build_message(&e, &cfg).unwrap().formatted()).unwrap();
         assert!(
@@ -330,6 +344,11 @@ mod tests {
         assert!(text.contains("To: Office <office@org.example>"), "{text}");
         assert!(text.contains("From: Website <web@org.example>"), "{text}");
         assert!(text.contains("ENQ-ABC123-DEF456"));
+        assert!(text.contains("\r\nContent-Language: nl\r\n"), "{text}");
+        assert!(
+            text.contains("Language: nl (Dutch): please answer in Dutch"),
+            "{text}"
+        );
         // The same enquiry gives the same message (a resend is a duplicate).
         let again = String::from_utf8(build_message(&e, &cfg).unwrap().formatted()).unwrap();
         assert_eq!(text, again);

@@ -20,6 +20,9 @@ pub struct NewEnquiry {
     pub organisation: Option<String>,
     pub topic: String,
     pub message: String,
+    /// The language the visitor wrote in (a code of
+    /// [`contract::contact::ContactLanguage`]).
+    pub language: String,
 }
 
 /// What storing an enquiry did.
@@ -162,11 +165,11 @@ pub(crate) mod sql {
     pub const USE_CHALLENGE: &str = "INSERT INTO used_challenges (nonce, expires_at) \
         VALUES (?1, ?2) ON CONFLICT (nonce) DO NOTHING";
     pub const INSERT_ENQUIRY: &str = "INSERT INTO enquiries \
-        (reference, received_at, name, email, organisation, topic, message) \
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+        (reference, received_at, name, email, organisation, topic, message, language) \
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
     pub const INSERT_OUTBOX: &str = "INSERT INTO outbox (reference, status, attempts, attempt_after) VALUES (?1, 'pending', 0, ?2)";
     pub const CLAIMED: &str = "SELECT e.reference, e.received_at, e.name, e.email, \
-        e.organisation, e.topic, e.message, o.attempts FROM outbox o \
+        e.organisation, e.topic, e.message, o.attempts, e.language FROM outbox o \
         JOIN enquiries e ON e.reference = o.reference WHERE o.claim_token = ?1 \
         AND o.status = 'pending' ORDER BY e.received_at";
     pub const SETTLE: &str = "UPDATE outbox SET status = ?3, sent_at = ?4, \
@@ -195,6 +198,8 @@ pub struct EnquiryRecord {
     pub organisation: Option<String>,
     pub topic: String,
     pub message: String,
+    /// The language the visitor wrote in.
+    pub language: String,
     /// `pending`, `sent` or `parked`.
     pub status: Option<String>,
     pub attempts: Option<i64>,
@@ -282,8 +287,8 @@ impl Store {
 /// Statements of access, erasure and retention (`?N` placeholders).
 pub(crate) mod subject_sql {
     pub const RECORDS: &str = "SELECT e.reference, e.received_at, e.name, e.email, \
-        e.organisation, e.topic, e.message, o.status, o.attempts, o.sent_at, o.last_error \
-        FROM enquiries e LEFT JOIN outbox o ON o.reference = e.reference";
+        e.organisation, e.topic, e.message, o.status, o.attempts, o.sent_at, o.last_error, \
+        e.language FROM enquiries e LEFT JOIN outbox o ON o.reference = e.reference";
     pub const SELECTED: &str = "SELECT e.reference FROM enquiries e";
     pub const RECORDS_ORDER: &str = " ORDER BY e.received_at, e.reference";
     /// `?1` sent before, `?2` received before, `?3` now, `?4` limit.

@@ -15,7 +15,7 @@ pub struct Migration {
 }
 
 /// Every migration, in order; the backends hold the SQL of each.
-pub const MIGRATIONS: [Migration; 3] = [
+pub const MIGRATIONS: [Migration; 4] = [
     Migration {
         version: 1,
         name: "init",
@@ -27,6 +27,10 @@ pub const MIGRATIONS: [Migration; 3] = [
     Migration {
         version: 3,
         name: "import_keys",
+    },
+    Migration {
+        version: 4,
+        name: "enquiry_language",
     },
 ];
 
@@ -80,7 +84,7 @@ mod tests {
         for (i, m) in MIGRATIONS.iter().enumerate() {
             assert_eq!(m.version, i as i64 + 1);
         }
-        assert_eq!(SchemaStatus::of(1).unwrap().pending.len(), 2);
+        assert_eq!(SchemaStatus::of(1).unwrap().pending.len(), 3);
         assert!(SchemaStatus::of(LATEST).unwrap().pending.is_empty());
         let err = SchemaStatus::of(LATEST + 1).unwrap_err().to_string();
         assert!(err.contains("newer than this sidecar knows"), "{err}");

@@ -22,10 +22,14 @@ mod import;
 mod ops;
 mod tls;
 /// Versioned migrations, applied in order (named in [`super::migrate`]).
-const MIGRATIONS: [(i64, &str); 3] = [
+const MIGRATIONS: [(i64, &str); 4] = [
     (1, include_str!("migrations/postgres/0001_init.sql")),
     (2, include_str!("migrations/postgres/0002_contact.sql")),
     (3, include_str!("migrations/postgres/0003_import_keys.sql")),
+    (
+        4,
+        include_str!("migrations/postgres/0004_enquiry_language.sql"),
+    ),
 ];
 const _: () = assert!(MIGRATIONS.len() == super::migrate::MIGRATIONS.len());
 

@@ -1,6 +1,7 @@
 //! Shapes of the exchanges around the data: MCP and JSON-RPC, the contact
 //! form, probes, and the discovery documents.
 
+use contract::contact::ContactLanguage;
 use serde_json::{Value, json};
 
 use super::schema_ref;
@@ -142,6 +143,17 @@ pub(super) fn contact_submission() -> Value {
                 "maxLength": 200,
                 "description": "Leave empty: a trap field for bots. When filled, the usual answer \
                     comes back and nothing is stored."
+            },
+            "language": {
+                "type": "string",
+                "enum": ContactLanguage::codes(),
+                "description": format!(
+                    "The language of the page the form is sent from: the field errors and \
+                    refusals are written in it, a form post is sent to that language's \
+                    confirmation page, and the mail to the organisation names it. Without it, \
+                    `{}`; another value is refused with `invalid_choice`.",
+                    ContactLanguage::default().code()
+                )
             }
         },
         "required": ["name", "email", "topic", "message", "consent", "altcha"]

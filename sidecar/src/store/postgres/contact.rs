@@ -48,6 +48,7 @@ impl PgStore {
                 &e.organisation,
                 &e.topic,
                 &e.message,
+                &e.language,
             ],
         )
         .await?;
@@ -90,6 +91,7 @@ impl PgStore {
                     organisation: r.get(4),
                     topic: r.get(5),
                     message: r.get(6),
+                    language: r.get(8),
                 },
                 attempts: r.get(7),
             })
@@ -169,6 +171,7 @@ impl PgStore {
                 organisation: r.get(4),
                 topic: r.get(5),
                 message: r.get(6),
+                language: r.get(11),
                 status: r.get(7),
                 attempts: r.get(8),
                 sent_at: r.get(9),

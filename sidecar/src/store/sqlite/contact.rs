@@ -49,7 +49,8 @@ impl SqliteStore {
                     e.email,
                     e.organisation,
                     e.topic,
-                    e.message
+                    e.message,
+                    e.language
                 ],
             )?;
             tx.execute(sql::INSERT_OUTBOX, params![e.reference, e.received_at])?;
@@ -86,6 +87,7 @@ impl SqliteStore {
                             organisation: r.get(4)?,
                             topic: r.get(5)?,
                             message: r.get(6)?,
+                            language: r.get(8)?,
                         },
                         attempts: r.get(7)?,
                     })
@@ -166,6 +168,7 @@ impl SqliteStore {
                     organisation: r.get(4)?,
                     topic: r.get(5)?,
                     message: r.get(6)?,
+                    language: r.get(11)?,
                     status: r.get(7)?,
                     attempts: r.get(8)?,
                     sent_at: r.get(9)?,
