@@ -16,11 +16,12 @@
   var src = box.getAttribute("data-src") || "/api/observations-data.php";
   // The interface words in the page's language (words.{code}.js).
   var say = window.uiWord;
+  var fill = window.uiFill;
   var lang = document.documentElement.lang || "en";
   var num = new Intl.NumberFormat(lang);
   // Dates in the page's language, as the reader writes them: the browser's
   // own variant of that language (en-GB, en-US) when it names one.
-  var dates = ownLocale();
+  var dates = window.uiLocale();
   var day = new Intl.DateTimeFormat(dates, { dateStyle: "medium" });
   var month = new Intl.DateTimeFormat(dates, { month: "short", year: "numeric" });
   var LIMIT = 40;
@@ -54,38 +55,6 @@
     });
     if (parent) parent.appendChild(e);
     return e;
-  }
-  function ownLocale() {
-    var base = lang.toLowerCase().split("-")[0];
-    var langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
-    for (var i = 0; i < langs.length; i++) {
-      var l = String(langs[i] || "");
-      if (l.toLowerCase().split("-")[0] !== base) continue;
-      try {
-        if (Intl.DateTimeFormat.supportedLocalesOf(l).length) return l;
-      } catch (e) {
-        // not a language tag: try the next
-      }
-    }
-    return lang;
-  }
-  // Appends the word `key` to `parent`, each {name} replaced by vars[name]:
-  // a string as text, a node (a link) as itself, where the sentence of the
-  // page's language puts it.
-  function fill(parent, key, vars) {
-    var words = {};
-    var nodes = {};
-    Object.keys(vars).forEach(function (k) {
-      if (typeof vars[k] === "string") words[k] = vars[k];
-      else {
-        nodes[k] = vars[k];
-        words[k] = "\u0000" + k + "\u0000";
-      }
-    });
-    say(key, words).split("\u0000").forEach(function (part, i) {
-      if (i % 2) parent.appendChild(nodes[part]);
-      else if (part) parent.appendChild(document.createTextNode(part));
-    });
   }
   // A word of the page's language for a value of the data's vocabulary
   // (`readings.water_river`, `readings.flag_valid`); another value as the

@@ -1,5 +1,44 @@
 // Progressive enhancement only: every page works without this script.
-// The theme toggle and visible links to headings that have an id.
+// The theme toggle and visible links to headings that have an id; and two
+// helpers the pages' own scripts share (stats.js, readings.js).
+
+// The page's language for dates, in the reader's own variant of it (en-GB,
+// en-US, nl-BE) when the browser names one.
+window.uiLocale = function () {
+  var lang = document.documentElement.lang || "en";
+  var base = lang.toLowerCase().split("-")[0];
+  var langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+  for (var i = 0; i < langs.length; i++) {
+    var l = String(langs[i] || "");
+    if (l.toLowerCase().split("-")[0] !== base) continue;
+    try {
+      if (Intl.DateTimeFormat.supportedLocalesOf(l).length) return l;
+    } catch (e) {
+      // not a language tag: try the next
+    }
+  }
+  return lang;
+};
+
+// Appends the word `key` (words.{code}.js) to `parent`, each {name}
+// replaced by vars[name]: a string as text, a node (a <time>, a link) as
+// itself, where the sentence of the page's language puts it.
+window.uiFill = function (parent, key, vars) {
+  var words = {};
+  var nodes = {};
+  Object.keys(vars).forEach(function (k) {
+    if (typeof vars[k] === "string") words[k] = vars[k];
+    else {
+      nodes[k] = vars[k];
+      words[k] = "\u0000" + k + "\u0000";
+    }
+  });
+  window.uiWord(key, words).split("\u0000").forEach(function (part, i) {
+    if (i % 2) parent.appendChild(nodes[part]);
+    else if (part) parent.appendChild(document.createTextNode(part));
+  });
+};
+
 (function () {
   "use strict";
   var root = document.documentElement;

@@ -15,6 +15,7 @@
   var src = box.getAttribute("data-src") || "/api/platform-stats.php";
   // The interface words in the page's language (words.{code}.js).
   var say = window.uiWord;
+  var fill = window.uiFill;
   var lang = document.documentElement.lang || "en";
   var num = new Intl.NumberFormat(lang);
   var when = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
@@ -53,24 +54,6 @@
     if (cls) e.className = cls;
     if (text !== undefined) e.textContent = text;
     return e;
-  }
-  // Appends the word `key` to `parent`, each {name} replaced by vars[name]:
-  // a string as text, a node (a <time>, a link) as itself, where the
-  // sentence of the page's language puts it.
-  function fill(parent, key, vars) {
-    var words = {};
-    var nodes = {};
-    Object.keys(vars).forEach(function (k) {
-      if (typeof vars[k] === "string") words[k] = vars[k];
-      else {
-        nodes[k] = vars[k];
-        words[k] = "\u0000" + k + "\u0000";
-      }
-    });
-    say(key, words).split("\u0000").forEach(function (part, i) {
-      if (i % 2) parent.appendChild(nodes[part]);
-      else if (part) parent.appendChild(document.createTextNode(part));
-    });
   }
   function timeEl(iso) {
     var t = el("time");
@@ -132,21 +115,7 @@
   var SVG = "http://www.w3.org/2000/svg";
   // Months in the page's language, in the reader's own variant of it
   // (en-GB, en-US) when the browser names one.
-  var monthName = new Intl.DateTimeFormat(ownLocale(), { month: "short", year: "numeric", timeZone: "UTC" });
-  function ownLocale() {
-    var base = lang.toLowerCase().split("-")[0];
-    var langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
-    for (var i = 0; i < langs.length; i++) {
-      var l = String(langs[i] || "");
-      if (l.toLowerCase().split("-")[0] !== base) continue;
-      try {
-        if (Intl.DateTimeFormat.supportedLocalesOf(l).length) return l;
-      } catch (e) {
-        // not a language tag: try the next
-      }
-    }
-    return lang;
-  }
+  var monthName = new Intl.DateTimeFormat(window.uiLocale(), { month: "short", year: "numeric", timeZone: "UTC" });
   function svg(tag, attrs, parent) {
     var e = document.createElementNS(SVG, tag);
     Object.keys(attrs || {}).forEach(function (k) {
