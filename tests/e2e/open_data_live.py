@@ -188,7 +188,10 @@ def fact_problems(doc: dict, base: str, dist: Path, api: dict, datacite: dict, d
     if boxes != [api["bbox"]]:
         out.append(f"{where}: bounding box {boxes}, /api/globe-data.php's extent is {api['bbox']}")
     counts = f"{api['observations']} observations at {api['sites']} sites"
-    desc = ds["dct:description"]["@value"]
+    # The description in the default language (a list when the catalogue
+    # gives it in other languages too): the one the build adds the facts to.
+    texts = ds["dct:description"] if isinstance(ds["dct:description"], list) else [ds["dct:description"]]
+    desc = texts[0]["@value"]
     if counts not in desc or f"from {start} to {end}" not in desc:
         out.append(f"{where}: the description does not say {counts!r} from {start} to {end}: {desc!r}")
     issued = next((d["date"] for d in datacite["dates"] if d["dateType"] == "Issued"), None)
