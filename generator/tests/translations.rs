@@ -510,7 +510,7 @@ fn the_generated_pages_and_the_catalogue_are_in_both_languages() {
         "<a href=\"/nl/docs/data/globe/\"><strong>Verken de data</strong>",
         "<a href=\"/nl/chat/\"><strong>Stel een vraag</strong>",
         "<a href=\"/nl/docs/platform/#hoe-u-meedoet\"><strong>Doe mee</strong>",
-        "<a href=\"/nl/feed.xml\">Feed met nieuwe pagina&#39;s</a>",
+        "<a href=\"/nl/feed.xml\">Nieuwsfeed</a>",
         "Het Blue Reach Observatory is een Europese onderzoeksinfrastructuur",
         "<li lang=\"en\"><a href=\"/docs/archive/\" hreflang=\"en\">Water Watch archive</a>",
     ] {
