@@ -219,6 +219,12 @@ pub fn llms_txt(
         );
         md_item(
             &mut out,
+            &format!("Contact form ({})", t.language.name),
+            &format!("{base_url}/{}/contact/", t.language.code),
+            "for people only; agents prepare, people submit",
+        );
+        md_item(
+            &mut out,
             &format!("Chat ({})", t.language.name),
             &format!("{base_url}/{}/chat/", t.language.code),
             "for people: answers quoted from the pages of this language",

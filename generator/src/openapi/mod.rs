@@ -221,9 +221,15 @@ impl Response {
 
 /// Builds the OpenAPI document for a site served at `origins` (the site's
 /// files at `origins.site`, the sidecar's routes at `origins.api()`, each
-/// of those paths then naming its server). Deterministic: the same input
-/// gives the same value.
-pub fn document(origins: &Origins, site: &Site, service: &ServiceInformation) -> Value {
+/// of those paths then naming its server). `translated` holds the codes of
+/// the languages other than the default that have pages (their contact
+/// pages are named too). Deterministic: the same input gives the same value.
+pub fn document(
+    origins: &Origins,
+    site: &Site,
+    service: &ServiceInformation,
+    translated: &[&str],
+) -> Value {
     let base_url = origins.site.as_str();
     // The contract is service information: its licence is the grant that
     // covers that material (as `service.json` states), else the default.
@@ -247,7 +253,7 @@ pub fn document(origins: &Origins, site: &Site, service: &ServiceInformation) ->
                 "Read-only public information and open data of {}, for people, developers and AI agents.",
                 service.name
             ),
-            description: info_description(origins, site, service),
+            description: info_description(origins, site, service, translated),
             version: CONTRACT_VERSION,
             contact: Contact {
                 name: service.name.clone(),
@@ -314,8 +320,24 @@ fn tag(name: &'static str, description: &'static str) -> Tag {
     Tag { name, description }
 }
 
-fn info_description(origins: &Origins, site: &Site, service: &ServiceInformation) -> String {
+fn info_description(
+    origins: &Origins,
+    site: &Site,
+    service: &ServiceInformation,
+    translated: &[&str],
+) -> String {
     let base_url = origins.site.as_str();
+    let thanks = contract::routes::CONTACT_THANKS;
+    // Each other language's thank-you page, under its code (decision 0267).
+    let others: Vec<String> = translated
+        .iter()
+        .map(|code| format!("`/{code}{thanks}` in `{code}`"))
+        .collect();
+    let thanks_pages = if others.is_empty() {
+        format!("`{thanks}`")
+    } else {
+        format!("`{thanks}` ({})", others.join(", "))
+    };
     let form = service.contact.form_url.absolute(base_url);
     let at = match &origins.separate_api {
         None => format!("at {base_url}"),
@@ -337,7 +359,7 @@ fn info_description(origins: &Origins, site: &Site, service: &ServiceInformation
         the citable data snapshots under `/snapshots/…` (listed on the open-data page), \
         the search indexes the site's scripts read (`/search-index.json`, \
         `/search-passages.json` and the parts under `/search/` they list), the page for unknown addresses `/404.html` and the contact \
-        form's thank-you page `/contact/thanks/`.\n\n\
+        form's thank-you page {thanks_pages}.\n\n\
         HEAD is answered wherever GET is, with the same headers and no body; it is not listed \
         as a separate operation.\n\n\
         Everything here is read-only: no GET route and no MCP tool changes state or contacts \

@@ -32,6 +32,7 @@ pub(super) fn doc() -> Value {
         &crate::origin::Origins::same(BASE_URL),
         &fixture::site(),
         &fixture::service(),
+        &[],
     )
 }
 
@@ -42,7 +43,7 @@ fn a_separate_api_origin_is_the_server_of_the_sidecar_paths_only() {
         site: BASE_URL.to_owned(),
         separate_api: Some(api.to_owned()),
     };
-    let split = document(&origins, &fixture::site(), &fixture::service());
+    let split = document(&origins, &fixture::site(), &fixture::service(), &[]);
     assert_eq!(split["servers"][0]["url"], BASE_URL);
     let mut sidecar = 0;
     for (path, item) in split["paths"].as_object().unwrap() {

@@ -223,12 +223,8 @@ pub(super) fn data_files(
             continue;
         }
         let path = format!("/{}{}", l.code, contract::routes::FEED.path);
+        // Every language with pages has its home page (decision 0267).
         let home = format!("/{}/", l.code);
-        let home = if site.by_url.contains_key(home.as_str()) {
-            home
-        } else {
-            "/".to_owned()
-        };
         let title = format!("{} ({})", cs.title, l.name);
         let xml = discovery::atom_feed(
             base,
@@ -247,9 +243,21 @@ pub(super) fn data_files(
             path: path.trim_start_matches('/').to_owned(),
             bytes: xml.into_bytes(),
         });
+        // The language's home page first, as the default's is.
+        let home = DocLink {
+            url: home,
+            title: service.name.clone(),
+            summary: l
+                .description
+                .clone()
+                .unwrap_or_else(|| service.description.clone()),
+            section: String::new(),
+        };
         translated.push(discovery::Translated {
             language: l,
-            docs: entries.into_iter().map(|(link, _, _)| link).collect(),
+            docs: std::iter::once(home)
+                .chain(entries.into_iter().map(|(link, _, _)| link))
+                .collect(),
         });
     }
     let text = |path: &str, s: String| OutFile {

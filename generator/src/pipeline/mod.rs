@@ -310,7 +310,13 @@ impl Prepared {
             .documents
             .par_iter_mut()
             .for_each(|d| substitute_origins(&mut d.body, &origins));
-        let openapi = openapi::document(&origins, &content.site, &content.service);
+        let page_languages = languages::page_languages(&content);
+        let openapi = openapi::document(
+            &origins,
+            &content.site,
+            &content.service,
+            &page_languages[1..],
+        );
         let downloads: Vec<(String, Vec<u8>)> = content
             .files
             .iter()
