@@ -70,11 +70,6 @@ pub struct Language {
     pub code: String,
     /// The language's name in itself, such as `Nederlands`.
     pub name: String,
-    /// The organisation's description in this language, for the home
-    /// page in it (`/nl/`); the service information's own (in the default
-    /// language) when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
 }
 
 impl Site {

@@ -45,7 +45,9 @@ fn one_language() -> Site {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 folders.push(path);
-            } else if path.to_string_lossy().ends_with(".nl.md") {
+            } else if path.to_string_lossy().ends_with(".nl.md")
+                || path.to_string_lossy().ends_with(".nl.toml")
+            {
                 std::fs::remove_file(&path).unwrap();
             }
         }
@@ -587,6 +589,75 @@ fn the_generated_pages_and_the_catalogue_are_in_both_languages() {
     let err = site.refused();
     assert!(
         err.contains("catalog.toml") && err.contains("texts in `de`") && err.contains("nl"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_service_pages_are_written_in_dutch_from_the_service_texts() {
+    let site = bilingual();
+    site.built();
+    // The privacy notice: in Dutch, its facts from the one service
+    // information (the period, the address), linked both ways.
+    let privacy = site.read("nl/docs/about/privacy/index.html");
+    assert!(privacy.starts_with("<!DOCTYPE html>\n<html lang=\"nl\">"));
+    assert!(privacy.contains("<strong>180 dagen</strong>"));
+    assert!(privacy.contains("mailto:info@water.example.org"));
+    assert!(privacy.contains("href=\"/nl/contact/\""));
+    assert_eq!(
+        hreflang(&privacy, "en"),
+        Some(format!("{BASE}/docs/about/privacy/").as_str())
+    );
+    let english = site.read("docs/about/privacy/index.html");
+    assert_eq!(
+        hreflang(&english, "nl"),
+        Some(format!("{BASE}/nl/docs/about/privacy/").as_str())
+    );
+    assert!(english.contains("<strong>180 days</strong>"));
+    // The consortium: countries and roles in Dutch, names as they are.
+    let consortium = site.read("nl/docs/about/consortium/index.md");
+    assert!(consortium.contains("| Lid | Land | Rol |"));
+    assert!(consortium.contains(
+        "| [Maasvliet Water Authority](https://www.maasvliet-water.example.org/) | Nederland | Regionaal waterschap;"
+    ));
+    // The projects: statuses and periods in Dutch, the links to the Dutch
+    // pages where they exist.
+    let projects = site.read("nl/docs/about/projects/index.md");
+    assert!(projects.contains("| [Riverlens](#riverlens) | Lopend | sinds 2021-09-01 |"));
+    assert!(projects.contains("[/nl/docs/platform/](/nl/docs/platform/)"));
+    // The index: the Dutch description, and the English pages that have
+    // no Dutch one linked as they are.
+    let index = site.read("nl/docs/about/index.md");
+    assert!(index.contains("Het Blue Reach Observatory is een Europese"));
+    assert!(index.contains("([lijst](/nl/docs/about/consortium/))"));
+    assert!(index.contains("([lijst](/docs/about/services/))"));
+    // service.json stays the one canonical document, in English.
+    let service = site.read("api/service.json");
+    assert!(service.contains("Regional water authority;") && !service.contains("Regionaal"));
+
+    // A text for an entry the source lacks, a translated number and a
+    // language the site does not declare are refused, naming the file.
+    site.write_content(
+        "service/consortium.nl.toml",
+        "[[members]]\nid = \"nobody\"\nrole = \"Niemand\"\n",
+    );
+    let err = site.refused();
+    assert!(
+        err.contains("consortium.nl.toml") && err.contains("no entry `nobody`"),
+        "{err}"
+    );
+    site.write_content("service/consortium.nl.toml", "");
+    site.write_content("service/contact.nl.toml", "enquiry_retention_days = 30\n");
+    let err = site.refused();
+    assert!(
+        err.contains("contact.nl.toml") && err.contains("only texts are translated"),
+        "{err}"
+    );
+    site.write_content("service/contact.nl.toml", "");
+    site.write_content("service/scope.de.toml", "summary = \"Umfang\"\n");
+    let err = site.refused();
+    assert!(
+        err.contains("scope.de.toml") && err.contains("does not declare"),
         "{err}"
     );
 }

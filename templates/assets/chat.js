@@ -269,7 +269,9 @@
     root.appendChild(form);
     const notice = el("p", "chat-notice", say("chat.notice"));
     const privacy = el("a", null, say("chat.privacy"));
-    privacy.href = "/docs/about/privacy/";
+    // The privacy notice in the page's language (RFC 6903 `privacy-policy`).
+    const policy = document.querySelector('link[rel="privacy-policy"]');
+    privacy.href = policy ? policy.getAttribute("href") : "/docs/about/privacy/";
     notice.appendChild(privacy);
     root.appendChild(notice);
     dialog.appendChild(root);

@@ -232,11 +232,14 @@ async function phase(name, fn) {
     return;
   }
   console.log(`site-browser: ${name}`);
+  const started = Date.now();
   try {
     await fn();
   } catch (e) {
     fail(name, e.stack || String(e));
   }
+  // Each phase's time, so the suite's slow parts are named.
+  console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
 // ---------------------------------------------------------------------------

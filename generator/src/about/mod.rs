@@ -7,10 +7,14 @@
 //! twin, sitemap, llms.txt, search index), so generated and written pages
 //! cannot drift apart in shape. They render with `service.html`.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use crate::content::Document;
+use anyhow::Result;
+
+use crate::content::{Document, Translation};
+use crate::messages::Messages;
 use crate::model::{
     Access, Date, EvidenceKind, FrontMatter, LicenceId, ProjectStatus, ServiceInformation,
     ServiceStatus,
@@ -25,6 +29,87 @@ pub use privacy::URL as PRIVACY_URL;
 pub const URL: &str = "/docs/about/";
 /// Template every generated page renders with.
 pub const TEMPLATE: &str = "service.html";
+
+/// The pages of the section written in every language with pages, their
+/// words from the message files (decision 0268); the others are in the
+/// default language only.
+pub const TRANSLATED: [&str; 4] = [
+    URL,
+    "/docs/about/projects/",
+    "/docs/about/consortium/",
+    privacy::URL,
+];
+
+/// The words of one language's generated pages: the message files'
+/// `[about]`, `[privacy]` and `[countries]`, and where each page is in that
+/// language.
+pub struct Words<'a> {
+    messages: &'a Messages,
+    language: &'a str,
+    /// The pages in this language by their address in the default
+    /// language; a page not in it is linked in the default language.
+    pages: HashMap<String, String>,
+    /// The consortium member that coordinates it, by id (found by its role
+    /// in the default language).
+    coordinator: Option<String>,
+}
+
+impl<'a> Words<'a> {
+    pub fn new(
+        messages: &'a Messages,
+        language: &'a str,
+        default: &ServiceInformation,
+        pages: HashMap<String, String>,
+    ) -> Self {
+        let coordinator = default
+            .consortium
+            .members
+            .iter()
+            .find(|m| m.role.to_lowercase().starts_with("coordinator"))
+            .map(|m| m.id.as_str().to_owned());
+        Self {
+            messages,
+            language,
+            pages,
+            coordinator,
+        }
+    }
+
+    fn get(&self, key: &str) -> Result<&'a str> {
+        self.messages
+            .get(self.language, key)
+            .map_err(anyhow::Error::msg)
+    }
+
+    /// The words `key` with each `{name}` of `vars` filled in.
+    fn fill(&self, key: &str, vars: &[(&str, &str)]) -> Result<String> {
+        let mut out = self.get(key)?.to_owned();
+        for (name, value) in vars {
+            out = out.replace(&format!("{{{name}}}"), value);
+        }
+        Ok(out)
+    }
+
+    /// The address of `url` (a page in the default language) in this
+    /// language where it exists, else `url`.
+    fn url(&self, url: &str) -> String {
+        self.pages
+            .get(url)
+            .cloned()
+            .unwrap_or_else(|| url.to_owned())
+    }
+
+    /// A country's name in this language (`[countries]`), else in English.
+    fn country(&self, code: &str) -> String {
+        self.get(&format!("countries.{code}"))
+            .map_or_else(|_| country(code).to_owned(), str::to_owned)
+    }
+
+    fn coordinator<'s>(&self, s: &'s ServiceInformation) -> Option<&'s crate::model::Member> {
+        let id = self.coordinator.as_deref()?;
+        s.consortium.members.iter().find(|m| m.id.as_str() == id)
+    }
+}
 
 /// A generated document: the fields a content document would have.
 pub fn document(url: &str, front: FrontMatter, body: String) -> Document {
@@ -93,14 +178,6 @@ fn access(a: Access) -> &'static str {
     }
 }
 
-fn project_status(s: ProjectStatus) -> &'static str {
-    match s {
-        ProjectStatus::Active => "Active",
-        ProjectStatus::Completed => "Completed",
-        ProjectStatus::Archived => "Archived (read-only)",
-    }
-}
-
 fn evidence_kind(k: EvidenceKind) -> (&'static str, &'static str) {
     match k {
         EvidenceKind::Publication => ("Publications", "publication"),
@@ -137,15 +214,19 @@ fn list(items: &[String]) -> String {
     items.iter().map(|i| format!("- {i}\n")).collect()
 }
 
-/// Every generated page of the section, the section index first.
+/// Every generated page of the section, the section index first: in the
+/// default language, all of them; in another (`service` then holds its
+/// texts), the [`TRANSLATED`] ones, as translations under `/{code}`.
 pub fn documents(
     service: &ServiceInformation,
     licence: Option<LicenceId>,
     attribution: Option<String>,
-) -> Vec<Document> {
+    words: &Words<'_>,
+    translation: Option<&str>,
+) -> Result<Vec<Document>> {
     let updated = &service.updated;
     let page = |slug: &str, title: &str, summary: &str, weight: i64, body: String| {
-        document(
+        let mut d = document(
             &format!("{URL}{slug}"),
             front(
                 title,
@@ -157,19 +238,53 @@ pub fn documents(
                 updated,
             ),
             body,
-        )
+        );
+        if let Some(code) = translation {
+            d.url = format!("/{code}{}", d.url);
+            d.out_dir = d.url.trim_start_matches('/').to_owned();
+            d.translation = Some(Translation {
+                language: code.to_owned(),
+                of: format!("{URL}{slug}"),
+            });
+        }
+        d
     };
     let name = &service.name;
-    vec![
+    let named = |key: &str| words.fill(key, &[("name", name)]);
+    let mut pages = vec![
         page(
             "",
-            &format!("About {name}"),
-            &format!(
-                "Who {name} is, what it offers and how to reach it: the published service information as pages."
-            ),
+            &named("about.title")?,
+            &named("about.summary")?,
             40,
-            index(service),
+            index(service, words)?,
         ),
+        page(
+            "projects/",
+            &named("about.projects.title")?,
+            &named("about.projects.summary")?,
+            20,
+            projects(service, words)?,
+        ),
+        page(
+            "consortium/",
+            &named("about.consortium.title")?,
+            &named("about.consortium.summary")?,
+            50,
+            consortium(service, words)?,
+        ),
+        page(
+            "privacy/",
+            &named("privacy.title")?,
+            &named("privacy.summary")?,
+            80,
+            privacy::privacy(service, words)?,
+        ),
+    ];
+    if translation.is_some() {
+        return Ok(pages);
+    }
+    pages.extend([
         page(
             "services/",
             "Services",
@@ -178,13 +293,6 @@ pub fn documents(
             ),
             10,
             services(service),
-        ),
-        page(
-            "projects/",
-            "Projects",
-            &format!("The projects {name} runs and ran, with their dates, themes and funding."),
-            20,
-            projects(service),
         ),
         page(
             "evidence/",
@@ -201,13 +309,6 @@ pub fn documents(
             scope(service),
         ),
         page(
-            "consortium/",
-            "Consortium",
-            "The organisations that run the observatory and what each contributes.",
-            50,
-            consortium(service),
-        ),
-        page(
             "contact/",
             "Contact",
             "The observatory's public contact data: e-mail, enquiry form, postal address, languages and response time.",
@@ -221,12 +322,6 @@ pub fn documents(
             70,
             guardrails(service),
         ),
-        page(
-            "privacy/",
-            "Privacy",
-            "What the service keeps about you, why and for how long, and how to see or delete it.",
-            80,
-            privacy::privacy(service),
-        ),
-    ]
+    ]);
+    Ok(pages)
 }

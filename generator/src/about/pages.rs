@@ -3,38 +3,21 @@
 
 use super::*;
 
-pub(super) fn index(s: &ServiceInformation) -> String {
+pub(super) fn index(s: &ServiceInformation, w: &Words<'_>) -> Result<String> {
     let mut out = String::new();
     let _ = writeln!(out, "{}\n", s.description.trim());
+    let date = s.updated.to_string();
+    let _ = writeln!(out, "{}\n", w.fill("about.generated", &[("date", &date)])?);
     let _ = writeln!(
         out,
-        "The pages of this section are generated from the observatory's service information, \
-        which is also published as JSON at [`/api/service.json`](/api/service.json) for programs \
-        and at the MCP tool `get_service_information` for AI agents. The three always say the \
-        same thing. The information was last reviewed on {}.\n",
-        s.updated
-    );
-    out.push_str("## At a glance\n\n| | |\n|---|---|\n");
-    let _ = writeln!(
-        out,
-        "| Services | {} ([list](/docs/about/services/)) |",
-        s.services.len()
+        "## {}\n\n| | |\n|---|---|",
+        w.get("about.at_a_glance")?
     );
     let active = s
         .projects
         .iter()
         .filter(|p| p.status == ProjectStatus::Active)
         .count();
-    let _ = writeln!(
-        out,
-        "| Projects | {} of which {active} active ([list](/docs/about/projects/)) |",
-        s.projects.len()
-    );
-    let _ = writeln!(
-        out,
-        "| Evidence | {} publications, datasets, reports and other results ([list](/docs/about/evidence/)) |",
-        s.evidence.len()
-    );
     let mut countries: Vec<&str> = s
         .consortium
         .members
@@ -43,30 +26,93 @@ pub(super) fn index(s: &ServiceInformation) -> String {
         .collect();
     countries.sort();
     countries.dedup();
+    let rows = [
+        (
+            "services",
+            w.fill(
+                "about.services_value",
+                &[
+                    ("count", &s.services.len().to_string()),
+                    ("url", &w.url("/docs/about/services/")),
+                ],
+            )?,
+        ),
+        (
+            "projects",
+            w.fill(
+                "about.projects_value",
+                &[
+                    ("count", &s.projects.len().to_string()),
+                    ("active", &active.to_string()),
+                    ("url", &w.url("/docs/about/projects/")),
+                ],
+            )?,
+        ),
+        (
+            "evidence",
+            w.fill(
+                "about.evidence_value",
+                &[
+                    ("count", &s.evidence.len().to_string()),
+                    ("url", &w.url("/docs/about/evidence/")),
+                ],
+            )?,
+        ),
+        (
+            "consortium",
+            w.fill(
+                "about.consortium_value",
+                &[
+                    ("members", &s.consortium.members.len().to_string()),
+                    ("countries", &countries.len().to_string()),
+                    ("url", &w.url("/docs/about/consortium/")),
+                ],
+            )?,
+        ),
+        (
+            "contact",
+            w.fill(
+                "about.contact_value",
+                &[
+                    ("email", s.contact.email.as_str()),
+                    ("form", &w.url(s.contact.form_url.as_str())),
+                    ("url", &w.url("/docs/about/contact/")),
+                ],
+            )?,
+        ),
+    ];
+    for (label, value) in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {value} |",
+            w.get(&format!("about.glance_{label}"))?
+        );
+    }
+    let _ = writeln!(out, "\n## {}\n", w.get("about.scope_heading")?);
     let _ = writeln!(
         out,
-        "| Consortium | {} members in {} countries ([list](/docs/about/consortium/)) |",
-        s.consortium.members.len(),
-        countries.len()
+        "{}\n",
+        w.fill(
+            "about.scope",
+            &[
+                ("summary", s.scope.summary.trim()),
+                ("url", &w.url("/docs/about/scope/")),
+            ],
+        )?
     );
+    let _ = writeln!(out, "## {}\n", w.get("about.agents_heading")?);
     let _ = writeln!(
         out,
-        "| Contact | {} or the [enquiry form]({}) ([details](/docs/about/contact/)) |\n",
-        s.contact.email, s.contact.form_url
+        "{}",
+        w.fill(
+            "about.agents",
+            &[
+                ("summary", s.guardrails.summary.trim()),
+                ("url", &w.url("/docs/about/guardrails/")),
+            ],
+        )?
     );
-    out.push_str("## Scope in brief\n\n");
-    let _ = writeln!(
-        out,
-        "{} Details are on the [scope](/docs/about/scope/) page.\n",
-        s.scope.summary.trim()
-    );
-    out.push_str("## For agents\n\n");
-    let _ = writeln!(
-        out,
-        "{} The full rules are on the [guardrails](/docs/about/guardrails/) page.",
-        s.guardrails.summary.trim()
-    );
-    out
+    Ok(out)
 }
 
 pub(super) fn project_title<'a>(s: &'a ServiceInformation, id: &'a str) -> &'a str {
@@ -122,20 +168,38 @@ pub(super) fn services(s: &ServiceInformation) -> String {
     out
 }
 
-pub(super) fn projects(s: &ServiceInformation) -> String {
+pub(super) fn projects(s: &ServiceInformation, w: &Words<'_>) -> Result<String> {
+    let t = |key: &str| w.get(&format!("about.projects.{key}"));
+    let status = |p: ProjectStatus| {
+        t(match p {
+            ProjectStatus::Active => "active",
+            ProjectStatus::Completed => "completed",
+            ProjectStatus::Archived => "archived",
+        })
+    };
     let mut out = String::new();
-    out.push_str("| Project | Status | Period |\n|---|---|---|\n");
+    let _ = writeln!(
+        out,
+        "| {} | {} | {} |\n|---|---|---|",
+        t("project")?,
+        t("status")?,
+        t("period")?
+    );
     for p in &s.projects {
+        let start = p.started.to_string();
         let period = match &p.ended {
-            Some(end) => format!("{} to {end}", p.started),
-            None => format!("since {}", p.started),
+            Some(end) => w.fill(
+                "about.projects.period_ended",
+                &[("start", &start), ("end", &end.to_string())],
+            )?,
+            None => w.fill("about.projects.period_running", &[("start", &start)])?,
         };
         let _ = writeln!(
             out,
             "| [{}](#{}) | {} | {period} |",
             cell(&p.title),
             p.id,
-            project_status(p.status)
+            status(p.status)?
         );
     }
     out.push('\n');
@@ -143,45 +207,52 @@ pub(super) fn projects(s: &ServiceInformation) -> String {
         let _ = writeln!(out, "## {} {{#{}}}\n", p.title, p.id);
         let _ = writeln!(out, "{}\n", p.summary.trim());
         out.push_str("| | |\n|---|---|\n");
-        let _ = writeln!(out, "| Status | {} |", project_status(p.status));
-        let _ = writeln!(out, "| Started | {} |", p.started);
+        let _ = writeln!(out, "| {} | {} |", t("status")?, status(p.status)?);
+        let _ = writeln!(out, "| {} | {} |", t("started")?, p.started);
         if let Some(end) = &p.ended {
-            let _ = writeln!(out, "| Ended | {end} |");
+            let _ = writeln!(out, "| {} | {end} |", t("ended")?);
         }
-        let _ = writeln!(out, "| Themes | {} |", cell(&p.themes.join(", ")));
+        let _ = writeln!(out, "| {} | {} |", t("themes")?, cell(&p.themes.join(", ")));
         if let Some(f) = &p.funding {
-            let _ = writeln!(out, "| Funding | {} |", cell(f));
+            let _ = writeln!(out, "| {} | {} |", t("funding")?, cell(f));
         }
         let services: Vec<String> = s
             .services
             .iter()
             .filter(|sv| sv.projects.iter().any(|id| id == &p.id))
-            .map(|sv| format!("[{}](/docs/about/services/#{})", cell(&sv.title), sv.id))
+            .map(|sv| {
+                format!(
+                    "[{}]({}#{})",
+                    cell(&sv.title),
+                    w.url("/docs/about/services/"),
+                    sv.id
+                )
+            })
             .collect();
         if !services.is_empty() {
-            let _ = writeln!(out, "| Services | {} |", services.join(", "));
+            let _ = writeln!(out, "| {} | {} |", t("services")?, services.join(", "));
         }
-        let _ = writeln!(out, "| Read more | [{}]({}) |\n", p.url, p.url);
+        let more = w.url(p.url.as_str());
+        let _ = writeln!(out, "| {} | [{more}]({more}) |\n", t("read_more")?);
         let results: Vec<String> = s
             .evidence
             .iter()
             .filter(|e| e.project.as_ref() == Some(&p.id))
             .map(|e| {
                 format!(
-                    "- [{}](/docs/about/evidence/#{}) ({})",
-                    e.title, e.id, e.published
+                    "- [{}]({}#{}) ({})",
+                    e.title,
+                    w.url("/docs/about/evidence/"),
+                    e.id,
+                    e.published
                 )
             })
             .collect();
         if !results.is_empty() {
-            let _ = writeln!(
-                out,
-                "Results from this project:\n\n{}\n",
-                results.join("\n")
-            );
+            let _ = writeln!(out, "{}\n\n{}\n", t("results")?, results.join("\n"));
         }
     }
-    out
+    Ok(out)
 }
 
 pub(super) fn evidence(s: &ServiceInformation) -> String {
@@ -244,22 +315,30 @@ pub(super) fn scope(s: &ServiceInformation) -> String {
     out
 }
 
-pub(super) fn consortium(s: &ServiceInformation) -> String {
+pub(super) fn consortium(s: &ServiceInformation, w: &Words<'_>) -> Result<String> {
+    let t = |key: &str| w.get(&format!("about.consortium.{key}"));
     let c = &s.consortium;
     let mut out = String::new();
     let _ = writeln!(out, "{}\n", c.summary.trim());
-    out.push_str("## Members\n\n| Member | Country | Role |\n|---|---|---|\n");
+    let _ = writeln!(
+        out,
+        "## {}\n\n| {} | {} | {} |\n|---|---|---|",
+        t("members")?,
+        t("member")?,
+        t("country")?,
+        t("role")?
+    );
     for m in &c.members {
         let _ = writeln!(
             out,
             "| [{}]({}) | {} | {} |",
             cell(&m.name),
             m.url,
-            country(m.country.as_str()),
+            w.country(m.country.as_str()),
             cell(&m.role)
         );
     }
-    out
+    Ok(out)
 }
 
 pub(super) fn contact(s: &ServiceInformation) -> String {

@@ -17,6 +17,7 @@ mod catalog;
 mod dates;
 mod documents;
 mod error;
+mod service_texts;
 mod tags;
 mod translations;
 pub use catalog::{FREQUENCIES, THEMES};
@@ -91,6 +92,9 @@ pub struct Content {
     /// The open-data catalogue (`content/catalog.toml`; none when the file
     /// is absent).
     pub catalog: Option<Catalog>,
+    /// The service information in each other language with translated
+    /// texts (`content/service/*.{code}.toml`, decision 0268), by code.
+    pub service_texts: std::collections::BTreeMap<String, ServiceInformation>,
 }
 
 impl Content {
@@ -289,6 +293,7 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
         guardrails,
     };
 
+    let service_texts = service_texts::load_service_texts(&svc, &site, &service)?;
     let documents = load_documents(dir, &site)?;
     let files = list_files(&dir.join("files"))?;
     check_social_image(&site_path, &site_text, &site, &files)?;
@@ -306,6 +311,7 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
         files,
         synonyms,
         catalog,
+        service_texts,
     })
 }
 

@@ -283,7 +283,6 @@ fn llms_txt_lists_each_language_under_its_own_name() {
     let dutch = crate::model::Language {
         code: "nl".to_owned(),
         name: "Nederlands".to_owned(),
-        description: None,
     };
     let mut page = docs()[0].clone();
     page.url = format!("/nl{}", page.url);

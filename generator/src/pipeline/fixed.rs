@@ -247,10 +247,12 @@ pub(super) fn data_files(
         let home = DocLink {
             url: home,
             title: service.name.clone(),
-            summary: l
-                .description
-                .clone()
-                .unwrap_or_else(|| service.description.clone()),
+            summary: site
+                .content
+                .service_texts
+                .get(&l.code)
+                .map_or(&service.description, |s| &s.description)
+                .clone(),
             section: String::new(),
         };
         translated.push(discovery::Translated {

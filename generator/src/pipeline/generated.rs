@@ -267,12 +267,13 @@ pub(super) fn home_pages(
     for code in page_languages(content) {
         let default = code == cs.language;
         let url = generated_url(content, code, "/");
-        let summary = cs
-            .languages
-            .iter()
-            .find(|l| l.code == code && !default)
-            .and_then(|l| l.description.as_deref())
-            .unwrap_or(&service.description);
+        // The organisation's description in the page's language
+        // (`organisation.nl.toml`), else in the default one.
+        let summary = content
+            .service_texts
+            .get(code)
+            .filter(|_| !default)
+            .map_or(&service.description, |s| &s.description);
         let home = in_language(
             site,
             with_twin(site, simple(site, &service.name, summary, &url)),

@@ -329,7 +329,7 @@ impl Prepared {
         let listing = archive_listing(&content, &downloads)?;
         let snapshots = data_snapshots::load(opts.snapshots.as_deref())?;
         let api = apiref::reference(&openapi, &base_url);
-        add_generated_documents(&mut content, &api, &base_url)?;
+        add_generated_documents(&mut content, &api, &base_url, &renderer.messages)?;
         Ok(Self {
             content,
             origins,
@@ -539,11 +539,46 @@ fn add_generated_documents(
     content: &mut Content,
     api: &apiref::Reference,
     base_url: &str,
+    messages: &Messages,
 ) -> Result<()> {
     let g = content.grant(Material::ServiceInformation);
     let licence: Option<LicenceId> = g.map(|g| g.licence.clone());
     let attribution = g.and_then(|g| g.attribution.clone());
-    let mut generated = about::documents(&content.service, licence.clone(), attribution.clone());
+    let default = content.site.language.as_str();
+    let words = about::Words::new(messages, default, &content.service, HashMap::new());
+    let mut generated = about::documents(
+        &content.service,
+        licence.clone(),
+        attribution.clone(),
+        &words,
+        None,
+    )?;
+    // The section's pages in each other language with pages and with
+    // the service information's texts in it (decision 0268).
+    for code in languages::page_languages(content).into_iter().skip(1) {
+        let Some(service) = content.service_texts.get(code) else {
+            continue;
+        };
+        let mut pages: HashMap<String, String> = content
+            .documents
+            .iter()
+            .filter_map(|d| {
+                let t = d.translation.as_ref().filter(|t| t.language == code)?;
+                Some((t.of.clone(), d.url.clone()))
+            })
+            .collect();
+        for url in about::TRANSLATED.iter().chain(&languages::GENERATED) {
+            pages.insert((*url).to_owned(), format!("/{code}{url}"));
+        }
+        let words = about::Words::new(messages, code, &content.service, pages);
+        generated.extend(about::documents(
+            service,
+            licence.clone(),
+            attribution.clone(),
+            &words,
+            Some(code),
+        )?);
+    }
     generated.push(about::document(
         apiref::URL,
         about::front(
