@@ -231,3 +231,41 @@ pub(super) fn links(content: &Content, versions: &HashMap<&str, Vec<&Document>>)
     }
     Value::from(Serde(&out))
 }
+
+/// The about section's pages in each other language with pages and with
+/// the service information's texts in it (decision 0268).
+pub(super) fn about_pages(
+    content: &Content,
+    messages: &crate::messages::Messages,
+    licence: Option<&crate::model::LicenceId>,
+    attribution: Option<&String>,
+) -> anyhow::Result<Vec<crate::content::Document>> {
+    let mut out = Vec::new();
+    for code in page_languages(content).into_iter().skip(1) {
+        let Some(service) = content.service_texts.get(code) else {
+            continue;
+        };
+        // Where each page is in this language: the translated documents,
+        // these pages and the generated ones.
+        let mut pages: HashMap<String, String> = content
+            .documents
+            .iter()
+            .filter_map(|d| {
+                let t = d.translation.as_ref().filter(|t| t.language == code)?;
+                Some((t.of.clone(), d.url.clone()))
+            })
+            .collect();
+        for url in crate::about::TRANSLATED.iter().chain(&GENERATED) {
+            pages.insert((*url).to_owned(), format!("/{code}{url}"));
+        }
+        let words = crate::about::Words::new(messages, code, &content.service, pages);
+        out.extend(crate::about::documents(
+            service,
+            licence.cloned(),
+            attribution.cloned(),
+            &words,
+            Some(code),
+        )?);
+    }
+    Ok(out)
+}

@@ -553,32 +553,12 @@ fn add_generated_documents(
         &words,
         None,
     )?;
-    // The section's pages in each other language with pages and with
-    // the service information's texts in it (decision 0268).
-    for code in languages::page_languages(content).into_iter().skip(1) {
-        let Some(service) = content.service_texts.get(code) else {
-            continue;
-        };
-        let mut pages: HashMap<String, String> = content
-            .documents
-            .iter()
-            .filter_map(|d| {
-                let t = d.translation.as_ref().filter(|t| t.language == code)?;
-                Some((t.of.clone(), d.url.clone()))
-            })
-            .collect();
-        for url in about::TRANSLATED.iter().chain(&languages::GENERATED) {
-            pages.insert((*url).to_owned(), format!("/{code}{url}"));
-        }
-        let words = about::Words::new(messages, code, &content.service, pages);
-        generated.extend(about::documents(
-            service,
-            licence.clone(),
-            attribution.clone(),
-            &words,
-            Some(code),
-        )?);
-    }
+    generated.extend(languages::about_pages(
+        content,
+        messages,
+        licence.as_ref(),
+        attribution.as_ref(),
+    )?);
     generated.push(about::document(
         apiref::URL,
         about::front(
