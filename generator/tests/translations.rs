@@ -661,3 +661,36 @@ fn the_service_pages_are_written_in_dutch_from_the_service_texts() {
         "{err}"
     );
 }
+
+#[test]
+fn check_reports_service_texts_older_than_their_file() {
+    let site = bilingual();
+    // The Dutch projects last changed before the projects themselves.
+    let dutch = site.content().join("service/projects.nl.toml");
+    let touched = std::process::Command::new("touch")
+        .args(["-d", "2020-01-05T12:00:00Z"])
+        .arg(&dutch)
+        .status()
+        .unwrap();
+    assert!(touched.success());
+    site.built();
+    let out = site.check();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "warnings only: {stderr}");
+    assert!(
+        stderr.contains(
+            "warning: service/projects.nl.toml: older than the file it translates, \
+             service/projects.toml (changed 2020-01-05 against "
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("consortium.nl.toml"), "{stderr}");
+    // With the flag, an error.
+    let strict = site.check_with(&["--strict-translations"]);
+    assert!(!strict.status.success());
+    assert!(
+        String::from_utf8_lossy(&strict.stderr).contains("error: service/projects.nl.toml: older"),
+        "{}",
+        String::from_utf8_lossy(&strict.stderr)
+    );
+}

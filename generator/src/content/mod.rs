@@ -23,6 +23,7 @@ mod translations;
 pub use catalog::{FREQUENCIES, THEMES};
 pub use documents::*;
 pub use error::*;
+pub use service_texts::TextsFile;
 pub use tags::*;
 pub use translations::{TranslationGap, allows_derivatives, is_language_code};
 /// A Markdown document of `content/docs/` or `content/pages/`.
@@ -95,6 +96,10 @@ pub struct Content {
     /// The service information in each other language with translated
     /// texts (`content/service/*.{code}.toml`, decision 0268), by code.
     pub service_texts: std::collections::BTreeMap<String, ServiceInformation>,
+    /// The files those texts came from, for `generate check`.
+    pub service_text_files: Vec<TextsFile>,
+    /// The content folder (for the days its files last changed).
+    pub dir: PathBuf,
 }
 
 impl Content {
@@ -293,7 +298,8 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
         guardrails,
     };
 
-    let service_texts = service_texts::load_service_texts(&svc, &site, &service)?;
+    let (service_texts, service_text_files) =
+        service_texts::load_service_texts(&svc, &site, &service)?;
     let documents = load_documents(dir, &site)?;
     let files = list_files(&dir.join("files"))?;
     check_social_image(&site_path, &site_text, &site, &files)?;
@@ -312,6 +318,8 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
         synonyms,
         catalog,
         service_texts,
+        service_text_files,
+        dir: dir.to_path_buf(),
     })
 }
 

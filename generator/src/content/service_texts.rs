@@ -28,13 +28,23 @@ const FILES: [(&str, Option<&str>); 8] = [
     ("guardrails", Some("guardrails")),
 ];
 
+/// A file of texts in another language and the file it translates, as
+/// paths under `content/` (`service/projects.nl.toml`).
+#[derive(Debug, Clone)]
+pub struct TextsFile {
+    pub language: String,
+    pub translation: String,
+    pub source: String,
+}
+
 /// The service information in each of the site's other languages that has
-/// translated texts (one `*.{code}.toml` or more), by language code.
+/// translated texts (one `*.{code}.toml` or more), by language code, and
+/// the files they came from.
 pub(super) fn load_service_texts(
     dir: &Path,
     site: &Site,
     service: &ServiceInformation,
-) -> Result<BTreeMap<String, ServiceInformation>, ContentError> {
+) -> Result<(BTreeMap<String, ServiceInformation>, Vec<TextsFile>), ContentError> {
     // A file of texts in a language the site does not declare is a
     // mistake, not a page to leave out silently.
     let declared: Vec<&str> = site.translations().map(|l| l.code.as_str()).collect();
@@ -62,6 +72,7 @@ pub(super) fn load_service_texts(
         }
     }
     let mut out = BTreeMap::new();
+    let mut files = Vec::new();
     for language in site.translations() {
         let code = &language.code;
         let mut value = serde_json::to_value(service).expect("the service information is JSON");
@@ -72,6 +83,11 @@ pub(super) fn load_service_texts(
                 continue;
             }
             any = true;
+            files.push(TextsFile {
+                language: code.clone(),
+                translation: format!("service/{stem}.{code}.toml"),
+                source: format!("service/{stem}.toml"),
+            });
             let text = read(&path)?;
             let overlay: toml::Value = parse_toml(&path, &text, 0)?;
             let overlay = serde_json::to_value(overlay).expect("TOML is JSON");
@@ -88,7 +104,7 @@ pub(super) fn load_service_texts(
             out.insert(code.clone(), translated);
         }
     }
-    Ok(out)
+    Ok((out, files))
 }
 
 /// Lays `overlay`'s texts over `target`, at `at` (a dotted path, for the

@@ -5,7 +5,7 @@
 //! archive's) is never counted as lacking one.
 
 use super::{Content, Document};
-use crate::model::LicenceId;
+use crate::model::{Date, LicenceId};
 
 /// A gap between a page and its translations.
 #[derive(Debug, Clone)]
@@ -20,6 +20,13 @@ pub enum TranslationGap<'a> {
         page: &'a Document,
         translation: &'a Document,
     },
+    /// A file of the service information's texts (decision 0268) last
+    /// changed before the file it translates.
+    OutdatedTexts {
+        file: &'a super::TextsFile,
+        changed: Date,
+        source_changed: Date,
+    },
 }
 
 impl TranslationGap<'_> {
@@ -31,6 +38,7 @@ impl TranslationGap<'_> {
                 .translation
                 .as_ref()
                 .map_or("", |t| t.language.as_str()),
+            TranslationGap::OutdatedTexts { file, .. } => &file.language,
         }
     }
 }
@@ -55,6 +63,16 @@ impl std::fmt::Display for TranslationGap<'_> {
                     "{f_name}: no translation into `{language}` (expected {expected})"
                 )
             }
+            TranslationGap::OutdatedTexts {
+                file,
+                changed,
+                source_changed,
+            } => write!(
+                f,
+                "{}: older than the file it translates, {} (changed {changed} against \
+                 {source_changed})",
+                file.translation, file.source
+            ),
             TranslationGap::Outdated { page, translation } => write!(
                 f,
                 "{}: older than the page it translates, {} (updated {} against {})",
@@ -138,6 +156,24 @@ impl Content {
                         translation: t,
                     }),
                     Some(_) => {}
+                }
+            }
+        }
+        // The service information's texts, by the day each file last
+        // changed (its last commit, else its modification time).
+        if !self.service_text_files.is_empty() {
+            let history = super::dates::LastChanges::of(&self.dir.join("service"));
+            for file in &self.service_text_files {
+                let day = |rel: &str| history.day(&self.dir.join(rel));
+                if let (Some(changed), Some(source_changed)) =
+                    (day(&file.translation), day(&file.source))
+                    && changed.calendar() < source_changed.calendar()
+                {
+                    gaps.push(TranslationGap::OutdatedTexts {
+                        file,
+                        changed,
+                        source_changed,
+                    });
                 }
             }
         }
