@@ -126,6 +126,20 @@ impl Messages {
             .collect()
     }
 
+    /// The word `key` in `language` with each `{name}` of `vars` filled in.
+    pub fn fill<V: AsRef<str>>(
+        &self,
+        language: &str,
+        key: &str,
+        vars: &[(&str, V)],
+    ) -> Result<String, String> {
+        let mut word = self.get(language, key)?.to_owned();
+        for (name, value) in vars {
+            word = word.replace(&format!("{{{name}}}"), value.as_ref());
+        }
+        Ok(word)
+    }
+
     /// The word `key` in `language`.
     pub fn get(&self, language: &str, key: &str) -> Result<&str, String> {
         let words = self

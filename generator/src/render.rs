@@ -112,14 +112,13 @@ impl Renderer {
                     })
                     .unwrap_or_default();
                 let language = language.as_str().unwrap_or("");
+                let vars = args
+                    .args()
+                    .map(|name| Ok((name, args.get::<Value>(name)?.to_string())))
+                    .collect::<Result<Vec<_>, Error>>()?;
                 let word = words
-                    .get(language, key)
+                    .fill(language, key, &vars)
                     .map_err(|e| Error::new(ErrorKind::InvalidOperation, e))?;
-                let mut word = word.to_owned();
-                for name in args.args() {
-                    let value: Value = args.get(name)?;
-                    word = word.replace(&format!("{{{name}}}"), &value.to_string());
-                }
                 args.assert_all_used()?;
                 Ok(Value::from(word))
             },

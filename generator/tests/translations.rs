@@ -637,29 +637,28 @@ fn the_service_pages_are_written_in_dutch_from_the_service_texts() {
 
     // A text for an entry the source lacks, a translated number and a
     // language the site does not declare are refused, naming the file.
-    site.write_content(
-        "service/consortium.nl.toml",
-        "[[members]]\nid = \"nobody\"\nrole = \"Niemand\"\n",
-    );
-    let err = site.refused();
-    assert!(
-        err.contains("consortium.nl.toml") && err.contains("no entry `nobody`"),
-        "{err}"
-    );
-    site.write_content("service/consortium.nl.toml", "");
-    site.write_content("service/contact.nl.toml", "enquiry_retention_days = 30\n");
-    let err = site.refused();
-    assert!(
-        err.contains("contact.nl.toml") && err.contains("only texts are translated"),
-        "{err}"
-    );
-    site.write_content("service/contact.nl.toml", "");
-    site.write_content("service/scope.de.toml", "summary = \"Umfang\"\n");
-    let err = site.refused();
-    assert!(
-        err.contains("scope.de.toml") && err.contains("does not declare"),
-        "{err}"
-    );
+    for (file, text, refusal) in [
+        (
+            "consortium.nl.toml",
+            "[[members]]\nid = \"nobody\"\nrole = \"Niemand\"\n",
+            "no entry `nobody`",
+        ),
+        (
+            "contact.nl.toml",
+            "enquiry_retention_days = 30\n",
+            "only texts are translated",
+        ),
+        (
+            "scope.de.toml",
+            "summary = \"Umfang\"\n",
+            "does not declare",
+        ),
+    ] {
+        site.write_content(&format!("service/{file}"), text);
+        let err = site.refused();
+        assert!(err.contains(file) && err.contains(refusal), "{err}");
+        site.write_content(&format!("service/{file}"), "");
+    }
 }
 
 #[test]

@@ -83,11 +83,9 @@ impl<'a> Words<'a> {
 
     /// The words `key` with each `{name}` of `vars` filled in.
     fn fill(&self, key: &str, vars: &[(&str, &str)]) -> Result<String> {
-        let mut out = self.get(key)?.to_owned();
-        for (name, value) in vars {
-            out = out.replace(&format!("{{{name}}}"), value);
-        }
-        Ok(out)
+        self.messages
+            .fill(self.language, key, vars)
+            .map_err(anyhow::Error::msg)
     }
 
     /// The address of `url` (a page in the default language) in this

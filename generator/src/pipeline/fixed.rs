@@ -197,10 +197,9 @@ pub(super) fn data_files(
         |l| format!("{} ({})", l.title, l.id),
     );
     let subtitle = |code: &str| -> Result<String> {
-        Ok(messages
-            .get(code, "feed.subtitle")
-            .map_err(anyhow::Error::msg)?
-            .replace("{name}", &service.name))
+        messages
+            .fill(code, "feed.subtitle", &[("name", service.name.as_str())])
+            .map_err(anyhow::Error::msg)
     };
     let feed = discovery::atom_feed(
         base,

@@ -156,13 +156,13 @@ pub(super) fn sitemap_alternates(site: &Site<'_>) -> crate::discovery::SitemapAl
 /// The generated pages each language with pages has (decision 0265): the
 /// home page, the chat page, the contact form and its thank-you page, by
 /// their address in the default language.
-pub(crate) const GENERATED: [&str; 4] =
+pub(super) const GENERATED: [&str; 4] =
     ["/", "/chat/", "/contact/", contract::routes::CONTACT_THANKS];
 
 /// The codes of the site's languages that have pages, the default first,
 /// then in `site.toml`'s order: the default and each language with a
 /// translated document.
-pub(crate) fn page_languages(content: &Content) -> Vec<&str> {
+pub(super) fn page_languages(content: &Content) -> Vec<&str> {
     let cs = &content.site;
     std::iter::once(cs.language.as_str())
         .chain(cs.translations().map(|l| l.code.as_str()).filter(|code| {
