@@ -21,7 +21,11 @@ per question set, how often the expected page comes first:
   re-ordered by reciprocal rank fusion of the chat's order and the
   model's order among them;
 - fusion B: the same candidates re-ordered by the chat's position score
-  plus w times the model's cosine, w chosen on the tuning set only.
+  plus w times the model's cosine, w chosen on the tuning set only;
+- fusion C: every page, ranked by reciprocal rank fusion of the chat's
+  order (a page it did not offer has no lexical share) and the model's
+  order over the whole site, so that the model can bring in a page the
+  chat never listed (the candidate recall that fusions A and B lack).
 
 The model runs here in plain numpy, so the experiment needs neither torch
 nor a GPU, and the forward pass is small enough to read and port: BERT
@@ -435,6 +439,23 @@ def reranked_first(row: dict, cosine: dict[str, float], score) -> str | None:
     return pages[best]
 
 
+def union_first(row: dict, pages: list[str], cosines: np.ndarray) -> str | None:
+    """Fusion C: the first of every page by reciprocal rank fusion of the
+    chat's order (its candidates only) and the model's order over all
+    pages. As for A, only passage answers are re-ordered."""
+    if row["kind"] != "answer":
+        return lexical_first(row)
+    offered = {p: r + 1 for r, p in enumerate(candidates(row))}
+    order = np.argsort(-cosines, kind="stable")
+    score = {}
+    for r, i in enumerate(order):
+        p = pages[int(i)]
+        lexical = offered.get(p)
+        score[p] = 1.0 / (RRF_K + r + 1) + (1.0 / (RRF_K + lexical) if lexical else 0.0)
+    # Ties: the page first in URL order, as the chat breaks them.
+    return max(pages, key=lambda p: (score[p], -pages.index(p)))
+
+
 def rrf(lexical_rank: int, model_rank: int, _cos: float) -> float:
     return 1.0 / (RRF_K + lexical_rank) + 1.0 / (RRF_K + model_rank)
 
@@ -498,7 +519,7 @@ def run(dump_path: Path, dist: Path) -> None:
         np.maximum.at(page_cos[j], owner, sims[j])
 
     tally = {
-        s: {"n": 0, "lexical": 0, "model": 0, "rrf": 0, "ceiling": 0, "w": [0] * len(WEIGHTS)}
+        s: {"n": 0, "lexical": 0, "model": 0, "rrf": 0, "union": 0, "ceiling": 0, "w": [0] * len(WEIGHTS)}
         for s in sets
     }
     for j, r in enumerate(rows):
@@ -512,6 +533,7 @@ def run(dump_path: Path, dist: Path) -> None:
         t["model"] += pages[int(np.argmax(page_cos[j]))] == page
         cosine = {p: float(page_cos[j][page_index[p]]) for p in candidates(r) if p in page_index}
         t["rrf"] += reranked_first(r, cosine, rrf) == page
+        t["union"] += union_first(r, pages, page_cos[j]) == page
         for k, w in enumerate(WEIGHTS):
             t["w"][k] += reranked_first(r, cosine, weighted(w)) == page
         t["ceiling"] += r["kind"] == "answer" and page in candidates(r)
@@ -531,6 +553,7 @@ def run(dump_path: Path, dist: Path) -> None:
         ["model alone", *(cell(tally[s]["model"], tally[s]["n"]) for s in sets)],
         [f"fusion A (RRF, k={RRF_K})", *(cell(tally[s]["rrf"], tally[s]["n"]) for s in sets)],
         [f"fusion B (w={best_w:g})", *(cell(tally[s]["w"][best_k], tally[s]["n"]) for s in sets)],
+        [f"fusion C (RRF over every page, k={RRF_K})", *(cell(tally[s]["union"], tally[s]["n"]) for s in sets)],
         ["(page among the chat's candidates)", *(cell(tally[s]["ceiling"], tally[s]["n"]) for s in sets)],
     ]
     widths = [max(len(str(x[i])) for x in [header, *table]) for i in range(len(header))]
