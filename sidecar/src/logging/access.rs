@@ -16,12 +16,12 @@
 
 use std::cell::Cell;
 use std::io::Write;
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
+pub use super::line::Line;
 use super::{LogFormat, LogOutput};
 
 /// How often the writer writes what the workers have logged.
@@ -32,20 +32,6 @@ const BATCH: usize = 64 * 1024;
 const MAX_PENDING: usize = 8 * 1024 * 1024;
 /// Buffers, one per worker up to this many (workers beyond share).
 const SHARDS: usize = 16;
-
-/// One request's line.
-#[derive(Debug, Clone, Copy)]
-pub struct Line<'a> {
-    pub method: &'a str,
-    /// With its query string unless the route is private.
-    pub path: &'a str,
-    pub route: &'a str,
-    pub status: u16,
-    pub bytes: u64,
-    pub duration: Duration,
-    pub client: IpAddr,
-    pub request_id: &'a str,
-}
 
 /// The request log: shared by the workers, written by its own thread.
 pub struct AccessLog {
@@ -111,7 +97,7 @@ impl AccessLog {
             return;
         }
         let before = buffer.len();
-        format_line(&mut buffer, shared.format, line, SystemTime::now());
+        super::line::format_line(&mut buffer, shared.format, line, SystemTime::now());
         if before < BATCH && buffer.len() >= BATCH {
             drop(buffer);
             if let Some(writer) = lock(&shared.writer).as_ref() {
@@ -188,175 +174,10 @@ fn shard() -> usize {
     })
 }
 
-/// Appends `line` in the shape `tracing`'s formatter gives the other
-/// lines: `2026-12-02T21:48:41.123456Z  INFO access: request method="GET" …`
-/// or one JSON object. Digits are written by hand: the formatting
-/// machinery cost more than the rest of the line.
-fn format_line(out: &mut Vec<u8>, format: LogFormat, line: &Line<'_>, now: SystemTime) {
-    let json = format == LogFormat::Json;
-    if json {
-        out.extend_from_slice(b"{\"timestamp\":\"");
-        timestamp(out, now);
-        out.extend_from_slice(b"\",\"level\":\"INFO\",\"message\":\"request\"");
-    } else {
-        timestamp(out, now);
-        out.extend_from_slice(b"  INFO access: request");
-    }
-    // ` name=` or `,"name":`.
-    let key = |out: &mut Vec<u8>, name: &str| {
-        out.extend_from_slice(if json { b",\"" } else { b" " });
-        out.extend_from_slice(name.as_bytes());
-        out.extend_from_slice(if json { b"\":" } else { b"=" });
-    };
-    key(out, "method");
-    quoted(out, line.method);
-    key(out, "path");
-    quoted(out, line.path);
-    key(out, "route");
-    quoted(out, line.route);
-    key(out, "status");
-    number(out, u64::from(line.status));
-    key(out, "bytes");
-    number(out, line.bytes);
-    key(out, "duration_ms");
-    millis(out, line.duration);
-    // The address is a string in JSON, bare in text (as `tracing` prints
-    // a `Display` field).
-    key(out, "client");
-    if json {
-        out.push(b'"');
-    }
-    address(out, line.client);
-    if json {
-        out.push(b'"');
-    }
-    key(out, "request_id");
-    quoted(out, line.request_id);
-    if json {
-        out.extend_from_slice(b",\"target\":\"access\"}");
-    }
-    out.push(b'\n');
-}
-
-/// `s` in double quotes, escaped for JSON (which the text format's
-/// quoting also reads as). Bytes of UTF-8 sequences are all 0x80 or
-/// more, so escaping by byte keeps them whole.
-fn quoted(out: &mut Vec<u8>, s: &str) {
-    out.push(b'"');
-    for &b in s.as_bytes() {
-        match b {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            0..0x20 | 0x7f => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.extend_from_slice(b"\\u00");
-                out.push(HEX[usize::from(b >> 4)]);
-                out.push(HEX[usize::from(b & 0xf)]);
-            }
-            _ => out.push(b),
-        }
-    }
-    out.push(b'"');
-}
-
-/// `n` in decimal.
-fn number(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
-}
-
-/// `n` in decimal, zero-padded to `width` digits.
-fn padded(out: &mut Vec<u8>, n: u64, width: usize) {
-    let start = out.len();
-    number(out, n);
-    let short = width.saturating_sub(out.len() - start);
-    out.splice(start..start, std::iter::repeat_n(b'0', short));
-}
-
-/// Milliseconds with three decimals.
-fn millis(out: &mut Vec<u8>, d: Duration) {
-    let micros = u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
-    number(out, micros / 1000);
-    out.push(b'.');
-    padded(out, micros % 1000, 3);
-}
-
-fn address(out: &mut Vec<u8>, ip: IpAddr) {
-    match ip {
-        IpAddr::V4(v4) => {
-            for (i, octet) in v4.octets().into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b'.');
-                }
-                number(out, u64::from(octet));
-            }
-        }
-        IpAddr::V6(v6) => {
-            let _ = write!(out, "{v6}");
-        }
-    }
-}
-
-/// RFC 3339 in UTC with microseconds, as `tracing`'s default timer; the
-/// date and time of day are worked out once per second per thread.
-fn timestamp(out: &mut Vec<u8>, now: SystemTime) {
-    thread_local! {
-        static SECOND: std::cell::RefCell<(u64, String)> =
-            const { std::cell::RefCell::new((u64::MAX, String::new())) };
-    }
-    let since = now.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = since.as_secs();
-    SECOND.with(|cached| {
-        let mut cached = cached.borrow_mut();
-        if cached.0 != secs {
-            cached.1.clear();
-            let (y, mo, d) = civil(secs / 86_400);
-            let t = secs % 86_400;
-            let _ = std::fmt::Write::write_fmt(
-                &mut cached.1,
-                format_args!(
-                    "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}",
-                    t / 3600,
-                    t / 60 % 60,
-                    t % 60
-                ),
-            );
-            cached.0 = secs;
-        }
-        out.extend_from_slice(cached.1.as_bytes());
-    });
-    out.push(b'.');
-    padded(out, u64::from(since.subsec_micros()), 6);
-    out.push(b'Z');
-}
-
-/// The proleptic Gregorian date of a day counted from 1970-01-01
-/// (Howard Hinnant's `civil_from_days`).
-fn civil(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z % 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + u64::from(m <= 2);
-    (y, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::logging::line::sample as line;
 
     /// A stream the test can read back.
     #[derive(Clone, Default)]
@@ -370,68 +191,6 @@ mod tests {
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
-    }
-
-    fn line(id: &str) -> Line<'_> {
-        Line {
-            method: "GET",
-            path: "/docs/?q=\"x\"",
-            route: "file",
-            status: 200,
-            bytes: 1234,
-            duration: Duration::from_micros(1500),
-            client: "127.0.0.1".parse().unwrap(),
-            request_id: id,
-        }
-    }
-
-    #[test]
-    fn json_lines_parse_with_every_field() {
-        let mut out = Vec::new();
-        let at = UNIX_EPOCH + Duration::from_micros(1_796_247_321_123_456);
-        format_line(&mut out, LogFormat::Json, &line("a\\b"), at);
-        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-        assert_eq!(v["timestamp"], "2026-12-02T21:35:21.123456Z");
-        assert_eq!(v["level"], "INFO");
-        assert_eq!(v["target"], "access");
-        assert_eq!(v["path"], "/docs/?q=\"x\"");
-        assert_eq!(v["status"], 200);
-        assert_eq!(v["bytes"], 1234);
-        assert_eq!(v["duration_ms"], 1.5);
-        assert_eq!(v["client"], "127.0.0.1");
-        assert_eq!(v["request_id"], "a\\b");
-        let mut text = Vec::new();
-        format_line(&mut text, LogFormat::Text, &line("r-1"), at);
-        assert_eq!(
-            String::from_utf8(text).unwrap(),
-            "2026-12-02T21:35:21.123456Z  INFO access: request method=\"GET\" \
-             path=\"/docs/?q=\\\"x\\\"\" route=\"file\" status=200 bytes=1234 \
-             duration_ms=1.500 client=127.0.0.1 request_id=\"r-1\"\n"
-        );
-    }
-
-    #[test]
-    fn digits_by_hand() {
-        let mut out = Vec::new();
-        millis(&mut out, Duration::from_micros(60));
-        out.push(b' ');
-        millis(&mut out, Duration::from_micros(12_345_678));
-        out.push(b' ');
-        address(&mut out, "2001:db8::7".parse().unwrap());
-        out.push(b' ');
-        quoted(&mut out, "tab\there é");
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "0.060 12345.678 2001:db8::7 \"tab\\u0009here é\""
-        );
-    }
-
-    #[test]
-    fn civil_dates_across_leap_years_and_centuries() {
-        assert_eq!(civil(0), (1970, 1, 1));
-        assert_eq!(civil(11_016), (2000, 2, 29));
-        assert_eq!(civil(19_782), (2024, 2, 29));
-        assert_eq!(civil(20_789), (2026, 12, 2));
     }
 
     #[test]

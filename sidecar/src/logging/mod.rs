@@ -3,6 +3,7 @@
 //! `--log-output stdout` for containers, whose log collectors read stdout.
 
 pub mod access;
+mod line;
 
 use tracing_subscriber::EnvFilter;
 

@@ -1,0 +1,364 @@
+//! A request's log line, formatted by hand: the text or JSON shape of
+//! `tracing`'s formatter, without its formatting machinery (which cost more
+//! than the rest of the request's logging).
+
+use std::io::Write;
+use std::net::IpAddr;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::LogFormat;
+
+/// One request's line.
+#[derive(Debug, Clone, Copy)]
+pub struct Line<'a> {
+    pub method: &'a str,
+    /// With its query string unless the route is private.
+    pub path: &'a str,
+    pub route: &'a str,
+    pub status: u16,
+    pub bytes: u64,
+    pub duration: Duration,
+    pub client: IpAddr,
+    pub request_id: &'a str,
+}
+
+/// Appends `line` in the shape `tracing`'s formatter gives the other
+/// lines: `2026-12-02T21:48:41.123456Z  INFO access: request method="GET" …`
+/// or one JSON object. Digits are written by hand: the formatting
+/// machinery cost more than the rest of the line.
+pub(super) fn format_line(out: &mut Vec<u8>, format: LogFormat, line: &Line<'_>, now: SystemTime) {
+    let json = format == LogFormat::Json;
+    if json {
+        out.extend_from_slice(b"{\"timestamp\":\"");
+        timestamp(out, now);
+        out.extend_from_slice(b"\",\"level\":\"INFO\",\"message\":\"request\"");
+    } else {
+        timestamp(out, now);
+        out.extend_from_slice(b"  INFO access: request");
+    }
+    // ` name=` in text, `,"name":` in JSON.
+    let key = |out: &mut Vec<u8>, text: &[u8], json_key: &[u8]| {
+        out.extend_from_slice(if json { json_key } else { text });
+    };
+    key(out, b" method=", b",\"method\":");
+    token(out, line.method);
+    key(out, b" path=", b",\"path\":");
+    quoted(out, line.path);
+    key(out, b" route=", b",\"route\":");
+    token(out, line.route);
+    key(out, b" status=", b",\"status\":");
+    number(out, u64::from(line.status));
+    key(out, b" bytes=", b",\"bytes\":");
+    number(out, line.bytes);
+    key(out, b" duration_ms=", b",\"duration_ms\":");
+    millis(out, line.duration);
+    // The address is a string in JSON, bare in text (as `tracing` prints
+    // a `Display` field).
+    key(out, b" client=", b",\"client\":");
+    if json {
+        out.push(b'"');
+    }
+    address(out, line.client);
+    if json {
+        out.push(b'"');
+    }
+    key(out, b" request_id=", b",\"request_id\":");
+    quoted(out, line.request_id);
+    if json {
+        out.extend_from_slice(b",\"target\":\"access\"}");
+    }
+    out.push(b'\n');
+}
+
+/// `s` in double quotes as it is: a method (an HTTP token, which has no
+/// quote, backslash or control character) or a route's name.
+fn token(out: &mut Vec<u8>, s: &str) {
+    debug_assert!(!needs_escape(s.as_bytes()), "{s:?}");
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
+}
+
+/// `s` in double quotes, escaped for JSON (which the text format's
+/// quoting also reads as). Bytes of UTF-8 sequences are all 0x80 or
+/// more, so escaping by byte keeps them whole. A field that needs no
+/// escape (almost every one) is copied at once.
+fn quoted(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    let plain = !needs_escape(bytes);
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    if plain {
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
+    for &b in bytes {
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0..0x20 | 0x7f => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(b >> 4)]);
+                out.push(HEX[usize::from(b & 0xf)]);
+            }
+            _ => out.push(b),
+        }
+    }
+    out.push(b'"');
+}
+
+/// Whether any byte of `bytes` is a control character, `"` or `\\`:
+/// eight bytes at a time, by the bit tricks that find a byte below a
+/// value, or equal to one, in a word.
+fn needs_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let word = |w: u64| {
+        let below_space = w.wrapping_sub(ONES * 0x20) & !w;
+        let quote = w ^ (ONES * u64::from(b'"'));
+        let backslash = w ^ (ONES * u64::from(b'\\'));
+        let delete = w ^ (ONES * 0x7f);
+        let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+        (below_space | zero(quote) | zero(backslash) | zero(delete)) & HIGH != 0
+    };
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        if word(u64::from_le_bytes(c.try_into().unwrap_or_default())) {
+            return true;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .any(|&b| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f)
+}
+
+/// "00" to "99", for writing two digits at a time.
+const PAIRS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// `n` in decimal, zero-padded to `width` digits.
+fn padded(out: &mut Vec<u8>, mut n: u64, width: usize) {
+    let mut buf = [b'0'; 20];
+    let mut at = buf.len();
+    while n >= 100 {
+        let pair = usize::try_from(n % 100).unwrap_or(0) * 2;
+        n /= 100;
+        at -= 2;
+        buf[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if n >= 10 {
+        let pair = usize::try_from(n).unwrap_or(0) * 2;
+        at -= 2;
+        buf[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
+        at -= 1;
+        buf[at] = b'0' + n as u8;
+    }
+    let start = at.min(buf.len() - width.min(buf.len()));
+    out.extend_from_slice(&buf[start..]);
+}
+
+/// `n` in decimal.
+fn number(out: &mut Vec<u8>, n: u64) {
+    padded(out, n, 1);
+}
+
+/// Milliseconds with three decimals.
+fn millis(out: &mut Vec<u8>, d: Duration) {
+    let micros = u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+    number(out, micros / 1000);
+    out.push(b'.');
+    padded(out, micros % 1000, 3);
+}
+
+/// The client's address; an IPv4 address is written once per thread
+/// while it stays the same (a connection's requests come from one).
+fn address(out: &mut Vec<u8>, ip: IpAddr) {
+    match ip {
+        IpAddr::V4(v4) => {
+            thread_local! {
+                static LAST: std::cell::RefCell<(u32, Vec<u8>)> =
+                    const { std::cell::RefCell::new((0, Vec::new())) };
+            }
+            LAST.with(|last| {
+                let mut last = last.borrow_mut();
+                let bits = v4.to_bits();
+                if last.1.is_empty() || last.0 != bits {
+                    last.1.clear();
+                    for (i, octet) in v4.octets().into_iter().enumerate() {
+                        if i > 0 {
+                            last.1.push(b'.');
+                        }
+                        number(&mut last.1, u64::from(octet));
+                    }
+                    last.0 = bits;
+                }
+                out.extend_from_slice(&last.1);
+            });
+        }
+        IpAddr::V6(v6) => {
+            let _ = write!(out, "{v6}");
+        }
+    }
+}
+
+/// RFC 3339 in UTC with microseconds, as `tracing`'s default timer; the
+/// date and time of day are worked out once per second per thread.
+fn timestamp(out: &mut Vec<u8>, now: SystemTime) {
+    thread_local! {
+        static SECOND: std::cell::RefCell<(u64, String)> =
+            const { std::cell::RefCell::new((u64::MAX, String::new())) };
+    }
+    let since = now.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = since.as_secs();
+    SECOND.with(|cached| {
+        let mut cached = cached.borrow_mut();
+        if cached.0 != secs {
+            cached.1.clear();
+            let (y, mo, d) = civil(secs / 86_400);
+            let t = secs % 86_400;
+            let _ = std::fmt::Write::write_fmt(
+                &mut cached.1,
+                format_args!(
+                    "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}",
+                    t / 3600,
+                    t / 60 % 60,
+                    t % 60
+                ),
+            );
+            cached.0 = secs;
+        }
+        out.extend_from_slice(cached.1.as_bytes());
+    });
+    out.push(b'.');
+    padded(out, u64::from(since.subsec_micros()), 6);
+    out.push(b'Z');
+}
+
+/// The proleptic Gregorian date of a day counted from 1970-01-01
+/// (Howard Hinnant's `civil_from_days`).
+fn civil(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + u64::from(m <= 2);
+    (y, m, d)
+}
+
+/// A line for tests.
+#[cfg(test)]
+pub(super) fn sample(id: &str) -> Line<'_> {
+    Line {
+        method: "GET",
+        path: "/docs/?q=\"x\"",
+        route: "file",
+        status: 200,
+        bytes: 1234,
+        duration: Duration::from_micros(1500),
+        client: "127.0.0.1".parse().unwrap(),
+        request_id: id,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logging::line::sample as line;
+
+    #[test]
+    fn json_lines_parse_with_every_field() {
+        let mut out = Vec::new();
+        let at = UNIX_EPOCH + Duration::from_micros(1_796_247_321_123_456);
+        format_line(&mut out, LogFormat::Json, &line("a\\b"), at);
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["timestamp"], "2026-12-02T21:35:21.123456Z");
+        assert_eq!(v["level"], "INFO");
+        assert_eq!(v["target"], "access");
+        assert_eq!(v["path"], "/docs/?q=\"x\"");
+        assert_eq!(v["status"], 200);
+        assert_eq!(v["bytes"], 1234);
+        assert_eq!(v["duration_ms"], 1.5);
+        assert_eq!(v["client"], "127.0.0.1");
+        assert_eq!(v["request_id"], "a\\b");
+        let mut text = Vec::new();
+        format_line(&mut text, LogFormat::Text, &line("r-1"), at);
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            "2026-12-02T21:35:21.123456Z  INFO access: request method=\"GET\" \
+             path=\"/docs/?q=\\\"x\\\"\" route=\"file\" status=200 bytes=1234 \
+             duration_ms=1.500 client=127.0.0.1 request_id=\"r-1\"\n"
+        );
+    }
+
+    #[test]
+    fn digits_by_hand() {
+        let mut out = Vec::new();
+        millis(&mut out, Duration::from_micros(60));
+        out.push(b' ');
+        millis(&mut out, Duration::from_micros(12_345_678));
+        out.push(b' ');
+        address(&mut out, "2001:db8::7".parse().unwrap());
+        out.push(b' ');
+        quoted(&mut out, "tab\there é");
+        for n in [0, 7, 10, 99, 100, 404, 12_345, u64::MAX] {
+            out.push(b' ');
+            number(&mut out, n);
+        }
+        out.push(b' ');
+        padded(&mut out, 42, 6);
+        out.push(b' ');
+        padded(&mut out, 1_234_567, 6);
+        quoted(&mut out, "\"q\\\u{7f}");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "0.060 12345.678 2001:db8::7 \"tab\\u0009here é\" 0 7 10 99 100 404 12345 \
+             18446744073709551615 000042 1234567\"\\\"q\\\\\\u007f\""
+        );
+    }
+
+    #[test]
+    fn escapes_are_found_in_every_place_of_a_word() {
+        let naive = |b: &[u8]| {
+            b.iter()
+                .any(|&c| c < 0x20 || c == b'"' || c == b'\\' || c == 0x7f)
+        };
+        for len in 0..20 {
+            for at in 0..len {
+                for c in 0..=255u8 {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[at] = c;
+                    // Neighbours that are UTF-8 bytes or a space, to catch
+                    // borrows between bytes.
+                    if at + 1 < len {
+                        bytes[at + 1] = 0xc3;
+                    }
+                    if at > 0 {
+                        bytes[at - 1] = b' ';
+                    }
+                    assert_eq!(needs_escape(&bytes), naive(&bytes), "{bytes:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn civil_dates_across_leap_years_and_centuries() {
+        assert_eq!(civil(0), (1970, 1, 1));
+        assert_eq!(civil(11_016), (2000, 2, 29));
+        assert_eq!(civil(19_782), (2024, 2, 29));
+        assert_eq!(civil(20_789), (2026, 12, 2));
+    }
+}
