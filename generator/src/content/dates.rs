@@ -2,7 +2,8 @@
 //! last commit that touched its file, when the file is in a git repository
 //! and unchanged since that commit; otherwise the file's modification time
 //! (UTC). Four git commands for a whole build (one when no file under the
-//! folder is tracked), run while the documents are read.
+//! folder is tracked; the last three at once), run while the documents
+//! are read.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -42,15 +43,26 @@ impl LastChanges {
 }
 
 fn git(dir: &Path, args: &[&str]) -> Option<Vec<u8>> {
-    let out = Command::new("git")
+    finish(start(dir, args)?)
+}
+
+/// A git command started in `dir`, its output piped.
+fn start(dir: &Path, args: &[&str]) -> Option<std::process::Child> {
+    Command::new("git")
         .arg("-C")
         .arg(dir)
         .args(["-c", "core.quotePath=false"])
         .args(args)
         .stdin(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
-        .output()
-        .ok()?;
+        .spawn()
+        .ok()
+}
+
+/// What a started command printed, when it succeeded.
+fn finish(child: std::process::Child) -> Option<Vec<u8>> {
+    let out = child.wait_with_output().ok()?;
     out.status.success().then_some(out.stdout)
 }
 
@@ -63,10 +75,10 @@ fn committed(dir: &Path) -> Option<HashMap<PathBuf, String>> {
     if tracked.is_empty() {
         return Some(HashMap::new());
     }
-    let top = git(dir, &["rev-parse", "--show-toplevel"])?;
-    let top = std::fs::canonicalize(String::from_utf8(top).ok()?.trim_end()).ok()?;
-    // Porcelain paths are relative to the repository's root.
-    let status = git(
+    // The other three do not depend on each other: they run at once, so
+    // the build waits for the longest (the log), not for their sum.
+    let top = start(dir, &["rev-parse", "--show-toplevel"]);
+    let status = start(
         dir,
         &[
             "status",
@@ -76,13 +88,8 @@ fn committed(dir: &Path) -> Option<HashMap<PathBuf, String>> {
             "--",
             ".",
         ],
-    )?;
-    let changed: HashSet<PathBuf> = status
-        .split(|b| *b == 0)
-        .filter_map(|entry| entry.get(3..))
-        .map(|path| top.join(String::from_utf8_lossy(path).as_ref()))
-        .collect();
-    let log = git(
+    );
+    let log = start(
         dir,
         &[
             "log",
@@ -92,7 +99,21 @@ fn committed(dir: &Path) -> Option<HashMap<PathBuf, String>> {
             "--",
             ".",
         ],
-    )?;
+    );
+    // Each is waited for, whatever the others gave.
+    let (top, status, log) = (
+        top.and_then(finish),
+        status.and_then(finish),
+        log.and_then(finish),
+    );
+    let (top, status, log) = (top?, status?, log?);
+    let top = std::fs::canonicalize(String::from_utf8(top).ok()?.trim_end()).ok()?;
+    // Porcelain paths are relative to the repository's root.
+    let changed: HashSet<PathBuf> = status
+        .split(|b| *b == 0)
+        .filter_map(|entry| entry.get(3..))
+        .map(|path| top.join(String::from_utf8_lossy(path).as_ref()))
+        .collect();
     let log = String::from_utf8(log).ok()?;
     let mut days = HashMap::new();
     let mut day = "";
