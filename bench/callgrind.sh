@@ -89,8 +89,14 @@ measure() {
 
 sport=$(free_port)
 rows=()
+# The sidecar twice: its request log on (the default, lines written to a
+# file as in production) and off; `--log warn` would silence the log's
+# lines, so the other logs are left at info, where a request writes none.
 rows+=("$(measure sidecar "$sport" "$sidecar" serve --listen "127.0.0.1:$sport" --dist "$dist" \
-    --data-dir "$work/data" --sample none --workers 1 --log warn)")
+    --data-dir "$work/data" --sample none --workers 1 --log info --access-log true --log-output stdout)")
+sport=$(free_port)
+rows+=("$(measure sidecar-nolog "$sport" "$sidecar" serve --listen "127.0.0.1:$sport" --dist "$dist" \
+    --data-dir "$work/data2" --sample none --workers 1 --log info --access-log false)")
 nport=$(free_port)
 sed -e "s/worker_processes [^;]*;/worker_processes 1; master_process off;/" \
     -e "s/listen 127.0.0.1:[0-9]*;/listen 127.0.0.1:$nport;/" \
@@ -101,8 +107,17 @@ rows+=("$(measure bare "$bport" "$bare" "127.0.0.1:$bport" "$dist/index.html" 1)
 
 echo
 echo "instructions per request (callgrind Ir / $n, one worker, one keep-alive connection):"
-printf '%-10s %12s %12s %12s %12s\n' server "html page" "asset" "304" "brotli page"
+printf '%-14s %12s %12s %12s %12s\n' server "html page" "asset" "304" "brotli page"
 for r in "${rows[@]}"; do
     read -r name a b c d <<<"$r"
-    printf '%-10s %12s %12s %12s %12s\n' "$name" "$a" "$b" "$c" "$d"
+    printf '%-14s %12s %12s %12s %12s\n' "$name" "$a" "$b" "$c" "$d"
 done
+# The request log's share of the sidecar's instructions, per kind.
+read -r _ la lb lc ld <<<"${rows[0]}"
+read -r _ na nb nc nd <<<"${rows[1]}"
+printf '%-14s' "log's cost"
+for pair in "$la $na" "$lb $nb" "$lc $nc" "$ld $nd"; do
+    read -r on off <<<"$pair"
+    printf ' %12s' "$(awk -v a="$on" -v b="$off" 'BEGIN {printf "+%.1f %%", 100 * (a - b) / b}')"
+done
+echo
