@@ -30,7 +30,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use crate::chat::Chat;
@@ -58,6 +58,9 @@ const OVERLOAD_HEAD_TIMEOUT: Duration = Duration::from_secs(1);
 const FD_RESERVE: u64 = 64;
 /// Blocking threads (database calls, key derivations) per worker.
 const BLOCKING_THREADS: usize = 16;
+/// Connections the kernel queues before they are accepted (tokio's
+/// `TcpListener::bind` uses the same).
+const LISTEN_BACKLOG: u32 = 1024;
 /// Request heads larger than this are refused by hyper (431).
 const MAX_HEAD_BYTES: usize = 64 * 1024;
 
@@ -78,8 +81,9 @@ struct Worker {
     load: Arc<AtomicUsize>,
 }
 
-/// Loads the site, binds, serves until SIGTERM/SIGINT, lets in-flight
-/// requests finish (up to the shutdown timeout) and returns.
+/// Binds, loads the site and opens the database, listens, serves until
+/// SIGTERM/SIGINT, lets in-flight requests finish (up to the shutdown
+/// timeout) and returns. Until it listens, connections are refused.
 pub fn run(config: Config) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -93,11 +97,14 @@ pub fn run(config: Config) -> anyhow::Result<()> {
     let (reload_tx, reload_rx) = std::sync::mpsc::channel();
     runtime.block_on(async { forward_hangups(reload_tx) })?;
     raise_open_file_limit(config.max_connections);
-    let listener = runtime
-        .block_on(TcpListener::bind(config.listen))
+    // Bound now, so that a taken port fails before the release is loaded
+    // and port 0's choice is known; listening only once everything is
+    // ready, so that until then a connection is refused at once (a load
+    // balancer's health check moves on) instead of waiting in the backlog.
+    let socket = reserve(config.listen)
         .with_context(|| format!("binding {}", config.listen))
         .context(Setting::LISTEN)?;
-    let local = listener.local_addr().context("reading the bound address")?;
+    let local = socket.local_addr().context("reading the bound address")?;
     let admin = runtime.block_on(bind_admin(config.admin_listen))?;
     let fallback_base = state::problem_base(&config, local);
     let published = Published::load_within(&config.dist, &fallback_base, config.files_memory)
@@ -151,6 +158,10 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         workers.push(Worker { jobs, load });
         threads.push(handle);
     }
+    let listener = runtime
+        .block_on(async { socket.listen(LISTEN_BACKLOG) })
+        .with_context(|| format!("listening on {local}"))
+        .context(Setting::LISTEN)?;
     tracing::info!(workers = count, "listening on http://{local}");
     if let Some(admin) = admin {
         let addr = admin.local_addr().context("reading the admin address")?;
@@ -183,6 +194,20 @@ pub fn run(config: Config) -> anyhow::Result<()> {
     }
     tracing::info!("shutdown complete");
     Ok(())
+}
+
+/// A socket bound to `addr` that does not listen yet: connections to it
+/// are refused until [`TcpSocket::listen`]. Address reuse on, as
+/// `TcpListener::bind` sets it, so that a restart does not wait for the
+/// last run's connections in TIME_WAIT.
+fn reserve(addr: SocketAddr) -> std::io::Result<TcpSocket> {
+    let socket = match addr {
+        SocketAddr::V4(_) => TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => TcpSocket::new_v6()?,
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    Ok(socket)
 }
 
 /// The admin listener's socket: none when off, or when the default
@@ -496,4 +521,27 @@ pub fn shutdown_signal() -> anyhow::Result<impl Future<Output = ()>> {
         };
         tracing::info!(signal = name, "shutdown requested");
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reserved port refuses connections until it listens: what a
+    /// client or a load balancer's health check meets while the release
+    /// loads.
+    #[tokio::test]
+    async fn a_reserved_port_refuses_until_it_listens() {
+        let socket = reserve("127.0.0.1:0".parse().unwrap()).unwrap();
+        let local = socket.local_addr().unwrap();
+        assert_ne!(local.port(), 0, "port 0's choice is known before listening");
+        let early = TcpStream::connect(local).await.unwrap_err();
+        assert_eq!(early.kind(), std::io::ErrorKind::ConnectionRefused);
+        let listener = socket.listen(LISTEN_BACKLOG).unwrap();
+        // Once it listens, a second sidecar on the port fails at its bind.
+        assert!(reserve(local).is_err());
+        let (connected, accepted) = tokio::join!(TcpStream::connect(local), listener.accept());
+        connected.unwrap();
+        accepted.unwrap();
+    }
 }

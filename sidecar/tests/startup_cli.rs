@@ -188,6 +188,41 @@ fn an_unreachable_database_names_sidecar_database_without_its_password() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("hunter2"));
 }
 
+/// While the sidecar is still starting (here: waiting on a database that
+/// accepts the connection and never answers), its port refuses
+/// connections instead of queueing them: a load balancer's health check
+/// fails at once and sends the request elsewhere.
+#[test]
+fn the_port_refuses_connections_until_the_server_is_ready() {
+    let f = Fixture::new();
+    let database = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!(
+        "postgres://svc:pw@127.0.0.1:{}/db?connect_timeout=30",
+        database.local_addr().unwrap().port()
+    );
+    let port = closed_port();
+    let listen = format!("127.0.0.1:{port}");
+    let mut child = sidecar()
+        .args(["serve", "--listen", &listen, "--sample", "none"])
+        .envs([
+            ("SIDECAR_DIST", f.dist.to_str().unwrap()),
+            ("SIDECAR_DATABASE", url.as_str()),
+            ("SIDECAR_ADMIN_LISTEN", "off"),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the sidecar binary runs");
+    // The database is opened after the port is bound and the release
+    // loaded: once it is being connected to, the sidecar is mid-start.
+    let (_held, _) = database.accept().unwrap();
+    let early = std::net::TcpStream::connect(("127.0.0.1", port));
+    let _ = child.kill();
+    let _ = child.wait();
+    let error = early.expect_err("a starting sidecar accepted a connection");
+    assert_eq!(error.kind(), std::io::ErrorKind::ConnectionRefused);
+}
+
 #[test]
 fn invalid_environment_values_name_their_variable() {
     let f = Fixture::new();
