@@ -9,14 +9,14 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::model::{
-    Catalog, Consortium, Contact, Date, Evidence, FrontMatter, Guardrails, Id, Licence,
-    LicenceGrant, LicenceId, Link, Material, Project, Scope, Service, ServiceInformation, Site,
+    Catalog, FrontMatter, Id, Licence, LicenceGrant, LicenceId, Material, ServiceInformation, Site,
 };
 
 mod catalog;
 mod dates;
 mod documents;
 mod error;
+mod service;
 mod service_texts;
 mod tags;
 mod translations;
@@ -124,33 +124,6 @@ struct SynonymsFile {
     groups: Vec<Vec<String>>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OrganisationFile {
-    name: String,
-    description: String,
-    url: Link,
-    updated: Date,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ServicesFile {
-    services: Vec<Service>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ProjectsFile {
-    projects: Vec<Project>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EvidenceFile {
-    evidence: Vec<Evidence>,
-}
-
 /// Reads and validates the whole content directory.
 pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
     let site_path = dir.join("site.toml");
@@ -158,145 +131,7 @@ pub fn load_content(dir: &Path) -> Result<Content, ContentError> {
     check_site(&site_path, &site_text, &site)?;
 
     let svc = dir.join("service");
-    let (org, _): (OrganisationFile, _) = load(&svc.join("organisation.toml"))?;
-    let services_path = svc.join("services.toml");
-    let (services, services_text): (ServicesFile, _) = load(&services_path)?;
-    let projects_path = svc.join("projects.toml");
-    let (projects, projects_text): (ProjectsFile, _) = load(&projects_path)?;
-    let evidence_path = svc.join("evidence.toml");
-    let (evidence, evidence_text): (EvidenceFile, _) = load(&evidence_path)?;
-    let (scope, _): (Scope, _) = load(&svc.join("scope.toml"))?;
-    let consortium_path = svc.join("consortium.toml");
-    let (consortium, consortium_text): (Consortium, _) = load(&consortium_path)?;
-    let contact_path = svc.join("contact.toml");
-    let (contact, contact_text): (Contact, _) = load(&contact_path)?;
-    if !(1..=3650).contains(&contact.enquiry_retention_days) {
-        return Err(error_at_value(
-            &contact_path,
-            &contact_text,
-            "enquiry_retention_days",
-            format!(
-                "enquiry_retention_days = {}, expected 1 to 3650 days",
-                contact.enquiry_retention_days
-            ),
-        ));
-    }
-    let guardrails_path = svc.join("guardrails.toml");
-    let (mut guardrails, guardrails_text): (Guardrails, _) = load(&guardrails_path)?;
-
-    unique_ids(
-        &services_path,
-        &services_text,
-        services.services.iter().map(|s| &s.id),
-    )?;
-    let project_ids = unique_ids(
-        &projects_path,
-        &projects_text,
-        projects.projects.iter().map(|p| &p.id),
-    )?;
-    unique_ids(
-        &evidence_path,
-        &evidence_text,
-        evidence.evidence.iter().map(|e| &e.id),
-    )?;
-    unique_ids(
-        &consortium_path,
-        &consortium_text,
-        consortium.members.iter().map(|m| &m.id),
-    )?;
-    for service in &services.services {
-        for project in &service.projects {
-            known_id(
-                &services_path,
-                &services_text,
-                project,
-                &project_ids,
-                "project",
-            )?;
-        }
-    }
-    for item in &evidence.evidence {
-        if let Some(project) = &item.project {
-            known_id(
-                &evidence_path,
-                &evidence_text,
-                project,
-                &project_ids,
-                "project",
-            )?;
-        }
-    }
-    for grant in &mut guardrails.licences {
-        if let Some(known) = site.licences.iter().find(|l| l.id == grant.licence) {
-            grant.title.get_or_insert_with(|| known.title.clone());
-        } else {
-            return Err(error_at_value(
-                &guardrails_path,
-                &guardrails_text,
-                grant.licence.as_str(),
-                format!(
-                    "unknown licence `{}`, expected one of the licences in site.toml: {}",
-                    grant.licence,
-                    site.licences
-                        .iter()
-                        .map(|l| l.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
-        }
-    }
-    let mut covered = BTreeSet::new();
-    for grant in &guardrails.licences {
-        for material in &grant.covers {
-            if !covered.insert(*material) {
-                return Err(error_at_value(
-                    &guardrails_path,
-                    &guardrails_text,
-                    "covers",
-                    format!(
-                        "{material:?} is covered by two licence grants, expected one grant per kind of material"
-                    ),
-                ));
-            }
-        }
-    }
-    if !covered.contains(&Material::ObservationData) {
-        return Err(ContentError::whole(
-            &guardrails_path,
-            "no licence grant covers \"observation_data\", expected one: the live data routes publish under it",
-        ));
-    }
-    if guardrails.enquiries.agents_may_submit {
-        return Err(error_at_value(
-            &guardrails_path,
-            &guardrails_text,
-            "agents_may_submit",
-            "agents_may_submit must be false: only a human submits an enquiry",
-        ));
-    }
-    if !guardrails.read_only_calls_have_no_side_effects {
-        return Err(error_at_value(
-            &guardrails_path,
-            &guardrails_text,
-            "read_only_calls_have_no_side_effects",
-            "read_only_calls_have_no_side_effects must be true: no read call triggers an external action",
-        ));
-    }
-
-    let service = ServiceInformation {
-        name: org.name,
-        description: org.description,
-        url: org.url,
-        updated: org.updated,
-        services: services.services,
-        projects: projects.projects,
-        evidence: evidence.evidence,
-        scope,
-        consortium,
-        contact,
-        guardrails,
-    };
+    let service = service::load_service(&svc, &site)?;
 
     let (service_texts, service_text_files) =
         service_texts::load_service_texts(&svc, &site, &service)?;
@@ -501,7 +336,7 @@ fn check_social_image(
 
 /// An error placed at the first line mentioning `needle` (used for checks
 /// that span several values, after deserialisation succeeded).
-fn error_at_value(
+pub(super) fn error_at_value(
     file: &Path,
     text: &str,
     needle: &str,
@@ -513,7 +348,7 @@ fn error_at_value(
     }
 }
 
-fn unique_ids<'a>(
+pub(super) fn unique_ids<'a>(
     file: &Path,
     text: &str,
     ids: impl Iterator<Item = &'a Id>,
@@ -536,27 +371,6 @@ fn unique_ids<'a>(
         }
     }
     Ok(seen)
-}
-
-fn known_id(
-    file: &Path,
-    text: &str,
-    id: &Id,
-    known: &BTreeSet<String>,
-    what: &str,
-) -> Result<(), ContentError> {
-    if known.contains(id.as_str()) {
-        return Ok(());
-    }
-    Err(error_at_value(
-        file,
-        text,
-        &format!("\"{id}\""),
-        format!(
-            "unknown {what} `{id}`, expected one of: {}",
-            known.iter().cloned().collect::<Vec<_>>().join(", ")
-        ),
-    ))
 }
 
 #[cfg(test)]
