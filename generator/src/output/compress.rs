@@ -15,9 +15,25 @@ pub(super) fn brotli(bytes: &[u8]) -> Vec<u8> {
     };
     let mut out = Vec::with_capacity(bytes.len() / 3);
     let mut input = bytes;
-    brotli::BrotliCompress(&mut input, &mut out, &params).expect("in-memory brotli");
+    // The whole input in one read: given all of a small file at once, the
+    // encoder sizes its ring buffer to it, where 4 KiB reads make it
+    // allocate (and zero) the whole window on the second.
+    let mut input_buffer = vec![0; bytes.len().clamp(1, ONE_READ_MAX)];
+    let mut output_buffer = [0; 4096];
+    brotli::enc::BrotliCompressCustomAlloc(
+        &mut input,
+        &mut out,
+        &mut input_buffer,
+        &mut output_buffer,
+        &params,
+        brotli::enc::StandardAlloc::default(),
+    )
+    .expect("in-memory brotli");
     out
 }
+
+/// Inputs up to this size are handed to brotli in one read.
+const ONE_READ_MAX: usize = 1 << 20;
 
 pub(super) fn gzip(bytes: &[u8]) -> Vec<u8> {
     // zlib writes the gzip header itself (mtime 0, no name): deterministic.
