@@ -4,36 +4,9 @@
 use std::io::Write;
 
 // The settings are the contract's: the sidecar makes the same twins.
-use contract::compression::{BROTLI_QUALITY, BROTLI_WINDOW, GZIP_LEVEL, brotli_window};
+pub(super) use contract::compression::brotli;
+use contract::compression::{BROTLI_QUALITY, BROTLI_WINDOW, GZIP_LEVEL};
 pub(super) use contract::compression::{TWIN_FROM, worth_keeping as worth_it};
-
-pub(super) fn brotli(bytes: &[u8]) -> Vec<u8> {
-    let params = brotli::enc::BrotliEncoderParams {
-        quality: BROTLI_QUALITY as i32,
-        lgwin: brotli_window(bytes.len()) as i32,
-        ..Default::default()
-    };
-    let mut out = Vec::with_capacity(bytes.len() / 3);
-    let mut input = bytes;
-    // The whole input in one read: given all of a small file at once, the
-    // encoder sizes its ring buffer to it, where 4 KiB reads make it
-    // allocate (and zero) the whole window on the second.
-    let mut input_buffer = vec![0; bytes.len().clamp(1, ONE_READ_MAX)];
-    let mut output_buffer = [0; 4096];
-    brotli::enc::BrotliCompressCustomAlloc(
-        &mut input,
-        &mut out,
-        &mut input_buffer,
-        &mut output_buffer,
-        &params,
-        brotli::enc::StandardAlloc::default(),
-    )
-    .expect("in-memory brotli");
-    out
-}
-
-/// Inputs up to this size are handed to brotli in one read.
-const ONE_READ_MAX: usize = 1 << 20;
 
 pub(super) fn gzip(bytes: &[u8]) -> Vec<u8> {
     // zlib writes the gzip header itself (mtime 0, no name): deterministic.
