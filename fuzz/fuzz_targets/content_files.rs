@@ -1,8 +1,9 @@
 //! The generator's content readers over a real content folder: the
 //! repository's `content/` copied once (its documents cut to one), then, per
 //! input, one file replaced by the input and the whole folder loaded. The
-//! first byte picks the file: a TOML file of the site or the service, the
-//! synonyms, a document or the open-data catalogue. Asserts that loading never panics, that an error
+//! first byte picks the file: a TOML file of the site or the service (or
+//! the service's Dutch texts), the synonyms, a document or the open-data
+//! catalogue. Asserts that loading never panics, that an error
 //! names the replaced file (or one it refers to) with a position inside it
 //! and a message, and that what loads keeps the loader's promises.
 
@@ -14,7 +15,7 @@ use std::sync::OnceLock;
 use generator::content::load_content;
 use libfuzzer_sys::fuzz_target;
 
-const FILES: [&str; 12] = [
+const FILES: [&str; 18] = [
     "site.toml",
     "service/organisation.toml",
     "service/services.toml",
@@ -24,6 +25,14 @@ const FILES: [&str; 12] = [
     "service/consortium.toml",
     "service/contact.toml",
     "service/guardrails.toml",
+    // The service texts in another language, beside the files they
+    // translate (decision 0268).
+    "service/organisation.nl.toml",
+    "service/projects.nl.toml",
+    "service/scope.nl.toml",
+    "service/consortium.nl.toml",
+    "service/contact.nl.toml",
+    "service/guardrails.nl.toml",
     "synonyms.toml",
     "docs/page.md",
     "catalog.toml",
