@@ -4,9 +4,8 @@
 use std::io::Write;
 
 // The settings are the contract's: the sidecar makes the same twins.
-pub(super) use contract::compression::brotli;
 use contract::compression::{BROTLI_QUALITY, BROTLI_WINDOW, GZIP_LEVEL};
-pub(super) use contract::compression::{TWIN_FROM, worth_keeping as worth_it};
+pub(super) use contract::compression::{TWIN_FROM, brotli, worth_keeping as worth_it};
 
 pub(super) fn gzip(bytes: &[u8]) -> Vec<u8> {
     // zlib writes the gzip header itself (mtime 0, no name): deterministic.
