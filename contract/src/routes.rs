@@ -171,9 +171,14 @@ impl Endpoint {
 
     /// The endpoint at a normalised request path (its alias included).
     pub fn lookup(path: &str) -> Option<Endpoint> {
-        // Every sidecar path starts with one of these bytes; files rarely
-        // do, so most static requests leave after one comparison.
-        if !(path.starts_with("/api/") || path.starts_with("/mcp") || path.len() <= 8) {
+        // Every sidecar path is below `/api/` or `/mcp`, or one of the two
+        // operations routes (the test of the table holds this to every
+        // endpoint's paths): a file's request, the home page's included,
+        // leaves here without scanning the table.
+        if !(path.starts_with("/api/")
+            || path.starts_with("/mcp")
+            || matches!(path, "/healthz" | "/readyz"))
+        {
             return None;
         }
         Endpoint::ALL.into_iter().find(|e| e.route().answers(path))

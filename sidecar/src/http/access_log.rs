@@ -29,7 +29,8 @@ const ID_MAX: usize = 128;
 /// process (replicas differ) and a counter.
 #[derive(Debug)]
 pub struct RequestIds {
-    prefix: String,
+    /// Eight hex digits.
+    prefix: [u8; 8],
     next: AtomicU64,
 }
 
@@ -38,8 +39,10 @@ impl Default for RequestIds {
         let mut bytes = [0u8; 4];
         // Without the OS random source the ids are still unique per process.
         let _ = getrandom::fill(&mut bytes);
+        let mut prefix = [0u8; 8];
+        hex(u64::from(u32::from_be_bytes(bytes)), &mut prefix);
         RequestIds {
-            prefix: bytes.iter().map(|b| format!("{b:02x}")).collect(),
+            prefix,
             next: AtomicU64::new(1),
         }
     }
@@ -54,9 +57,24 @@ impl RequestIds {
         {
             return id.clone();
         }
+        // `prefix-counter` in hex, written by hand: this runs for nearly
+        // every request, and `format!` cost a tenth of a static answer.
         let n = self.next.fetch_add(1, Relaxed);
-        let id = format!("{}-{n:x}", self.prefix);
-        HeaderValue::from_str(&id).expect("hex digits and a dash")
+        let mut id = [0u8; 8 + 1 + 16];
+        id[..8].copy_from_slice(&self.prefix);
+        id[8] = b'-';
+        let digits = (u64::BITS - n.leading_zeros()).div_ceil(4).max(1) as usize;
+        hex(n, &mut id[9..9 + digits]);
+        HeaderValue::from_bytes(&id[..9 + digits]).expect("hex digits and a dash")
+    }
+}
+
+/// The low `4 * out.len()` bits of `n` in lower-case hex, zero-padded.
+fn hex(mut n: u64, out: &mut [u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for d in out.iter_mut().rev() {
+        *d = DIGITS[(n & 0xf) as usize];
+        n >>= 4;
     }
 }
 
@@ -153,7 +171,8 @@ impl Seen {
             bytes,
             duration: elapsed,
             client: self.client,
-            request_id: self.id.to_str().unwrap_or_default(),
+            // Kept or made visible ASCII by `RequestIds::of`.
+            request_id: self.id.as_bytes(),
         });
     }
 }
@@ -170,6 +189,17 @@ mod tests {
         let again = ids.of(&h);
         assert_ne!(made, again);
         assert!(sane(made.as_bytes()));
+        // Eight hex digits of the process, a dash, the counter in hex.
+        let prefix = std::str::from_utf8(&ids.prefix).unwrap();
+        assert!(prefix.bytes().all(|b| b.is_ascii_hexdigit()), "{prefix}");
+        assert_eq!(made, format!("{prefix}-1").as_str());
+        assert_eq!(again, format!("{prefix}-2").as_str());
+        ids.next.store(0x1f, Relaxed);
+        assert_eq!(ids.of(&h), format!("{prefix}-1f").as_str());
+        ids.next.store(u64::MAX, Relaxed);
+        assert_eq!(ids.of(&h), format!("{prefix}-ffffffffffffffff").as_str());
+        ids.next.store(0, Relaxed);
+        assert_eq!(ids.of(&h), format!("{prefix}-0").as_str());
         h.insert(X_REQUEST_ID, HeaderValue::from_static("front-42.abc"));
         assert_eq!(ids.of(&h), "front-42.abc");
         for bad in [&b"with space"[..], b"", &[b'a'; 129][..], b"caf\xc3\xa9"] {

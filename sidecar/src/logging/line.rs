@@ -19,7 +19,9 @@ pub struct Line<'a> {
     pub bytes: u64,
     pub duration: Duration,
     pub client: IpAddr,
-    pub request_id: &'a str,
+    /// Visible ASCII: the request's id as it is kept or made (which
+    /// spares checking it again for a `&str`).
+    pub request_id: &'a [u8],
 }
 
 /// Appends `line` in the shape `tracing`'s formatter gives the other
@@ -27,73 +29,68 @@ pub struct Line<'a> {
 /// or one JSON object. Digits are written by hand: the formatting
 /// machinery cost more than the rest of the line.
 pub(super) fn format_line(out: &mut Vec<u8>, format: LogFormat, line: &Line<'_>, now: SystemTime) {
-    let json = format == LogFormat::Json;
-    if json {
-        out.extend_from_slice(b"{\"timestamp\":\"");
-        timestamp(out, now);
-        out.extend_from_slice(b"\",\"level\":\"INFO\",\"message\":\"request\"");
-    } else {
-        timestamp(out, now);
-        out.extend_from_slice(b"  INFO access: request");
+    // Room for the whole line unless a field needs escaping: the buffer
+    // then grows once, not at each field.
+    out.reserve(LINE_ROOM + line.path.len() + line.route.len() + line.request_id.len());
+    match format {
+        LogFormat::Json => fields::<true>(out, line, now),
+        LogFormat::Text => fields::<false>(out, line, now),
     }
-    // ` name=` in text, `,"name":` in JSON.
-    let key = |out: &mut Vec<u8>, text: &[u8], json_key: &[u8]| {
-        out.extend_from_slice(if json { json_key } else { text });
-    };
-    key(out, b" method=", b",\"method\":");
-    token(out, line.method);
-    key(out, b" path=", b",\"path\":");
-    quoted(out, line.path);
-    key(out, b" route=", b",\"route\":");
-    token(out, line.route);
-    key(out, b" status=", b",\"status\":");
+}
+
+/// The fixed part of a JSON line (the longer shape) and the longest
+/// values of its numbers and address, with room to spare.
+const LINE_ROOM: usize = 256;
+
+/// The line, its shape chosen at compile time so that each run of fixed
+/// text between two fields is one copy of a known length.
+fn fields<const JSON: bool>(out: &mut Vec<u8>, line: &Line<'_>, now: SystemTime) {
+    let text = |text: &'static [u8], json: &'static [u8]| if JSON { json } else { text };
+    if JSON {
+        out.extend_from_slice(b"{\"timestamp\":\"");
+    }
+    timestamp(out, now);
+    out.extend_from_slice(text(
+        b"  INFO access: request method=\"",
+        b"\",\"level\":\"INFO\",\"message\":\"request\",\"method\":\"",
+    ));
+    // A method is an HTTP token, a route's name one of ours: neither has
+    // a quote, backslash or control character.
+    debug_assert!(!needs_escape(line.method.as_bytes()), "{:?}", line.method);
+    debug_assert!(!needs_escape(line.route.as_bytes()), "{:?}", line.route);
+    out.extend_from_slice(line.method.as_bytes());
+    out.extend_from_slice(text(b"\" path=", b"\",\"path\":"));
+    quoted(out, line.path.as_bytes());
+    out.extend_from_slice(text(b" route=\"", b",\"route\":\""));
+    out.extend_from_slice(line.route.as_bytes());
+    out.extend_from_slice(text(b"\" status=", b"\",\"status\":"));
     number(out, u64::from(line.status));
-    key(out, b" bytes=", b",\"bytes\":");
+    out.extend_from_slice(text(b" bytes=", b",\"bytes\":"));
     number(out, line.bytes);
-    key(out, b" duration_ms=", b",\"duration_ms\":");
+    out.extend_from_slice(text(b" duration_ms=", b",\"duration_ms\":"));
     millis(out, line.duration);
     // The address is a string in JSON, bare in text (as `tracing` prints
     // a `Display` field).
-    key(out, b" client=", b",\"client\":");
-    if json {
-        out.push(b'"');
-    }
+    out.extend_from_slice(text(b" client=", b",\"client\":\""));
     address(out, line.client);
-    if json {
-        out.push(b'"');
-    }
-    key(out, b" request_id=", b",\"request_id\":");
+    out.extend_from_slice(text(b" request_id=", b"\",\"request_id\":"));
+    debug_assert!(line.request_id.is_ascii(), "{:?}", line.request_id);
     quoted(out, line.request_id);
-    if json {
-        out.extend_from_slice(b",\"target\":\"access\"}");
-    }
-    out.push(b'\n');
-}
-
-/// `s` in double quotes as it is: a method (an HTTP token, which has no
-/// quote, backslash or control character) or a route's name.
-fn token(out: &mut Vec<u8>, s: &str) {
-    debug_assert!(!needs_escape(s.as_bytes()), "{s:?}");
-    out.reserve(s.len() + 2);
-    out.push(b'"');
-    out.extend_from_slice(s.as_bytes());
-    out.push(b'"');
+    out.extend_from_slice(text(b"\n", b",\"target\":\"access\"}\n"));
 }
 
 /// `s` in double quotes, escaped for JSON (which the text format's
 /// quoting also reads as). Bytes of UTF-8 sequences are all 0x80 or
 /// more, so escaping by byte keeps them whole. A field that needs no
 /// escape (almost every one) is copied at once.
-fn quoted(out: &mut Vec<u8>, s: &str) {
-    let bytes = s.as_bytes();
-    let plain = !needs_escape(bytes);
-    out.reserve(bytes.len() + 2);
+fn quoted(out: &mut Vec<u8>, bytes: &[u8]) {
     out.push(b'"');
-    if plain {
+    if !needs_escape(bytes) {
         out.extend_from_slice(bytes);
         out.push(b'"');
         return;
     }
+    out.reserve(bytes.len() * 6 + 1);
     for &b in bytes {
         match b {
             b'"' => out.extend_from_slice(b"\\\""),
@@ -166,9 +163,37 @@ fn padded(out: &mut Vec<u8>, mut n: u64, width: usize) {
     out.extend_from_slice(&buf[start..]);
 }
 
-/// `n` in decimal.
+/// The last `W` decimal digits of `n`, zero-padded: a copy of a known
+/// length, for the fields whose width is fixed.
+fn fixed<const W: usize>(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(&digits::<W>(n));
+}
+
+/// The last `W` decimal digits of `n`.
+fn digits<const W: usize>(mut n: u64) -> [u8; W] {
+    let mut buf = [b'0'; W];
+    let mut at = W;
+    while at >= 2 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        at -= 2;
+        buf[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if at == 1 {
+        buf[0] = b'0' + (n % 10) as u8;
+    }
+    buf
+}
+
+/// `n` in decimal; up to three digits (a status, most sizes of a 304 or
+/// a duration's milliseconds) without the general loop.
 fn number(out: &mut Vec<u8>, n: u64) {
-    padded(out, n, 1);
+    match n {
+        0..10 => out.push(b'0' + n as u8),
+        10..100 => fixed::<2>(out, n),
+        100..1000 => fixed::<3>(out, n),
+        _ => padded(out, n, 1),
+    }
 }
 
 /// Milliseconds with three decimals.
@@ -176,7 +201,7 @@ fn millis(out: &mut Vec<u8>, d: Duration) {
     let micros = u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
     number(out, micros / 1000);
     out.push(b'.');
-    padded(out, micros % 1000, 3);
+    fixed::<3>(out, micros % 1000);
 }
 
 /// The client's address; an IPv4 address is written once per thread
@@ -214,32 +239,29 @@ fn address(out: &mut Vec<u8>, ip: IpAddr) {
 /// date and time of day are worked out once per second per thread.
 fn timestamp(out: &mut Vec<u8>, now: SystemTime) {
     thread_local! {
-        static SECOND: std::cell::RefCell<(u64, String)> =
-            const { std::cell::RefCell::new((u64::MAX, String::new())) };
+        /// The second, and `YYYY-MM-DDTHH:MM:SS.` for it.
+        static SECOND: std::cell::Cell<(u64, [u8; 20])> =
+            const { std::cell::Cell::new((u64::MAX, [0; 20])) };
     }
     let since = now.duration_since(UNIX_EPOCH).unwrap_or_default();
     let secs = since.as_secs();
-    SECOND.with(|cached| {
-        let mut cached = cached.borrow_mut();
-        if cached.0 != secs {
-            cached.1.clear();
-            let (y, mo, d) = civil(secs / 86_400);
-            let t = secs % 86_400;
-            let _ = std::fmt::Write::write_fmt(
-                &mut cached.1,
-                format_args!(
-                    "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}",
-                    t / 3600,
-                    t / 60 % 60,
-                    t % 60
-                ),
-            );
-            cached.0 = secs;
-        }
-        out.extend_from_slice(cached.1.as_bytes());
-    });
-    out.push(b'.');
-    padded(out, u64::from(since.subsec_micros()), 6);
+    let (second, mut prefix) = SECOND.get();
+    if second != secs {
+        let (y, mo, d) = civil(secs / 86_400);
+        let t = secs % 86_400;
+        // Years past 9999 would need a fifth digit; RFC 3339 has four.
+        prefix[..4].copy_from_slice(&digits::<4>(y));
+        prefix[5..7].copy_from_slice(&digits::<2>(mo));
+        prefix[8..10].copy_from_slice(&digits::<2>(d));
+        prefix[11..13].copy_from_slice(&digits::<2>(t / 3600));
+        prefix[14..16].copy_from_slice(&digits::<2>(t / 60 % 60));
+        prefix[17..19].copy_from_slice(&digits::<2>(t % 60));
+        (prefix[4], prefix[7], prefix[10]) = (b'-', b'-', b'T');
+        (prefix[13], prefix[16], prefix[19]) = (b':', b':', b'.');
+        SECOND.set((secs, prefix));
+    }
+    out.extend_from_slice(&prefix);
+    fixed::<6>(out, u64::from(since.subsec_micros()));
     out.push(b'Z');
 }
 
@@ -269,7 +291,7 @@ pub(super) fn sample(id: &str) -> Line<'_> {
         bytes: 1234,
         duration: Duration::from_micros(1500),
         client: "127.0.0.1".parse().unwrap(),
-        request_id: id,
+        request_id: id.as_bytes(),
     }
 }
 
@@ -293,6 +315,18 @@ mod tests {
         assert_eq!(v["duration_ms"], 1.5);
         assert_eq!(v["client"], "127.0.0.1");
         assert_eq!(v["request_id"], "a\\b");
+        // The thread's cached second is left behind: a line of another
+        // day, and then of the first second again.
+        for (micros, stamp) in [
+            (951_782_400_000_007, "2000-02-29T00:00:00.000007Z"),
+            (1_796_247_321_999_999, "2026-12-02T21:35:21.999999Z"),
+        ] {
+            let mut out = Vec::new();
+            let when = UNIX_EPOCH + Duration::from_micros(micros);
+            format_line(&mut out, LogFormat::Json, &line("x"), when);
+            let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            assert_eq!(v["timestamp"], stamp);
+        }
         let mut text = Vec::new();
         format_line(&mut text, LogFormat::Text, &line("r-1"), at);
         assert_eq!(
@@ -312,8 +346,8 @@ mod tests {
         out.push(b' ');
         address(&mut out, "2001:db8::7".parse().unwrap());
         out.push(b' ');
-        quoted(&mut out, "tab\there é");
-        for n in [0, 7, 10, 99, 100, 404, 12_345, u64::MAX] {
+        quoted(&mut out, "tab\there é".as_bytes());
+        for n in [0, 7, 10, 99, 100, 404, 999, 1000, 12_345, u64::MAX] {
             out.push(b' ');
             number(&mut out, n);
         }
@@ -321,11 +355,17 @@ mod tests {
         padded(&mut out, 42, 6);
         out.push(b' ');
         padded(&mut out, 1_234_567, 6);
-        quoted(&mut out, "\"q\\\u{7f}");
+        out.push(b' ');
+        fixed::<6>(&mut out, 42);
+        out.push(b' ');
+        fixed::<3>(&mut out, 7);
+        out.push(b' ');
+        fixed::<1>(&mut out, 1_234_567);
+        quoted(&mut out, "\"q\\\u{7f}".as_bytes());
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "0.060 12345.678 2001:db8::7 \"tab\\u0009here é\" 0 7 10 99 100 404 12345 \
-             18446744073709551615 000042 1234567\"\\\"q\\\\\\u007f\""
+            "0.060 12345.678 2001:db8::7 \"tab\\u0009here é\" 0 7 10 99 100 404 999 1000 12345 \
+             18446744073709551615 000042 1234567 000042 007 7\"\\\"q\\\\\\u007f\""
         );
     }
 
