@@ -49,8 +49,8 @@ impl Default for RequestIds {
 }
 
 impl RequestIds {
-    /// The request's own id when sane (1 to 128 visible ASCII characters),
-    /// a new one otherwise.
+    /// The request's own id when sane (1 to 128 visible ASCII characters,
+    /// no quote or backslash), a new one otherwise.
     pub fn of(&self, headers: &HeaderMap) -> HeaderValue {
         if let Some(id) = headers.get(X_REQUEST_ID)
             && sane(id.as_bytes())
@@ -78,8 +78,13 @@ fn hex(mut n: u64, out: &mut [u8]) {
     }
 }
 
+/// 1 to 128 visible ASCII characters other than `"` and `\\`: an id
+/// that any log, JSON or quoted text carries as it is.
 fn sane(id: &[u8]) -> bool {
-    (1..=ID_MAX).contains(&id.len()) && id.iter().all(|b| (0x21..=0x7e).contains(b))
+    (1..=ID_MAX).contains(&id.len())
+        && id
+            .iter()
+            .all(|&b| (0x21..=0x7e).contains(&b) && b != b'"' && b != b'\\')
 }
 
 /// What the log line needs of a request, taken before the request is
@@ -171,7 +176,7 @@ impl Seen {
             bytes,
             duration: elapsed,
             client: self.client,
-            // Kept or made visible ASCII by `RequestIds::of`.
+            // Kept or made sane by `RequestIds::of`.
             request_id: self.id.as_bytes(),
         });
     }
@@ -202,7 +207,14 @@ mod tests {
         assert_eq!(ids.of(&h), format!("{prefix}-0").as_str());
         h.insert(X_REQUEST_ID, HeaderValue::from_static("front-42.abc"));
         assert_eq!(ids.of(&h), "front-42.abc");
-        for bad in [&b"with space"[..], b"", &[b'a'; 129][..], b"caf\xc3\xa9"] {
+        for bad in [
+            &b"with space"[..],
+            b"",
+            &[b'a'; 129][..],
+            b"caf\xc3\xa9",
+            b"q\"uote",
+            b"back\\slash",
+        ] {
             h.insert(X_REQUEST_ID, HeaderValue::from_bytes(bad).unwrap());
             assert_ne!(ids.of(&h).as_bytes(), bad);
         }

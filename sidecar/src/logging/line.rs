@@ -19,8 +19,8 @@ pub struct Line<'a> {
     pub bytes: u64,
     pub duration: Duration,
     pub client: IpAddr,
-    /// Visible ASCII: the request's id as it is kept or made (which
-    /// spares checking it again for a `&str`).
+    /// Visible ASCII without a quote or backslash (the request's id as
+    /// `RequestIds` keeps or makes it): written as it is.
     pub request_id: &'a [u8],
 }
 
@@ -74,9 +74,14 @@ fn fields<const JSON: bool>(out: &mut Vec<u8>, line: &Line<'_>, now: SystemTime)
     out.extend_from_slice(text(b" client=", b",\"client\":\""));
     address(out, line.client);
     out.extend_from_slice(text(b" request_id=", b"\",\"request_id\":"));
-    debug_assert!(line.request_id.is_ascii(), "{:?}", line.request_id);
-    quoted(out, line.request_id);
-    out.extend_from_slice(text(b"\n", b",\"target\":\"access\"}\n"));
+    debug_assert!(
+        line.request_id.is_ascii() && !needs_escape(line.request_id),
+        "{:?}",
+        line.request_id
+    );
+    out.push(b'"');
+    out.extend_from_slice(line.request_id);
+    out.extend_from_slice(text(b"\"\n", b"\",\"target\":\"access\"}\n"));
 }
 
 /// `s` in double quotes, escaped for JSON (which the text format's
@@ -121,17 +126,21 @@ fn needs_escape(bytes: &[u8]) -> bool {
         let zero = |x: u64| x.wrapping_sub(ONES) & !x;
         (below_space | zero(quote) | zero(backslash) | zero(delete)) & HIGH != 0
     };
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        if word(u64::from_le_bytes(c.try_into().unwrap_or_default())) {
-            return true;
-        }
-    }
-    chunks
-        .remainder()
-        .iter()
-        .any(|&b| b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f)
+    let (words, rest) = bytes.as_chunks::<8>();
+    words.iter().any(|w| word(u64::from_le_bytes(*w)))
+        || rest.iter().any(|&b| ESCAPED[usize::from(b)])
 }
+
+/// The bytes a quoted field escapes.
+const ESCAPED: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = b < 0x20 || b == b'"' as usize || b == b'\\' as usize || b == 0x7f;
+        b += 1;
+    }
+    table
+};
 
 /// "00" to "99", for writing two digits at a time.
 const PAIRS: &[u8; 200] = b"\
@@ -304,7 +313,7 @@ mod tests {
     fn json_lines_parse_with_every_field() {
         let mut out = Vec::new();
         let at = UNIX_EPOCH + Duration::from_micros(1_796_247_321_123_456);
-        format_line(&mut out, LogFormat::Json, &line("a\\b"), at);
+        format_line(&mut out, LogFormat::Json, &line("a-b.c"), at);
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(v["timestamp"], "2026-12-02T21:35:21.123456Z");
         assert_eq!(v["level"], "INFO");
@@ -314,7 +323,7 @@ mod tests {
         assert_eq!(v["bytes"], 1234);
         assert_eq!(v["duration_ms"], 1.5);
         assert_eq!(v["client"], "127.0.0.1");
-        assert_eq!(v["request_id"], "a\\b");
+        assert_eq!(v["request_id"], "a-b.c");
         // The thread's cached second is left behind: a line of another
         // day, and then of the first second again.
         for (micros, stamp) in [
