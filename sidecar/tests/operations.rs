@@ -125,6 +125,34 @@ fn one_access_line_per_request_without_private_queries() {
 }
 
 #[test]
+fn files_and_revalidations_carry_one_made_id_each() {
+    let f = Fixture::new();
+    let server = Server::start(&f.dist, &[]);
+    let page = server.get("/", &[]);
+    let etag = page.must("etag").to_owned();
+    let revalidated = server.get("/", &[("If-None-Match", etag.as_str())]);
+    assert_eq!(revalidated.status, 304);
+    let brotli = server.get("/", &[("Accept-Encoding", "br")]);
+    let mut ids = Vec::new();
+    for answer in [&page, &revalidated, &brotli] {
+        let all: Vec<&str> = answer
+            .headers
+            .iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case("x-request-id"))
+            .map(|(_, v)| v.as_str())
+            .collect();
+        assert_eq!(all.len(), 1, "one id on each answer: {all:?}");
+        assert!(
+            all[0].contains('-') && all[0].len() > 9,
+            "a made id: {all:?}"
+        );
+        ids.push(all[0]);
+    }
+    ids.dedup();
+    assert_eq!(ids.len(), 3, "each answer its own id: {ids:?}");
+}
+
+#[test]
 fn the_access_log_can_be_turned_off() {
     let f = Fixture::new();
     let server = Server::start(&f.dist, &["--log-format", "json", "--access-log", "false"]);
