@@ -31,7 +31,7 @@ use hyper::body::Body as HttpBody;
 
 use crate::Body;
 use crate::health::Health;
-use crate::http::access_log::{Seen, X_REQUEST_ID};
+use crate::http::access_log::{Answered, Seen, X_REQUEST_ID};
 use crate::http::body::{close, discard};
 use crate::http::cors::{self, Cors};
 use crate::http::handler::{Answer, Call, Handler, RELEASE, name_release, serve};
@@ -72,7 +72,7 @@ where
 {
     let started = Instant::now();
     let (parts, body) = request.into_parts();
-    let seen = seen(state, &parts.method, &parts.uri, &parts.headers, peer);
+    let seen = seen(state, &parts.headers, peer);
     // A file asked for without a body needs nothing awaited: it is answered
     // here, without the boxed future the other routes are polled through.
     if body.is_end_stream()
@@ -80,32 +80,33 @@ where
     {
         let (route, cors, response) =
             answer.unwrap_or_else(|_| panicked(state, &parts.method, &parts.uri));
-        return finish(state, &parts.method, route, &cors, response, started, &seen);
+        let request = (&parts.method, &parts.uri);
+        return finish(state, request, route, &cors, response, started, &seen);
     }
     let (method, uri) = (parts.method.clone(), parts.uri.clone());
     let (route, cors, response) =
         CatchPanic(Box::pin(dispatch(state, Request::from_parts(parts, body))))
             .await
             .unwrap_or_else(|_| panicked(state, &method, &uri));
-    finish(state, &method, route, &cors, response, started, &seen)
+    finish(
+        state,
+        (&method, &uri),
+        route,
+        &cors,
+        response,
+        started,
+        &seen,
+    )
 }
 
 /// The request's id, and what its log line needs.
-fn seen(
-    state: &AppState,
-    method: &Method,
-    uri: &Uri,
-    headers: &http::HeaderMap,
-    peer: Option<std::net::IpAddr>,
-) -> Seen {
+fn seen(state: &AppState, headers: &http::HeaderMap, peer: Option<std::net::IpAddr>) -> Seen {
     let config = &state.config;
     let log = state.access_log.is_some();
     Seen::new(
         &state.request_ids,
         log,
         &config.trusted_proxies,
-        method,
-        uri,
         headers,
         peer,
     )
@@ -151,13 +152,7 @@ pub fn overloaded<B>(state: &AppState, request: &Request<B>) -> Response<Body> {
         .extensions()
         .get::<crate::http::proxy::PeerAddr>()
         .map(|p| p.0);
-    let seen = seen(
-        state,
-        request.method(),
-        request.uri(),
-        request.headers(),
-        peer,
-    );
+    let seen = seen(state, request.headers(), peer);
     let problem = Problem::new(
         Code::ServiceUnavailable,
         "The server is at its connection limit.",
@@ -167,7 +162,7 @@ pub fn overloaded<B>(state: &AppState, request: &Request<B>) -> Response<Body> {
     let response = state.problem(problem, request.uri().path());
     finish(
         state,
-        request.method(),
+        (request.method(), request.uri()),
         Route::Overload,
         &Cors::Public,
         response,
@@ -426,7 +421,7 @@ fn takes(method: routes::Method, request: &Method) -> bool {
 /// no body on HEAD, one metrics sample, one access log line.
 fn finish(
     state: &AppState,
-    method: &Method,
+    (method, uri): (&Method, &Uri),
     route: Route,
     cors: &Cors,
     mut response: Response<Body>,
@@ -461,7 +456,7 @@ fn finish(
         // What a visitor typed into the form or the chat never reaches the
         // log, not even through a query string: neither the routes' nor
         // the form page's, which the chat's hand-off prefills by query.
-        let private = seen.has_query()
+        let private = uri.query().is_some()
             && match route {
                 Route::Endpoint(e) => {
                     matches!(
@@ -472,10 +467,17 @@ fn finish(
                 _ => {
                     let form = state.published.get();
                     let form = form.content.form_path().trim_end_matches('/');
-                    seen.path().trim_end_matches('/') == form
+                    uri.path().trim_end_matches('/') == form
                 }
             };
-        seen.log(log, route.label(), private, status, bytes, elapsed);
+        let answer = Answered {
+            route: route.label(),
+            private,
+            status,
+            bytes,
+            elapsed,
+        };
+        seen.log(log, (method, uri), answer);
     }
     response
 }

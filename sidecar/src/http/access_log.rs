@@ -87,41 +87,31 @@ fn sane(id: &[u8]) -> bool {
             .all(|&b| (0x21..=0x7e).contains(&b) && b != b'"' && b != b'\\')
 }
 
-/// What the log line needs of a request, taken before the request is
-/// handed on.
+/// What the log line needs of a request besides its method and target,
+/// taken before the request is handed on. The method and target are
+/// lent again when the line is written: keeping a clone of the target
+/// turned the bytes hyper parsed it from into shared ones, which cost an
+/// allocation per request when hyper read the next.
 #[derive(Debug)]
 pub struct Seen {
     pub id: HeaderValue,
-    method: Method,
-    uri: Uri,
     client: IpAddr,
     logged: bool,
 }
 
 impl Seen {
-    /// The request's id, and when `log` the rest of its line's fields; the
-    /// client is `peer` as seen through `trusted` proxies.
+    /// The request's id, and when `log` the client for its line: `peer`
+    /// as seen through `trusted` proxies.
     pub fn new(
         ids: &RequestIds,
         log: bool,
         trusted: &[Cidr],
-        method: &Method,
-        uri: &Uri,
         headers: &HeaderMap,
         peer: Option<IpAddr>,
     ) -> Seen {
         let id = ids.of(headers);
-        if !log {
-            return Seen {
-                id,
-                method: Method::GET,
-                uri: Uri::default(),
-                client: IpAddr::V4(Ipv4Addr::UNSPECIFIED),
-                logged: false,
-            };
-        }
         let peer = peer.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
-        let client = if trusted.is_empty() {
+        let client = if !log || trusted.is_empty() {
             peer
         } else {
             let forwarded = headers
@@ -132,21 +122,9 @@ impl Seen {
         };
         Seen {
             id,
-            method: method.clone(),
-            uri: uri.clone(),
             client,
-            logged: true,
+            logged: log,
         }
-    }
-
-    /// The request's path (empty when the line is not logged).
-    pub fn path(&self) -> &str {
-        self.uri.path()
-    }
-
-    /// Whether the request's target has a query string.
-    pub fn has_query(&self) -> bool {
-        self.uri.query().is_some()
     }
 
     /// Whether the request's line is logged.
@@ -154,32 +132,36 @@ impl Seen {
         self.logged
     }
 
-    /// Logs the request's line to `log`; `private` drops the query string.
-    pub fn log(
-        &self,
-        log: &AccessLog,
-        route: &str,
-        private: bool,
-        status: u16,
-        bytes: u64,
-        elapsed: Duration,
-    ) {
-        let path = match (private, self.uri.path_and_query()) {
+    /// Logs the line of the request of `method` and `uri` to `log`;
+    /// `private` drops the query string.
+    pub fn log(&self, log: &AccessLog, (method, uri): (&Method, &Uri), answer: Answered<'_>) {
+        let path = match (answer.private, uri.path_and_query()) {
             (false, Some(pq)) => pq.as_str(),
-            _ => self.uri.path(),
+            _ => uri.path(),
         };
         log.log(&Line {
-            method: self.method.as_str(),
+            method: method.as_str(),
             path,
-            route,
-            status,
-            bytes,
-            duration: elapsed,
+            route: answer.route,
+            status: answer.status,
+            bytes: answer.bytes,
+            duration: answer.elapsed,
             client: self.client,
             // Kept or made sane by `RequestIds::of`.
             request_id: self.id.as_bytes(),
         });
     }
+}
+
+/// What a line says of the answer.
+#[derive(Debug, Clone, Copy)]
+pub struct Answered<'a> {
+    pub route: &'a str,
+    /// Whether the query string is left out.
+    pub private: bool,
+    pub status: u16,
+    pub bytes: u64,
+    pub elapsed: Duration,
 }
 
 #[cfg(test)]

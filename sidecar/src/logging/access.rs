@@ -30,6 +30,8 @@ const FLUSH_EVERY: Duration = Duration::from_millis(50);
 const BATCH: usize = 64 * 1024;
 /// A worker's buffer this full drops lines instead of growing.
 const MAX_PENDING: usize = 8 * 1024 * 1024;
+/// The most room an emptied buffer keeps for its next use.
+const KEEP: usize = 4 * BATCH;
 /// Buffers, one per worker up to this many (workers beyond share).
 const SHARDS: usize = 16;
 
@@ -50,6 +52,8 @@ struct Shared {
     format: LogFormat,
     shards: Vec<Mutex<Vec<u8>>>,
     out: Mutex<Box<dyn Write + Send>>,
+    /// The emptied buffer the next drain gives a worker.
+    spare: Mutex<Vec<u8>>,
     dropped: AtomicU64,
     closed: AtomicBool,
     writer: Mutex<Option<thread::Thread>>,
@@ -71,6 +75,7 @@ impl AccessLog {
             format,
             shards: (0..SHARDS).map(|_| Mutex::new(Vec::new())).collect(),
             out: Mutex::new(out),
+            spare: Mutex::new(Vec::new()),
             dropped: AtomicU64::new(0),
             closed: AtomicBool::new(false),
             writer: Mutex::new(None),
@@ -137,7 +142,11 @@ impl Shared {
     /// written outside it.
     fn drain(&self) {
         let mut out = lock(&self.out);
-        let mut batch = Vec::new();
+        // The buffer a worker gets back keeps its room from one drain to
+        // the next: starting each from an empty one, a worker's buffer
+        // grew (and was copied) a dozen times every [`FLUSH_EVERY`].
+        let mut spare = lock(&self.spare);
+        let mut batch = std::mem::take(&mut *spare);
         for shard in &self.shards {
             {
                 let mut buffer = lock(shard);
@@ -152,6 +161,9 @@ impl Shared {
             batch.clear();
         }
         let _ = out.flush();
+        // After a burst, the room of a normal batch is what is kept.
+        batch.shrink_to(KEEP);
+        *spare = batch;
     }
 }
 
@@ -225,6 +237,22 @@ mod tests {
         ids.dedup();
         assert_eq!(ids.len(), 8_000, "every line once");
         assert_eq!(log.dropped(), 0);
+    }
+
+    #[test]
+    fn a_worker_gets_back_a_buffer_with_room() {
+        let log = AccessLog::to(LogFormat::Text, Box::new(Shared::default())).unwrap();
+        let room = || lock(&log.shared.shards[shard()]).capacity();
+        for round in 0..3 {
+            for i in 0..1_000 {
+                log.log(&line(&format!("r{round}-{i}")));
+            }
+            log.flush();
+        }
+        // From the second drain on, the emptied buffer of one before (the
+        // writer also drains whenever a buffer passes BATCH).
+        assert!(room() >= BATCH / 2, "{}", room());
+        assert!(lock(&log.shared.shards[shard()]).is_empty());
     }
 
     #[test]
