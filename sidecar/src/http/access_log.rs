@@ -89,9 +89,8 @@ fn sane(id: &[u8]) -> bool {
 
 /// What the log line needs of a request besides its method and target,
 /// taken before the request is handed on. The method and target are
-/// lent again when the line is written: keeping a clone of the target
-/// turned the bytes hyper parsed it from into shared ones, which cost an
-/// allocation per request when hyper read the next.
+/// lent again when the line is written, rather than cloned here for
+/// every request.
 #[derive(Debug)]
 pub struct Seen {
     pub id: HeaderValue,
