@@ -308,7 +308,7 @@ async fn the_question_set_is_honest_and_its_figures_are_printed() {
     let mut tallies = [Tally::default(), Tally::default(), Tally::default()];
     // `CHAT_QUALITY_DUMP=FILE`: each answer as a JSON line (its set, the
     // expected page and excerpt, the kind, the cited then related pages in
-    // order), for measuring a re-ranker beside this one
+    // order, the first quote), for measuring a re-ranker beside this one
     // (`scripts/bench-chat-model`).
     let mut dump = std::env::var_os("CHAT_QUALITY_DUMP").map(|_| String::new());
     let unquotable = Unquotable::read(&dist);
@@ -385,6 +385,7 @@ async fn the_question_set_is_honest_and_its_figures_are_printed() {
                 "answer": e.expected.as_ref().map(|(_, a)| a),
                 "kind": kind,
                 "cited": cited,
+                "quote": citations.first().and_then(|c| c["quote"].as_str()),
                 "related": related,
             });
             out.push_str(&line.to_string());
