@@ -449,7 +449,8 @@ fn finish(
         }
     }
     let status = response.status().as_u16();
-    let elapsed = started.elapsed();
+    let ended = Instant::now();
+    let elapsed = ended.saturating_duration_since(started);
     state.metrics.record(route, status, elapsed);
     if let Some(log) = state.access_log.as_ref().filter(|_| seen.logged()) {
         let bytes = response.body().size_hint().exact().unwrap_or(0);
@@ -476,6 +477,7 @@ fn finish(
             status,
             bytes,
             elapsed,
+            at: ended,
         };
         seen.log(log, (method, uri), answer);
     }

@@ -8,6 +8,37 @@ use common::Fixture;
 use common::client::Server;
 use serde_json::Value;
 
+/// Seconds since the Unix epoch, now.
+fn now() -> f64 {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    since.unwrap().as_secs_f64()
+}
+
+/// Seconds since the Unix epoch of a timestamp of the log's shape
+/// (`2026-12-02T21:35:21.123456Z`), by the proleptic Gregorian calendar.
+fn epoch_seconds(stamp: &str) -> f64 {
+    assert!(stamp.len() == 27 && stamp.ends_with('Z'), "{stamp}");
+    let n = |at: usize, len: usize| stamp[at..at + len].parse::<i64>().unwrap();
+    let (month, day) = (n(5, 2), n(8, 2));
+    let year = n(0, 4) - i64::from(month <= 2);
+    let era = year.div_euclid(400);
+    let of_era = year - era * 400;
+    let of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let days = era * 146_097 + of_era * 365 + of_era / 4 - of_era / 100 + of_year - 719_468;
+    let seconds = days * 86_400 + n(11, 2) * 3_600 + n(14, 2) * 60;
+    seconds as f64 + stamp[17..26].parse::<f64>().unwrap()
+}
+
+#[test]
+fn timestamps_read_as_seconds() {
+    assert_eq!(epoch_seconds("1970-01-01T00:00:00.000000Z"), 0.0);
+    assert_eq!(epoch_seconds("2000-02-29T00:00:01.500000Z"), 951_782_401.5);
+    assert_eq!(
+        epoch_seconds("2026-12-02T21:35:21.000000Z"),
+        1_796_247_321.0
+    );
+}
+
 /// The `access` lines logged so far, parsed.
 fn access_lines(server: &Server) -> Vec<Value> {
     server
@@ -50,6 +81,7 @@ fn one_access_line_per_request_without_private_queries() {
     let f = Fixture::new();
     let server = Server::start(&f.dist, &["--log-format", "json"]);
     let origin = format!("http://{}", server.addr);
+    let before = now();
     let kept = server.get("/?v=2", &[("X-Request-Id", "front-7f3a")]);
     assert_eq!(kept.header("x-request-id"), Some("front-7f3a"));
     let made = server.get("/no/such/page", &[("X-Request-Id", "has space")]);
@@ -94,6 +126,16 @@ fn one_access_line_per_request_without_private_queries() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
     assert_eq!(lines.len(), 6, "{lines:#?}");
+    // Each line's time is when its request was answered (the log derives
+    // it from the monotonic clock between readings of the system clock).
+    let after = now();
+    for l in &lines {
+        let at = epoch_seconds(l["timestamp"].as_str().unwrap());
+        assert!(
+            before - 0.001 <= at && at <= after + 0.001,
+            "{before} {at} {after}: {l}"
+        );
+    }
     let by_id = |id: &str| {
         lines
             .iter()

@@ -11,7 +11,7 @@
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use http::header::{HeaderMap, HeaderName, HeaderValue};
 use http::{Method, Uri};
@@ -145,6 +145,7 @@ impl Seen {
             status: answer.status,
             bytes: answer.bytes,
             duration: answer.elapsed,
+            at: answer.at,
             client: self.client,
             // Kept or made sane by `RequestIds::of`.
             request_id: self.id.as_bytes(),
@@ -161,6 +162,8 @@ pub struct Answered<'a> {
     pub status: u16,
     pub bytes: u64,
     pub elapsed: Duration,
+    /// When the answer was made.
+    pub at: Instant,
 }
 
 #[cfg(test)]

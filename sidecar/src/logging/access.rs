@@ -19,9 +19,10 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 pub use super::line::Line;
+use super::line::Recent;
 use super::{LogFormat, LogOutput};
 
 /// How often the writer writes what the workers have logged.
@@ -34,6 +35,9 @@ const MAX_PENDING: usize = 8 * 1024 * 1024;
 const KEEP: usize = 4 * BATCH;
 /// Buffers, one per worker up to this many (workers beyond share).
 const SHARDS: usize = 16;
+/// How long a buffer's lines take their wall time from one reading of
+/// the system clock (see [`wall`]).
+const CLOCK_READ_EVERY: Duration = Duration::from_secs(1);
 
 /// The request log: shared by the workers, written by its own thread.
 pub struct AccessLog {
@@ -50,7 +54,7 @@ impl std::fmt::Debug for AccessLog {
 
 struct Shared {
     format: LogFormat,
-    shards: Vec<Mutex<Vec<u8>>>,
+    shards: Vec<Mutex<Shard>>,
     out: Mutex<Box<dyn Write + Send>>,
     /// The emptied buffer the next drain gives a worker.
     spare: Mutex<Vec<u8>>,
@@ -73,7 +77,7 @@ impl AccessLog {
     pub fn to(format: LogFormat, out: Box<dyn Write + Send>) -> std::io::Result<AccessLog> {
         let shared = Arc::new(Shared {
             format,
-            shards: (0..SHARDS).map(|_| Mutex::new(Vec::new())).collect(),
+            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
             out: Mutex::new(out),
             spare: Mutex::new(Vec::new()),
             dropped: AtomicU64::new(0),
@@ -96,15 +100,21 @@ impl AccessLog {
     /// Adds `line` to this worker's buffer.
     pub fn log(&self, line: &Line<'_>) {
         let shared = &*self.shared;
-        let mut buffer = lock(&shared.shards[shard()]);
-        if buffer.len() >= MAX_PENDING {
+        let mut shard = lock(&shared.shards[shard()]);
+        let Shard {
+            lines,
+            recent,
+            clock,
+        } = &mut *shard;
+        if lines.len() >= MAX_PENDING {
             shared.dropped.fetch_add(1, Relaxed);
             return;
         }
-        let before = buffer.len();
-        super::line::format_line(&mut buffer, shared.format, line, SystemTime::now());
-        if before < BATCH && buffer.len() >= BATCH {
-            drop(buffer);
+        let before = lines.len();
+        let now = wall(clock, line.at);
+        super::line::format_line(lines, recent, shared.format, line, now);
+        if before < BATCH && lines.len() >= BATCH {
+            drop(shard);
             if let Some(writer) = lock(&shared.writer).as_ref() {
                 writer.unpark();
             }
@@ -149,12 +159,12 @@ impl Shared {
         let mut batch = std::mem::take(&mut *spare);
         for shard in &self.shards {
             {
-                let mut buffer = lock(shard);
-                if buffer.is_empty() {
+                let mut shard = lock(shard);
+                if shard.lines.is_empty() {
                     continue;
                 }
                 // The worker gets the emptied buffer of the previous one.
-                std::mem::swap(&mut *buffer, &mut batch);
+                std::mem::swap(&mut shard.lines, &mut batch);
             }
             // A stream that fails loses these lines, never a response.
             let _ = out.write_all(&batch);
@@ -165,6 +175,36 @@ impl Shared {
         batch.shrink_to(KEEP);
         *spare = batch;
     }
+}
+
+/// A worker's lines, and what its consecutive lines share.
+#[derive(Default)]
+struct Shard {
+    lines: Vec<u8>,
+    recent: Recent,
+    /// A reading of the system clock, since the Unix epoch, and the
+    /// instant it was taken at.
+    clock: Option<(Instant, Duration)>,
+}
+
+/// The wall time at `at`, since the Unix epoch: the shard's last reading
+/// of the system clock plus the monotonic time since, the clock read again
+/// once that is [`CLOCK_READ_EVERY`] or more (or `at` is before it). A
+/// line thus costs no clock read of its own (the request's end is
+/// already read for its duration), and a step of the system clock shows
+/// in the log within a second.
+fn wall(clock: &mut Option<(Instant, Duration)>, at: Instant) -> Duration {
+    if let Some((read_at, wall)) = *clock
+        && let Some(since) = at.checked_duration_since(read_at)
+        && since < CLOCK_READ_EVERY
+    {
+        return wall + since;
+    }
+    let wall = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    *clock = Some((at, wall));
+    wall
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -242,7 +282,7 @@ mod tests {
     #[test]
     fn a_worker_gets_back_a_buffer_with_room() {
         let log = AccessLog::to(LogFormat::Text, Box::new(Shared::default())).unwrap();
-        let room = || lock(&log.shared.shards[shard()]).capacity();
+        let room = || lock(&log.shared.shards[shard()]).lines.capacity();
         for round in 0..3 {
             for i in 0..1_000 {
                 log.log(&line(&format!("r{round}-{i}")));
@@ -252,7 +292,33 @@ mod tests {
         // From the second drain on, the emptied buffer of one before (the
         // writer also drains whenever a buffer passes BATCH).
         assert!(room() >= BATCH / 2, "{}", room());
-        assert!(lock(&log.shared.shards[shard()]).is_empty());
+        assert!(lock(&log.shared.shards[shard()]).lines.is_empty());
+    }
+
+    #[test]
+    fn wall_time_from_one_clock_reading_a_second() {
+        let epoch = || SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
+        let mut clock = None;
+        let t0 = Instant::now();
+        let (before, first, after) = (epoch(), wall(&mut clock, t0), epoch());
+        assert!(before <= first && first <= after, "{first:?}");
+        // Within the second: the reading plus the time since, exactly.
+        let later = t0 + Duration::from_millis(300);
+        assert_eq!(wall(&mut clock, later), first + Duration::from_millis(300));
+        assert_eq!(clock, Some((t0, first)));
+        // A second on, or before the reading: the clock is read again (the
+        // instants are made up, the system clock is not).
+        for at in [
+            t0 + Duration::from_millis(1500),
+            t0 - Duration::from_millis(1),
+        ] {
+            let read = wall(&mut clock, at);
+            assert!(
+                read >= first && read < first + Duration::from_secs(1),
+                "{read:?}"
+            );
+            assert_eq!(clock, Some((at, read)));
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 use std::net::IpAddr;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use super::LogFormat;
 
@@ -18,23 +18,59 @@ pub struct Line<'a> {
     pub status: u16,
     pub bytes: u64,
     pub duration: Duration,
+    /// When the answer was made: the line's timestamp.
+    pub at: Instant,
     pub client: IpAddr,
     /// Visible ASCII without a quote or backslash (the request's id as
     /// `RequestIds` keeps or makes it): written as it is.
     pub request_id: &'a [u8],
 }
 
+/// What consecutive lines of one buffer share, worked out again only when
+/// it changes: the timestamp's second, and the client's IPv4 address (a
+/// connection's requests come from one). Kept beside each worker's buffer,
+/// under the lock its lines are written with.
+#[derive(Debug)]
+pub(super) struct Recent {
+    /// The second, and `YYYY-MM-DDTHH:MM:SS.` for it.
+    second: u64,
+    prefix: [u8; 20],
+    /// The address, and its text (`255.255.255.255` at most).
+    v4: Option<u32>,
+    v4_text: [u8; 15],
+    v4_len: usize,
+}
+
+impl Default for Recent {
+    fn default() -> Self {
+        Recent {
+            second: u64::MAX,
+            prefix: [0; 20],
+            v4: None,
+            v4_text: [0; 15],
+            v4_len: 0,
+        }
+    }
+}
+
 /// Appends `line` in the shape `tracing`'s formatter gives the other
 /// lines: `2026-12-02T21:48:41.123456Z  INFO access: request method="GET" …`
-/// or one JSON object. Digits are written by hand: the formatting
-/// machinery cost more than the rest of the line.
-pub(super) fn format_line(out: &mut Vec<u8>, format: LogFormat, line: &Line<'_>, now: SystemTime) {
+/// or one JSON object; `now` is the time since the Unix epoch. Digits are
+/// written by hand: the formatting machinery cost more than the rest of
+/// the line.
+pub(super) fn format_line(
+    out: &mut Vec<u8>,
+    recent: &mut Recent,
+    format: LogFormat,
+    line: &Line<'_>,
+    now: Duration,
+) {
     // Room for the whole line unless a field needs escaping: the buffer
     // then grows once, not at each field.
     out.reserve(LINE_ROOM + line.path.len() + line.route.len() + line.request_id.len());
     match format {
-        LogFormat::Json => fields::<true>(out, line, now),
-        LogFormat::Text => fields::<false>(out, line, now),
+        LogFormat::Json => fields::<true>(out, recent, line, now),
+        LogFormat::Text => fields::<false>(out, recent, line, now),
     }
 }
 
@@ -44,12 +80,17 @@ const LINE_ROOM: usize = 256;
 
 /// The line, its shape chosen at compile time so that each run of fixed
 /// text between two fields is one copy of a known length.
-fn fields<const JSON: bool>(out: &mut Vec<u8>, line: &Line<'_>, now: SystemTime) {
+fn fields<const JSON: bool>(
+    out: &mut Vec<u8>,
+    recent: &mut Recent,
+    line: &Line<'_>,
+    now: Duration,
+) {
     let text = |text: &'static [u8], json: &'static [u8]| if JSON { json } else { text };
     if JSON {
         out.extend_from_slice(b"{\"timestamp\":\"");
     }
-    timestamp(out, now);
+    timestamp(out, recent, now);
     out.extend_from_slice(text(
         b"  INFO access: request method=\"",
         b"\",\"level\":\"INFO\",\"message\":\"request\",\"method\":\"",
@@ -72,7 +113,7 @@ fn fields<const JSON: bool>(out: &mut Vec<u8>, line: &Line<'_>, now: SystemTime)
     // The address is a string in JSON, bare in text (as `tracing` prints
     // a `Display` field).
     out.extend_from_slice(text(b" client=", b",\"client\":\""));
-    address(out, line.client);
+    address(out, recent, line.client);
     out.extend_from_slice(text(b" request_id=", b"\",\"request_id\":"));
     debug_assert!(
         line.request_id.is_ascii() && !needs_escape(line.request_id),
@@ -194,49 +235,52 @@ fn digits<const W: usize>(mut n: u64) -> [u8; W] {
     buf
 }
 
-/// `n` in decimal; up to three digits (a status, most sizes of a 304 or
-/// a duration's milliseconds) without the general loop.
+/// `n` in decimal; up to seven digits (a status, the size of most
+/// answers, a duration's milliseconds) as a copy of a known length,
+/// without the general loop.
 fn number(out: &mut Vec<u8>, n: u64) {
     match n {
         0..10 => out.push(b'0' + n as u8),
         10..100 => fixed::<2>(out, n),
-        100..1000 => fixed::<3>(out, n),
+        100..1_000 => fixed::<3>(out, n),
+        1_000..10_000 => fixed::<4>(out, n),
+        10_000..100_000 => fixed::<5>(out, n),
+        100_000..1_000_000 => fixed::<6>(out, n),
+        1_000_000..10_000_000 => fixed::<7>(out, n),
         _ => padded(out, n, 1),
     }
 }
 
 /// Milliseconds with three decimals.
 fn millis(out: &mut Vec<u8>, d: Duration) {
-    let micros = u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+    let micros = d
+        .as_secs()
+        .saturating_mul(1_000_000)
+        .saturating_add(u64::from(d.subsec_micros()));
     number(out, micros / 1000);
     out.push(b'.');
     fixed::<3>(out, micros % 1000);
 }
 
-/// The client's address; an IPv4 address is written once per thread
-/// while it stays the same (a connection's requests come from one).
-fn address(out: &mut Vec<u8>, ip: IpAddr) {
+/// The client's address; an IPv4 address is worked out again only when
+/// it is not the previous line's.
+fn address(out: &mut Vec<u8>, recent: &mut Recent, ip: IpAddr) {
     match ip {
         IpAddr::V4(v4) => {
-            thread_local! {
-                static LAST: std::cell::RefCell<(u32, Vec<u8>)> =
-                    const { std::cell::RefCell::new((0, Vec::new())) };
-            }
-            LAST.with(|last| {
-                let mut last = last.borrow_mut();
-                let bits = v4.to_bits();
-                if last.1.is_empty() || last.0 != bits {
-                    last.1.clear();
-                    for (i, octet) in v4.octets().into_iter().enumerate() {
-                        if i > 0 {
-                            last.1.push(b'.');
-                        }
-                        number(&mut last.1, u64::from(octet));
+            let bits = v4.to_bits();
+            if recent.v4 != Some(bits) {
+                let mut text = Vec::with_capacity(15);
+                for (i, octet) in v4.octets().into_iter().enumerate() {
+                    if i > 0 {
+                        text.push(b'.');
                     }
-                    last.0 = bits;
+                    number(&mut text, u64::from(octet));
                 }
-                out.extend_from_slice(&last.1);
-            });
+                recent.v4_text[..text.len()].copy_from_slice(&text);
+                recent.v4_len = text.len();
+                recent.v4 = Some(bits);
+            }
+            out.extend_from_slice(&recent.v4_text[..recent.v4_len]);
         }
         IpAddr::V6(v6) => {
             let _ = write!(out, "{v6}");
@@ -245,17 +289,11 @@ fn address(out: &mut Vec<u8>, ip: IpAddr) {
 }
 
 /// RFC 3339 in UTC with microseconds, as `tracing`'s default timer; the
-/// date and time of day are worked out once per second per thread.
-fn timestamp(out: &mut Vec<u8>, now: SystemTime) {
-    thread_local! {
-        /// The second, and `YYYY-MM-DDTHH:MM:SS.` for it.
-        static SECOND: std::cell::Cell<(u64, [u8; 20])> =
-            const { std::cell::Cell::new((u64::MAX, [0; 20])) };
-    }
-    let since = now.duration_since(UNIX_EPOCH).unwrap_or_default();
+/// date and time of day are worked out again only in a new second.
+fn timestamp(out: &mut Vec<u8>, recent: &mut Recent, since: Duration) {
     let secs = since.as_secs();
-    let (second, mut prefix) = SECOND.get();
-    if second != secs {
+    if recent.second != secs {
+        let prefix = &mut recent.prefix;
         let (y, mo, d) = civil(secs / 86_400);
         let t = secs % 86_400;
         // Years past 9999 would need a fifth digit; RFC 3339 has four.
@@ -267,9 +305,9 @@ fn timestamp(out: &mut Vec<u8>, now: SystemTime) {
         prefix[17..19].copy_from_slice(&digits::<2>(t % 60));
         (prefix[4], prefix[7], prefix[10]) = (b'-', b'-', b'T');
         (prefix[13], prefix[16], prefix[19]) = (b':', b':', b'.');
-        SECOND.set((secs, prefix));
+        recent.second = secs;
     }
-    out.extend_from_slice(&prefix);
+    out.extend_from_slice(&recent.prefix);
     fixed::<6>(out, u64::from(since.subsec_micros()));
     out.push(b'Z');
 }
@@ -299,6 +337,7 @@ pub(super) fn sample(id: &str) -> Line<'_> {
         status: 200,
         bytes: 1234,
         duration: Duration::from_micros(1500),
+        at: Instant::now(),
         client: "127.0.0.1".parse().unwrap(),
         request_id: id.as_bytes(),
     }
@@ -312,8 +351,9 @@ mod tests {
     #[test]
     fn json_lines_parse_with_every_field() {
         let mut out = Vec::new();
-        let at = UNIX_EPOCH + Duration::from_micros(1_796_247_321_123_456);
-        format_line(&mut out, LogFormat::Json, &line("a-b.c"), at);
+        let mut recent = Recent::default();
+        let at = Duration::from_micros(1_796_247_321_123_456);
+        format_line(&mut out, &mut recent, LogFormat::Json, &line("a-b.c"), at);
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(v["timestamp"], "2026-12-02T21:35:21.123456Z");
         assert_eq!(v["level"], "INFO");
@@ -324,25 +364,65 @@ mod tests {
         assert_eq!(v["duration_ms"], 1.5);
         assert_eq!(v["client"], "127.0.0.1");
         assert_eq!(v["request_id"], "a-b.c");
-        // The thread's cached second is left behind: a line of another
+        // The buffer's cached second is left behind: a line of another
         // day, and then of the first second again.
         for (micros, stamp) in [
             (951_782_400_000_007, "2000-02-29T00:00:00.000007Z"),
             (1_796_247_321_999_999, "2026-12-02T21:35:21.999999Z"),
         ] {
             let mut out = Vec::new();
-            let when = UNIX_EPOCH + Duration::from_micros(micros);
-            format_line(&mut out, LogFormat::Json, &line("x"), when);
+            let when = Duration::from_micros(micros);
+            format_line(&mut out, &mut recent, LogFormat::Json, &line("x"), when);
             let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
             assert_eq!(v["timestamp"], stamp);
         }
         let mut text = Vec::new();
-        format_line(&mut text, LogFormat::Text, &line("r-1"), at);
+        format_line(&mut text, &mut recent, LogFormat::Text, &line("r-1"), at);
         assert_eq!(
             String::from_utf8(text).unwrap(),
             "2026-12-02T21:35:21.123456Z  INFO access: request method=\"GET\" \
              path=\"/docs/?q=\\\"x\\\"\" route=\"file\" status=200 bytes=1234 \
              duration_ms=1.500 client=127.0.0.1 request_id=\"r-1\"\n"
+        );
+    }
+
+    #[test]
+    fn each_line_has_its_own_client_and_status() {
+        let mut recent = Recent::default();
+        let mut out = Vec::new();
+        let clients = [
+            "127.0.0.1",
+            "255.255.255.255",
+            "127.0.0.1",
+            "0.0.0.0",
+            "2001:db8::1",
+        ];
+        for (client, status) in clients.into_iter().zip([200, 304, 404, 599, 99]) {
+            let l = Line {
+                client: client.parse().unwrap(),
+                status,
+                ..line("x")
+            };
+            format_line(&mut out, &mut recent, LogFormat::Json, &l, Duration::ZERO);
+        }
+        let lines: Vec<serde_json::Value> = out
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect();
+        let got: Vec<(&str, u64)> = lines
+            .iter()
+            .map(|v| (v["client"].as_str().unwrap(), v["status"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("127.0.0.1", 200),
+                ("255.255.255.255", 304),
+                ("127.0.0.1", 404),
+                ("0.0.0.0", 599),
+                ("2001:db8::1", 99)
+            ]
         );
     }
 
@@ -353,10 +433,21 @@ mod tests {
         out.push(b' ');
         millis(&mut out, Duration::from_micros(12_345_678));
         out.push(b' ');
-        address(&mut out, "2001:db8::7".parse().unwrap());
+        address(
+            &mut out,
+            &mut Recent::default(),
+            "2001:db8::7".parse().unwrap(),
+        );
         out.push(b' ');
         quoted(&mut out, "tab\there é".as_bytes());
-        for n in [0, 7, 10, 99, 100, 404, 999, 1000, 12_345, u64::MAX] {
+        let widths = [
+            9_999, 99_999, 100_000, 999_999, 1_000_000, 9_999_999, 10_000_000,
+        ];
+        for n in [0, 7, 10, 99, 100, 404, 999, 1000, 12_345]
+            .into_iter()
+            .chain(widths)
+            .chain([u64::MAX])
+        {
             out.push(b' ');
             number(&mut out, n);
         }
@@ -374,7 +465,7 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "0.060 12345.678 2001:db8::7 \"tab\\u0009here é\" 0 7 10 99 100 404 999 1000 12345 \
-             18446744073709551615 000042 1234567 000042 007 7\"\\\"q\\\\\\u007f\""
+             9999 99999 100000 999999 1000000 9999999 10000000 18446744073709551615 000042 1234567 000042 007 7\"\\\"q\\\\\\u007f\""
         );
     }
 
