@@ -35,10 +35,9 @@ pub(super) struct Recent {
     /// The second, and `YYYY-MM-DDTHH:MM:SS.` for it.
     second: u64,
     prefix: [u8; 20],
-    /// The address, and its text (`255.255.255.255` at most).
+    /// The address, and its text.
     v4: Option<u32>,
-    v4_text: [u8; 15],
-    v4_len: usize,
+    v4_text: Vec<u8>,
 }
 
 impl Default for Recent {
@@ -47,8 +46,7 @@ impl Default for Recent {
             second: u64::MAX,
             prefix: [0; 20],
             v4: None,
-            v4_text: [0; 15],
-            v4_len: 0,
+            v4_text: Vec::new(),
         }
     }
 }
@@ -269,18 +267,18 @@ fn address(out: &mut Vec<u8>, recent: &mut Recent, ip: IpAddr) {
         IpAddr::V4(v4) => {
             let bits = v4.to_bits();
             if recent.v4 != Some(bits) {
-                let mut text = Vec::with_capacity(15);
+                // Written into the kept text's room: no allocation after
+                // the first address.
+                recent.v4_text.clear();
                 for (i, octet) in v4.octets().into_iter().enumerate() {
                     if i > 0 {
-                        text.push(b'.');
+                        recent.v4_text.push(b'.');
                     }
-                    number(&mut text, u64::from(octet));
+                    number(&mut recent.v4_text, u64::from(octet));
                 }
-                recent.v4_text[..text.len()].copy_from_slice(&text);
-                recent.v4_len = text.len();
                 recent.v4 = Some(bits);
             }
-            out.extend_from_slice(&recent.v4_text[..recent.v4_len]);
+            out.extend_from_slice(&recent.v4_text);
         }
         IpAddr::V6(v6) => {
             let _ = write!(out, "{v6}");
