@@ -105,8 +105,7 @@ impl Builder {
     /// [`text::Lang::terms`] gives them), each word stemmed once per build.
     fn terms_of(&mut self, text: &str) -> Vec<String> {
         let lang = self.lang;
-        text::words(text)
-            .filter(|w| w.chars().count() >= 2 && !lang.is_stop(w))
+        lang.meaningful(text)
             .map(|w| match self.stems.get(&w) {
                 Some(stem) => stem.clone(),
                 None => {

@@ -239,11 +239,15 @@ impl Lang {
         }
     }
 
+    /// `text`'s meaningful words (lower case, neither stop words nor
+    /// single letters), in order, before stemming.
+    pub fn meaningful(self, text: &str) -> impl Iterator<Item = String> + '_ {
+        words(text).filter(move |w| w.chars().count() >= 2 && !self.is_stop(w))
+    }
+
     /// The stems of `text`'s meaningful words, in order.
     pub fn terms(self, text: &str) -> impl Iterator<Item = String> + '_ {
-        words(text)
-            .filter(move |w| w.chars().count() >= 2 && !self.is_stop(w))
-            .map(move |w| self.stem(&w))
+        self.meaningful(text).map(move |w| self.stem(&w))
     }
 }
 
