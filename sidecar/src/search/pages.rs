@@ -2,8 +2,9 @@
 //! weight, bounded before it is scored in full (see the module
 //! documentation of [`super`]).
 
-use super::scratch::{Key, PageAcc, PageBest, Scratch};
+use super::scratch::{Key, PageAcc, PageBest, Score, Scratch};
 use super::*;
+use std::cmp::Reverse;
 
 /// A page scores its best [`PAGE_PASSAGES`] passages, each further one
 /// counting [`PAGE_DECAY`] of the one before.
@@ -105,9 +106,14 @@ impl Index {
             };
             lows.clear();
             s.lows = lows;
+            // The floor rises as pages are scored: once `limit` pages have
+            // their score, a page whose highest possible score is below
+            // the lowest of those cannot take its place.
+            let mut kept = std::mem::take(&mut s.kept);
             for b in &s.page_best {
                 let high = b.score * (0.5 + 0.5 * coverage(b.mask)) * PAGE_BOUND;
-                if high < floor {
+                if high < floor || kept.len() == limit && kept.peek().is_some_and(|l| high < l.0.0)
+                {
                     continue;
                 }
                 let g = b.page as usize;
@@ -130,12 +136,18 @@ impl Index {
                     agg += weight * key.score;
                     weight *= PAGE_DECAY;
                 }
-                s.ranked.push((
-                    agg * (0.5 + 0.5 * coverage(page.mask)),
-                    s.pages.len() as u32,
-                ));
+                let score = agg * (0.5 + 0.5 * coverage(page.mask));
+                if limit > 0 {
+                    kept.push(Reverse(Score(score)));
+                    if kept.len() > limit {
+                        kept.pop();
+                    }
+                }
+                s.ranked.push((score, s.pages.len() as u32));
                 s.pages.push((b.page, page));
             }
+            kept.clear();
+            s.kept = kept;
             let mut ranked = std::mem::take(&mut s.ranked);
             top(&mut ranked, limit, |a, b| {
                 b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))

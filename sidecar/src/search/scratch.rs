@@ -4,6 +4,8 @@
 //! in proportion to the corpus.
 
 use super::PAGE_PASSAGES;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// A passage's place in a page's ranking: its score, then its number
 /// (its place in (URL, anchor) order) for ties.
@@ -86,6 +88,27 @@ pub(super) struct Scratch {
     /// their scores with their place in `pages` (emptied per question).
     pub pages: Vec<(u32, PageAcc)>,
     pub ranked: Vec<(f32, u32)>,
+    /// The lowest of the best page scores so far, on top (emptied per
+    /// question).
+    pub kept: BinaryHeap<Reverse<Score>>,
+}
+
+/// A score that orders (scores are never NaN: `total_cmp` is their order).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Score(pub f32);
+
+impl Eq for Score {}
+
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Score) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Score {
+    fn cmp(&self, other: &Score) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
 }
 
 impl Scratch {
@@ -139,6 +162,7 @@ impl Scratch {
         self.page_best.clear();
         self.pages.clear();
         self.ranked.clear();
+        self.kept.clear();
         self.dense = false;
     }
 }
