@@ -71,6 +71,23 @@ impl Index {
         }
     }
 
+    /// Page `g`'s best passages and the words its passages match.
+    fn page_acc(&self, g: usize, s: &Scratch) -> PageAcc {
+        let mut page = PageAcc::default();
+        for p in self.page_passages(g) {
+            let mask = s.mask[p as usize];
+            if mask == 0 {
+                continue;
+            }
+            page.mask |= mask;
+            page.insert(Key {
+                score: s.score[p as usize],
+                passage: p,
+            });
+        }
+        page
+    }
+
     /// The best pages for `query`, each with its matching passages (best
     /// first). A page scores its best passages with decreasing weight, so
     /// a page about the subject outranks one that mentions it once, and
@@ -108,49 +125,39 @@ impl Index {
             s.lows = lows;
             // The floor rises as pages are scored: once `limit` pages have
             // their score, a page whose highest possible score is below
-            // the lowest of those cannot take its place.
+            // the lowest of those cannot take its place. The pages at or
+            // above the first floor are scored first, so that it rises
+            // early; ties are broken by page number, not by this order.
             let mut kept = std::mem::take(&mut s.kept);
-            for b in &s.page_best {
-                let high = b.score * (0.5 + 0.5 * coverage(b.mask)) * PAGE_BOUND;
-                if high < floor || kept.len() == limit && kept.peek().is_some_and(|l| high < l.0.0)
-                {
-                    continue;
-                }
-                let g = b.page as usize;
-                let (first, end) = (self.page_start[g], self.page_end(g));
-                let mut page = PageAcc::default();
-                for p in first..end {
-                    let mask = s.mask[p as usize];
-                    if mask == 0 {
+            for first_pass in [true, false] {
+                for &b in &s.page_best {
+                    let low = b.score * (0.5 + 0.5 * coverage(b.mask));
+                    if (low >= floor) != first_pass
+                        || low * PAGE_BOUND < floor
+                        || kept.len() == limit
+                            && kept.peek().is_some_and(|l| low * PAGE_BOUND < l.0.0)
+                    {
                         continue;
                     }
-                    page.mask |= mask;
-                    page.insert(Key {
-                        score: s.score[p as usize],
-                        passage: p,
-                    });
-                }
-                let mut weight = 1.0;
-                let mut agg = 0.0;
-                for key in page.best() {
-                    agg += weight * key.score;
-                    weight *= PAGE_DECAY;
-                }
-                let score = agg * (0.5 + 0.5 * coverage(page.mask));
-                if limit > 0 {
-                    kept.push(Reverse(Score(score)));
-                    if kept.len() > limit {
-                        kept.pop();
+                    let page = self.page_acc(b.page as usize, s);
+                    let score = page.score() * (0.5 + 0.5 * coverage(page.mask));
+                    if limit > 0 {
+                        kept.push(Reverse(Score(score)));
+                        if kept.len() > limit {
+                            kept.pop();
+                        }
                     }
+                    s.ranked.push((score, s.pages.len() as u32));
+                    s.pages.push((b.page, page));
                 }
-                s.ranked.push((score, s.pages.len() as u32));
-                s.pages.push((b.page, page));
             }
             kept.clear();
             s.kept = kept;
             let mut ranked = std::mem::take(&mut s.ranked);
+            let pages = &s.pages;
             top(&mut ranked, limit, |a, b| {
-                b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1))
+                b.0.total_cmp(&a.0)
+                    .then_with(|| pages[a.1 as usize].0.cmp(&pages[b.1 as usize].0))
             });
             let out = ranked
                 .iter()

@@ -37,6 +37,18 @@ impl PageAcc {
         &self.best[..usize::from(self.len)]
     }
 
+    /// Its best passages' scores, each after the first weighing
+    /// [`super::PAGE_DECAY`] times the one before.
+    pub fn score(&self) -> f32 {
+        let mut weight = 1.0;
+        let mut agg = 0.0;
+        for key in self.best() {
+            agg += weight * key.score;
+            weight *= super::PAGE_DECAY;
+        }
+        agg
+    }
+
     /// Keeps `key` if it is among the best.
     pub fn insert(&mut self, key: Key) {
         let len = usize::from(self.len);
