@@ -50,7 +50,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use postings::{Occurrence as Raw, Postings};
-use scratch::Scratch;
+use scratch::{Mask, Scratch};
 
 /// BM25 parameters of the body text.
 const K1: f32 = 1.2;
@@ -73,8 +73,9 @@ pub const TYPO_WEIGHT: f32 = 0.7;
 /// At most this many longer words a prefix stands for.
 const PREFIX_FANOUT: usize = 16;
 /// At most this many words of a question are told apart (a bit each in a
-/// passage's mask); further words are ignored.
-pub(crate) const MAX_WORDS: usize = 64;
+/// passage's mask, [`scratch::Mask`]); of a longer question, the rarest
+/// are kept.
+pub(crate) const MAX_WORDS: usize = scratch::Mask::BITS as usize;
 
 /// The ranked passages.
 #[derive(Debug, Default)]
@@ -224,7 +225,7 @@ impl Index {
         stems.sort();
         stems.dedup();
         let unknown = self.idf(1);
-        stems
+        let mut weights: Vec<(String, f32)> = stems
             .into_iter()
             .map(|stem| {
                 let w = self
@@ -233,7 +234,23 @@ impl Index {
                     .map_or(unknown, |id| self.term_idf(id));
                 (stem, w)
             })
-            .collect()
+            .collect();
+        if weights.len() > MAX_WORDS {
+            // The rarest words, still in the words' order.
+            let mut rarity: Vec<f32> = weights.iter().map(|(_, w)| *w).collect();
+            let least = *rarity
+                .select_nth_unstable_by(MAX_WORDS - 1, |a, b| b.total_cmp(a))
+                .1;
+            let mut above = weights.iter().filter(|(_, w)| *w > least).count();
+            weights.retain(|(_, w)| {
+                let keep = *w > least || (*w == least && above < MAX_WORDS);
+                if *w == least && keep {
+                    above += 1;
+                }
+                keep
+            });
+        }
+        weights
     }
 
     /// The best passages for `query`, best first (ties by URL, then by
@@ -409,14 +426,14 @@ impl Shares {
             table: Vec::new(),
         };
         if shares.weights.len() <= SHARE_TABLE_WORDS {
-            shares.table = (0..1u64 << shares.weights.len())
+            shares.table = (0..1u32 << shares.weights.len())
                 .map(|m| shares.compute(m))
                 .collect();
         }
         shares
     }
 
-    fn of(&self, mask: u64) -> f32 {
+    fn of(&self, mask: Mask) -> f32 {
         match self.table.get(mask as usize) {
             Some(&share) => share,
             None => self.compute(mask),
@@ -424,7 +441,7 @@ impl Shares {
     }
 
     /// The words' weights summed in the words' order (as f32 rounds).
-    fn compute(&self, mask: u64) -> f32 {
+    fn compute(&self, mask: Mask) -> f32 {
         if self.total <= 0.0 {
             return 0.0;
         }

@@ -2,7 +2,7 @@
 //! weight, bounded before it is scored in full (see the module
 //! documentation of [`super`]).
 
-use super::scratch::{Key, PageAcc, PageBest, Score, Scratch};
+use super::scratch::{Key, Mask, PageAcc, PageBest, Score, Scratch};
 use super::*;
 use std::cmp::Reverse;
 
@@ -96,7 +96,7 @@ impl Index {
     pub fn rank_pages(&self, query: &str, limit: usize) -> Vec<Page<'_>> {
         let weights = self.weights(query);
         let shares = Shares::new(&weights);
-        let coverage = |mask: u64| shares.of(mask);
+        let coverage = |mask: Mask| shares.of(mask);
         self.with_scratch(|s| {
             self.score(&weights, s);
             // Per page touched: its best passage's score and the words its
@@ -283,7 +283,7 @@ mod page_ranking {
                 let mask = hits
                     .iter()
                     .flat_map(|h| h.matched.iter())
-                    .map(|m| 1u64 << words.iter().position(|w| w == m).unwrap())
+                    .map(|m| 1 << words.iter().position(|w| w == m).unwrap())
                     .fold(0, |a, b| a | b);
                 let (mut agg, mut weight) = (0.0f32, 1.0f32);
                 for h in hits.iter().take(PAGE_PASSAGES) {
@@ -301,6 +301,40 @@ mod page_ranking {
         pages.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         pages.truncate(limit);
         pages
+    }
+
+    #[test]
+    fn a_long_question_keeps_its_rarest_words() {
+        // Forty words every page uses, and one that sorts after them all
+        // and only one page uses: more words than a mask tells apart.
+        let common: Vec<String> = (b'a'..=b'z')
+            .flat_map(|a| [b'b', b'd'].map(|b| format!("k{}{}x", a as char, b as char)))
+            .take(40)
+            .collect();
+        let passages = (0..30)
+            .map(|n| {
+                let mut text = common.join(" ");
+                if n == 17 {
+                    text.push_str(" zymurgy");
+                }
+                passage(&format!("/p/{n:02}/"), "Words", &text)
+            })
+            .collect();
+        let index = Index::new(PassageIndex {
+            version: 1,
+            synonyms: vec![],
+            passages,
+        });
+        let question = format!("{} zymurgy", common.join(" "));
+        assert!(common.len() > MAX_WORDS);
+        assert_eq!(index.weights(&question).len(), MAX_WORDS);
+        let best = &index.rank_pages(&question, 3)[0];
+        assert_eq!(best.url, "/p/17/");
+        assert!(
+            best.best().matched.iter().any(|w| w == "zymurgi"),
+            "{:?}",
+            best.best().matched
+        );
     }
 
     #[test]

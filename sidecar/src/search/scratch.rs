@@ -7,6 +7,9 @@ use super::PAGE_PASSAGES;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+/// The question's words a passage matches, a bit each (bit q = word q).
+pub(super) type Mask = u32;
+
 /// A passage's place in a page's ranking: its score, then its number
 /// (its place in (URL, anchor) order) for ties.
 #[derive(Debug, Clone, Copy, Default)]
@@ -29,7 +32,7 @@ impl Key {
 pub(super) struct PageAcc {
     best: [Key; PAGE_PASSAGES],
     pub len: u8,
-    pub mask: u64,
+    pub mask: Mask,
 }
 
 impl PageAcc {
@@ -71,7 +74,7 @@ impl PageAcc {
 pub(super) struct PageBest {
     pub page: u32,
     pub score: f32,
-    pub mask: u64,
+    pub mask: Mask,
 }
 
 /// The running scores of one question, per passage (arrays apart, so
@@ -80,7 +83,7 @@ pub(super) struct PageBest {
 pub(super) struct Scratch {
     pub score: Vec<f32>,
     /// Which of the question's words it matches (bit q = word q).
-    pub mask: Vec<u64>,
+    pub mask: Vec<Mask>,
     /// Whether the question touches a large share of the passages: then
     /// `touched` is not kept, and the arrays are read and zeroed whole.
     pub dense: bool,
@@ -134,7 +137,7 @@ impl Scratch {
 
     /// Adds a match of question word `bit` to passage `p`.
     #[inline]
-    pub fn add(&mut self, p: u32, score: f32, bit: u64) {
+    pub fn add(&mut self, p: u32, score: f32, bit: Mask) {
         let i = p as usize;
         if !self.dense && self.mask[i] == 0 {
             self.touched.push(p);
