@@ -298,10 +298,13 @@ impl Index {
             if let [(id, weight)] = terms[..] {
                 let factor = weight * self.term_idf(id);
                 if s.dense {
+                    // The arrays as slices: writing a score does not make
+                    // their addresses be read again.
+                    let (score, mask) = (&mut s.score[..], &mut s.mask[..]);
                     for (passage, posting) in self.postings.of(id) {
                         let i = passage as usize;
-                        s.score[i] += factor * posting;
-                        s.mask[i] |= bit;
+                        score[i] += factor * posting;
+                        mask[i] |= bit;
                     }
                 } else {
                     for (passage, posting) in self.postings.of(id) {

@@ -133,7 +133,7 @@ impl Postings {
     pub fn of(&self, id: usize) -> Reader<'_> {
         let (at, end) = (self.terms[id], self.terms[id + 1]);
         Reader {
-            postings: self,
+            per: &self.per,
             bytes: &self.bytes[at.byte as usize..end.byte as usize],
             previous: 0,
         }
@@ -151,7 +151,7 @@ impl Postings {
         let from = *skips.get(block)?;
         let to = skips.get(block + 1).map_or(end.byte, |s| s.byte);
         let reader = Reader {
-            postings: self,
+            per: &self.per,
             bytes: &self.bytes[from.byte as usize..to as usize],
             previous: from.before,
         };
@@ -171,24 +171,34 @@ impl Postings {
             + self.per.capacity() * std::mem::size_of::<PassageFigures>()
     }
 
-    /// The BM25F weight of a body count and fields in passage `p` (the
-    /// expression and order the index was always built with).
-    #[inline]
+    /// [`weight`] in passage `p`.
+    #[cfg(test)]
     fn weight(&self, p: u32, body: u32, heading: bool, title: bool) -> f32 {
-        let figures = self.per[p as usize];
-        let tf = body as f32;
-        let body = tf * (K1 + 1.0) / (tf + figures.norm);
-        let fields = f32::from(u8::from(heading)) * HEADING_WEIGHT
-            + f32::from(u8::from(title)) * TITLE_WEIGHT;
-        // The priors are powers of two, so multiplying them in here rounds
-        // as multiplying them in last would.
-        (body + fields) * figures.prior
+        weight(&self.per, p, body, heading, title)
     }
+}
+
+/// The BM25F weight of a body count and fields in passage `p`, of the
+/// figures `per` passage (the expression and order the index was always
+/// built with).
+#[inline]
+fn weight(per: &[PassageFigures], p: u32, body: u32, heading: bool, title: bool) -> f32 {
+    let figures = per[p as usize];
+    let tf = body as f32;
+    let body = tf * (K1 + 1.0) / (tf + figures.norm);
+    let fields =
+        f32::from(u8::from(heading)) * HEADING_WEIGHT + f32::from(u8::from(title)) * TITLE_WEIGHT;
+    // The priors are powers of two, so multiplying them in here rounds as
+    // multiplying them in last would.
+    (body + fields) * figures.prior
 }
 
 /// A term's postings being read.
 pub(super) struct Reader<'a> {
-    postings: &'a Postings,
+    /// The postings' figures per passage (a slice, not the postings, so
+    /// that writing scores while reading leaves its address in a
+    /// register).
+    per: &'a [PassageFigures],
     bytes: &'a [u8],
     previous: u32,
 }
@@ -207,7 +217,8 @@ impl Iterator for Reader<'_> {
             let passage = self.previous + u32::from(*gap);
             self.previous = passage;
             self.bytes = rest;
-            let weight = self.postings.weight(
+            let weight = weight(
+                self.per,
                 passage,
                 u32::from(byte & COUNT_ESCAPE),
                 byte & IN_HEADING != 0,
@@ -217,7 +228,7 @@ impl Iterator for Reader<'_> {
         }
         let o = decode(&mut self.bytes, self.previous)?;
         self.previous = o.passage;
-        let weight = self.postings.weight(o.passage, o.body, o.heading, o.title);
+        let weight = weight(self.per, o.passage, o.body, o.heading, o.title);
         Some((o.passage, weight))
     }
 }
