@@ -23,9 +23,10 @@
 //! together and a number settles a tie. Pages are then bounded before they
 //! are scored: a page scores at least its best passage and at most 1.75
 //! times it (both times its coverage), so only the pages whose upper bound
-//! reaches the `limit`-th lower bound are scored in full, with the same
-//! result as scoring all (a test compares the two). No string is hashed or
-//! compared while ranking.
+//! reaches the `limit`-th lower bound, and the `limit`-th score of the
+//! pages scored so far, are scored in full, with the same result as
+//! scoring all (a test compares the two). No string is hashed or compared
+//! while ranking.
 
 mod audience;
 mod build;
