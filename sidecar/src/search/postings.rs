@@ -170,12 +170,6 @@ impl Postings {
             + self.skips.capacity() * std::mem::size_of::<Skip>()
             + self.per.capacity() * std::mem::size_of::<PassageFigures>()
     }
-
-    /// [`weight`] in passage `p`.
-    #[cfg(test)]
-    fn weight(&self, p: u32, body: u32, heading: bool, title: bool) -> f32 {
-        weight(&self.per, p, body, heading, title)
-    }
 }
 
 /// The BM25F weight of a body count and fields in passage `p`, of the
@@ -334,7 +328,7 @@ mod tests {
             assert_eq!(postings.count(id), occurrences.len());
             for (o, (p, w)) in occurrences.iter().zip(&read) {
                 assert_eq!(o.passage, *p);
-                let expected = postings.weight(o.passage, o.body, o.heading, o.title);
+                let expected = weight(&postings.per, o.passage, o.body, o.heading, o.title);
                 assert_eq!(w.to_bits(), expected.to_bits());
                 assert_eq!(postings.weight_in(id, *p), Some(*w));
             }
