@@ -45,8 +45,10 @@ pub fn excerpt(lang: text::Lang, text: &str, stems: &[String], max: usize) -> St
     cut.to_owned()
 }
 
-/// Byte ranges of the sentences of `text` (a sentence ends at `.`, `?` or
-/// `!` followed by a space, and at the end of a line).
+/// Byte ranges of the sentences of `text`. A sentence ends at the end of a
+/// line, and at `.`, `?` or `!` followed by a space, unless a lower-case
+/// letter follows ("e.g. the") or the stop closes an abbreviation that
+/// stands before what it abbreviates ("No. 2", "Art. 15", "max. 64").
 pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -61,6 +63,7 @@ pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
         } else if matches!(bytes[i], b'.' | b'?' | b'!')
             && matches!(bytes.get(i + 1), Some(b' ' | b'\n'))
             && i >= start
+            && (bytes[i] != b'.' || bytes[i + 1] == b'\n' || !continues(text, start, i))
         {
             out.push((start, i + 1));
             start = i + 2;
@@ -71,6 +74,34 @@ pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
     }
     out
 }
+
+/// Whether the full stop at `stop` (in a sentence begun at `start`) is an
+/// abbreviation's, the sentence going on after it.
+fn continues(text: &str, start: usize, stop: usize) -> bool {
+    let next = text[stop + 1..].trim_start().chars().next();
+    if next.is_some_and(char::is_lowercase) {
+        return true;
+    }
+    let word = text[start..stop]
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("");
+    let word = word.to_lowercase();
+    ABBREVIATIONS.contains(&word.as_str())
+        // "e.g", "i.e", "d.w.z": short letters between stops (not a file
+        // name such as "openapi.json").
+        || (word.contains('.')
+            && word
+                .split('.')
+                .all(|part| (1..=3).contains(&part.chars().count()) && part.chars().all(char::is_alphabetic)))
+}
+
+/// Abbreviations that stand before a number or a name, in the site's
+/// languages (lower case, without their stop).
+const ABBREVIATIONS: &[&str] = &[
+    "no", "nr", "art", "max", "min", "approx", "ca", "cf", "vs", "fig", "dr", "st", "vol", "p",
+    "pp", "ref", "bijv", "blz", "zgn",
+];
 
 #[cfg(test)]
 mod tests {
@@ -85,6 +116,23 @@ mod tests {
         assert_eq!(
             excerpt(text::Lang::English, t, &["zzz".to_owned()], 10),
             "First one here."
+        );
+    }
+
+    #[test]
+    fn abbreviations_do_not_end_sentences() {
+        let t = "Add tablets No. 1 and No. 2 (see Art. 15). Wait, e.g. for a minute. Read openapi.json. Done.\nNext line. Last.";
+        let got: Vec<&str> = split_sentences(t).iter().map(|&(a, b)| &t[a..b]).collect();
+        assert_eq!(
+            got,
+            [
+                "Add tablets No. 1 and No. 2 (see Art. 15).",
+                "Wait, e.g. for a minute.",
+                "Read openapi.json.",
+                "Done.",
+                "Next line.",
+                "Last."
+            ]
         );
     }
 }
