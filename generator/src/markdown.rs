@@ -209,19 +209,20 @@ pub fn render_with<E>(
             Event::Html(t) if t.starts_with("<!--\u{E000}") => {
                 let mark = t.trim_end().trim_start_matches("<!--");
                 let mark = mark.trim_end_matches("-->");
-                join(&mut text, mark);
+                join_apart(&mut text, mark);
                 if !in_heading {
-                    join(section, mark);
+                    join_apart(section, mark);
                     section.push('\n');
                 }
             }
             Event::Text(t) | Event::Code(t) => {
-                join(&mut text, t);
+                join_apart(&mut text, t);
                 // A heading's own words are its section's heading, not text.
                 if !in_heading {
                     blocks.text(section, t);
                 }
             }
+            Event::SoftBreak | Event::HardBreak if !in_heading => blocks.text(section, " "),
             e if !in_heading => blocks.event(section, e),
             _ => {}
         }
@@ -378,9 +379,32 @@ fn highlight_code(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
     out
 }
 
-/// Appends a text run, one space from what is there.
+/// Appends a run of inline text as the source joins it: runs that meet
+/// inside a word stay one word ("volunteer", "’", "s" → "volunteer’s"; a
+/// code span's brackets close on it), a line break inside a paragraph is a
+/// space, and no line starts with one or holds two together.
 fn join(out: &mut String, run: &str) {
-    if !out.is_empty() && !out.ends_with(' ') && !out.ends_with('\n') {
+    let mut space = false;
+    for (i, word) in run.split_whitespace().enumerate() {
+        if i > 0 || run.starts_with(char::is_whitespace) {
+            space = true;
+        }
+        if space && !out.is_empty() && !out.ends_with([' ', '\n']) {
+            out.push(' ');
+        }
+        out.push_str(word);
+        space = false;
+    }
+    if run.ends_with(char::is_whitespace) && !out.is_empty() && !out.ends_with([' ', '\n']) {
+        out.push(' ');
+    }
+}
+
+/// Appends a run one space apart from what is there (the page's search
+/// text, whose words are what counts; a placeholder the preprocessor
+/// replaces stands as a word of its own).
+fn join_apart(out: &mut String, run: &str) {
+    if !out.is_empty() && !out.ends_with([' ', '\n']) {
         out.push(' ');
     }
     out.push_str(run.trim());

@@ -72,7 +72,7 @@ impl Blocks {
             Event::End(TagEnd::TableCell) => {
                 if let Some(t) = &mut self.table {
                     let cell = std::mem::take(&mut t.cell);
-                    t.row.push(cell);
+                    t.row.push(cell.trim_end().to_owned());
                 }
             }
             Event::End(TagEnd::TableRow) => {
@@ -87,13 +87,13 @@ impl Blocks {
             }
             Event::Start(Tag::DefinitionListTitle) => self.term = Some(String::new()),
             Event::End(TagEnd::DefinitionListTitle) => {
-                self.last_term = self.term.take().unwrap_or_default();
+                self.last_term = self.term.take().unwrap_or_default().trim_end().to_owned();
             }
             Event::Start(Tag::DefinitionListDefinition) => {
                 end_line(section);
                 if !self.last_term.is_empty() {
                     section.push_str(&self.last_term);
-                    section.push_str(" \u{2014}");
+                    section.push_str(" \u{2014} ");
                 }
             }
             Event::Start(Tag::Image { title, .. }) if !title.is_empty() => {
@@ -106,8 +106,13 @@ impl Blocks {
                     section.push('\n');
                 }
             }
+            // A list item starts a line of its own (a nested list's too).
+            Event::Start(Tag::Item | Tag::List(_) | Tag::FootnoteDefinition(_)) => {
+                end_line(section)
+            }
             Event::End(
                 TagEnd::Paragraph
+                | TagEnd::FootnoteDefinition
                 | TagEnd::Item
                 | TagEnd::DefinitionListDefinition
                 | TagEnd::BlockQuote(_),
@@ -119,6 +124,9 @@ impl Blocks {
 
 /// Ends the section's current line, if it has one.
 fn end_line(section: &mut String) {
+    while section.ends_with(' ') {
+        section.pop();
+    }
     if !section.is_empty() && !section.ends_with('\n') {
         section.push('\n');
     }
@@ -184,5 +192,23 @@ mod tests {
         assert!(!text.contains("Flag Meaning"), "{text}");
         assert!(r.text.contains("{\"flag\": \"valid\"}"), "{}", r.text);
         assert!(r.html.contains("<dl>"), "{}", r.html);
+    }
+
+    #[test]
+    fn passages_read_inline_runs_as_written() {
+        let md = "The volunteer's strip (`ENQ-1`), *read*\nby the app.\n\n\
+                  - one `stream`, `river`\n  - nested item\n";
+        let r = render(md);
+        let text = &r.sections[0].text;
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "The volunteer\u{2019}s strip (ENQ-1), read by the app.",
+                "one stream, river",
+                "nested item",
+            ],
+            "{text}"
+        );
     }
 }

@@ -107,7 +107,22 @@ impl Unquotable {
         if let Some(c) = self.code.iter().find(|c| q.contains(c.as_str())) {
             return Some(format!("code {c:?}"));
         }
-        (quote.contains("{\"") || quote.contains("\":")).then(|| "JSON".to_owned())
+        if quote.contains("{\"") || quote.contains("\":") {
+            return Some("JSON".to_owned());
+        }
+        // Runs of inline text put back together as written: no space
+        // before a comma, a stop or a closing bracket, or inside a word
+        // ("volunteer ’ s").
+        [" ,", " ;", " )", "( ", " \u{2019}", " .", " :"]
+            .iter()
+            .find(|p| {
+                quote.match_indices(**p).any(|(i, _)| {
+                    // A word may start with a stop (".php") or a colon.
+                    let next = quote[i + p.len()..].chars().next();
+                    !matches!(**p, " ." | " :") || next.is_none_or(char::is_whitespace)
+                })
+            })
+            .map(|p| format!("spacing no page has, {p:?}"))
     }
 }
 
