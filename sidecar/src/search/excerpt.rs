@@ -46,9 +46,10 @@ pub fn excerpt(lang: text::Lang, text: &str, stems: &[String], max: usize) -> St
 }
 
 /// Byte ranges of the sentences of `text`. A sentence ends at the end of a
-/// line, and at `.`, `?` or `!` followed by a space, unless a lower-case
-/// letter follows ("e.g. the") or the stop closes an abbreviation that
-/// stands before what it abbreviates ("No. 2", "Art. 15", "max. 64").
+/// line, and at `.`, `?` or `!` followed by a space, unless the stop
+/// closes an abbreviation that stands before what it abbreviates ("No. 2",
+/// "Art. 15", "max. 64", "e.g. the"). A lower-case word after a stop may
+/// open a sentence (an identifier in the API reference), so it is no sign.
 pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -78,10 +79,6 @@ pub(super) fn split_sentences(text: &str) -> Vec<(usize, usize)> {
 /// Whether the full stop at `stop` (in a sentence begun at `start`) is an
 /// abbreviation's, the sentence going on after it.
 fn continues(text: &str, start: usize, stop: usize) -> bool {
-    let next = text[stop + 1..].trim_start().chars().next();
-    if next.is_some_and(char::is_lowercase) {
-        return true;
-    }
     let word = text[start..stop]
         .rsplit(|c: char| c.is_whitespace() || c == '(')
         .next()
@@ -121,7 +118,7 @@ mod tests {
 
     #[test]
     fn abbreviations_do_not_end_sentences() {
-        let t = "Add tablets No. 1 and No. 2 (see Art. 15). Wait, e.g. for a minute. Read openapi.json. Done.\nNext line. Last.";
+        let t = "Add tablets No. 1 and No. 2 (see Art. 15). Wait, e.g. for a minute. Read openapi.json. done.\nNext line. Last.";
         let got: Vec<&str> = split_sentences(t).iter().map(|&(a, b)| &t[a..b]).collect();
         assert_eq!(
             got,
@@ -129,7 +126,7 @@ mod tests {
                 "Add tablets No. 1 and No. 2 (see Art. 15).",
                 "Wait, e.g. for a minute.",
                 "Read openapi.json.",
-                "Done.",
+                "done.",
                 "Next line.",
                 "Last."
             ]

@@ -170,7 +170,17 @@ impl Index {
         }
         let ((score, coverage, id, i, end), read) = best?;
         let pieces = &read.pieces;
-        let (a, mut b) = pieces[i];
+        let (mut a, mut b) = pieces[i];
+        // A list item that goes on from the line before ("The app refused
+        // a reading when:" / "the tube was past its date;") is quoted with
+        // that line, so that the quote reads as a whole sentence.
+        if i > 0
+            && read.text[a..b].starts_with(char::is_lowercase)
+            && read.text[..a].trim_end().ends_with(':')
+            && read.text[pieces[i - 1].1..a].contains('\n')
+        {
+            a = pieces[i - 1].0;
+        }
         if let Some(end) = end {
             b = pieces[end - 1].1;
         } else if let Some(&(na, nb)) = pieces.get(i + 1)
@@ -258,5 +268,36 @@ impl Asked {
             .filter(|(j, pair)| pair[0] != pair[1] && found & (1 << j) != 0)
             .count();
         ((covered / self.total).min(1.0), phrases)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::search::Index;
+    use crate::search::tests::passage;
+    use contract::search::PassageIndex;
+
+    #[test]
+    fn a_list_item_is_quoted_with_its_lead_in() {
+        let index = Index::new(PassageIndex {
+            version: 1,
+            synonyms: Vec::new(),
+            passages: vec![passage(
+                "/a/",
+                "Checks",
+                "Volunteers sampled monthly.\nThe app refused a reading when:\n\
+                 the reagent tube was past its expiry date;\nthe photograph was late.",
+            )],
+        });
+        let q = "reagent tube expiry date";
+        let page = &index.rank_pages(q, 1)[0];
+        let quote = index.quote(&index.question(q), page).expect("a quote");
+        assert!(
+            quote
+                .text
+                .starts_with("The app refused a reading when:\nthe reagent tube"),
+            "{}",
+            quote.text
+        );
     }
 }
