@@ -189,7 +189,11 @@ impl Index {
             // short.
             && read.text[b..na].trim().is_empty()
             && nb - a <= QUOTE_MAX
-            && (q.matches(read.words(i + 1), &[]).0 > 0.0 || b - a < SHORT)
+            // A short sentence takes the next one of its paragraph with it;
+            // the next line (a list item, a table row) is another fact and
+            // comes only when it is about the question too.
+            && (q.matches(read.words(i + 1), &[]).0 > 0.0
+                || (b - a < SHORT && !read.text[b..na].contains('\n')))
         {
             b = nb;
         }
@@ -298,6 +302,35 @@ mod tests {
                 .starts_with("The app refused a reading when:\nthe reagent tube"),
             "{}",
             quote.text
+        );
+    }
+
+    #[test]
+    fn a_short_line_comes_alone_and_a_short_sentence_with_the_next() {
+        let index = Index::new(PassageIndex {
+            version: 1,
+            synonyms: Vec::new(),
+            passages: vec![
+                passage(
+                    "/a/",
+                    "Riverlens",
+                    "Status — Active.\nStarted — 2021-09-01.\nThemes — image classification.",
+                ),
+                passage(
+                    "/b/",
+                    "Water Watch",
+                    "Water Watch ended in 2024. The pages are kept as they were.",
+                ),
+            ],
+        });
+        let quote = |q: &str| {
+            let page = &index.rank_pages(q, 1)[0];
+            index.quote(&index.question(q), page).expect("a quote").text
+        };
+        assert_eq!(quote("riverlens started"), "Started — 2021-09-01.");
+        assert_eq!(
+            quote("water watch ended"),
+            "Water Watch ended in 2024. The pages are kept as they were."
         );
     }
 }
