@@ -223,6 +223,10 @@ pub fn render_with<E>(
                 }
             }
             Event::SoftBreak | Event::HardBreak if !in_heading => blocks.text(section, " "),
+            // A line break written as HTML parts words as a space would.
+            Event::InlineHtml(t) if !in_heading && t.to_ascii_lowercase().starts_with("<br") => {
+                blocks.text(section, " ")
+            }
             e if !in_heading => blocks.event(section, e),
             _ => {}
         }
@@ -381,22 +385,23 @@ fn highlight_code(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
 
 /// Appends a run of inline text as the source joins it: runs that meet
 /// inside a word stay one word ("volunteer", "’", "s" → "volunteer’s"; a
-/// code span's brackets close on it), a line break inside a paragraph is a
-/// space, and no line starts with one or holds two together.
+/// code span's brackets close on it), the spaces at a run's ends (and a
+/// line break inside a paragraph, given as `" "`) are one space, and no
+/// line starts with one. (A run of text holds no line break: the parser
+/// gives those as events of their own.)
 fn join(out: &mut String, run: &str) {
-    let mut space = false;
-    for (i, word) in run.split_whitespace().enumerate() {
-        if i > 0 || run.starts_with(char::is_whitespace) {
-            space = true;
-        }
-        if space && !out.is_empty() && !out.ends_with([' ', '\n']) {
+    let words = run.trim_ascii();
+    let space = |out: &mut String| {
+        if !out.is_empty() && !out.ends_with([' ', '\n']) {
             out.push(' ');
         }
-        out.push_str(word);
-        space = false;
+    };
+    if words.len() < run.len() && run.starts_with(|c: char| c.is_ascii_whitespace()) {
+        space(out);
     }
-    if run.ends_with(char::is_whitespace) && !out.is_empty() && !out.ends_with([' ', '\n']) {
-        out.push(' ');
+    out.push_str(words);
+    if !words.is_empty() && run.ends_with(|c: char| c.is_ascii_whitespace()) {
+        space(out);
     }
 }
 

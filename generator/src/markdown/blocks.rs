@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn passages_read_inline_runs_as_written() {
-        let md = "The volunteer's strip (`ENQ-1`), *read*\nby the app.\n\n\
+        let md = "The volunteer's strip (`ENQ-1`), *read*\nby the<br>app.\n\n\
                   - one `stream`, `river`\n  - nested item\n";
         let r = render(md);
         let text = &r.sections[0].text;
