@@ -82,22 +82,33 @@ fn continues(text: &str, start: usize, stop: usize) -> bool {
     let word = text[start..stop]
         .rsplit(|c: char| c.is_whitespace() || c == '(')
         .next()
-        .unwrap_or("");
-    let word = word.to_lowercase();
-    ABBREVIATIONS.contains(&word.as_str())
-        // "e.g", "i.e", "d.w.z": short letters between stops (not a file
-        // name such as "openapi.json").
-        || (word.contains('.')
-            && word
-                .split('.')
-                .all(|part| (1..=3).contains(&part.chars().count()) && part.chars().all(char::is_alphabetic)))
+        .unwrap_or("")
+        .to_lowercase();
+    let next = text[stop + 1..].trim_start().chars().next();
+    if BEFORE_A_NAME.contains(&word.as_str()) {
+        return true;
+    }
+    // "No. 2", "Art. 15", "max. length": these words also end sentences
+    // ("the answer is no."), so only what follows tells.
+    if BEFORE_A_NUMBER.contains(&word.as_str()) {
+        return next.is_some_and(|c| c.is_ascii_digit())
+            || (["max", "min"].contains(&word.as_str()) && next.is_some_and(char::is_lowercase));
+    }
+    // "e.g", "i.e", "d.w.z": short letters between stops (not a file
+    // name such as "openapi.json").
+    word.contains('.')
+        && word.split('.').all(|part| {
+            (1..=3).contains(&part.chars().count()) && part.chars().all(char::is_alphabetic)
+        })
 }
 
-/// Abbreviations that stand before a number or a name, in the site's
-/// languages (lower case, without their stop).
-const ABBREVIATIONS: &[&str] = &[
-    "no", "nr", "art", "max", "min", "approx", "ca", "cf", "vs", "fig", "dr", "st", "vol", "p",
-    "pp", "ref", "bijv", "blz", "zgn",
+/// Abbreviations that stand before a name or a phrase, in the site's
+/// languages (lower case, without their stop), and seldom end a sentence.
+const BEFORE_A_NAME: &[&str] = &["approx", "ca", "cf", "vs", "dr", "st", "bijv", "zgn"];
+/// Abbreviations that stand before a number (or, for max. and min., a
+/// measure), and are words that may end a sentence too.
+const BEFORE_A_NUMBER: &[&str] = &[
+    "no", "nr", "art", "fig", "vol", "p", "pp", "ref", "blz", "max", "min",
 ];
 
 #[cfg(test)]
@@ -118,7 +129,8 @@ mod tests {
 
     #[test]
     fn abbreviations_do_not_end_sentences() {
-        let t = "Add tablets No. 1 and No. 2 (see Art. 15). Wait, e.g. for a minute. Read openapi.json. done.\nNext line. Last.";
+        let t = "Add tablets No. 1 and No. 2 (see Art. 15). Wait, e.g. for a minute. Read openapi.json. done.\nNext line. Last.\n\
+                 Submit? The answer is no. Wait 5 min. Then read (max. length 64).";
         let got: Vec<&str> = split_sentences(t).iter().map(|&(a, b)| &t[a..b]).collect();
         assert_eq!(
             got,
@@ -128,7 +140,11 @@ mod tests {
                 "Read openapi.json.",
                 "done.",
                 "Next line.",
-                "Last."
+                "Last.",
+                "Submit?",
+                "The answer is no.",
+                "Wait 5 min.",
+                "Then read (max. length 64)."
             ]
         );
     }
