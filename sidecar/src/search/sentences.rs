@@ -176,7 +176,8 @@ impl Index {
         // that line, so that the quote reads as a whole sentence.
         if i > 0
             && read.text[a..b].starts_with(char::is_lowercase)
-            && read.text[..a].trim_end().ends_with(':')
+            && read.text[..pieces[i - 1].1].ends_with(':')
+            && read.text[pieces[i - 1].1..a].trim().is_empty()
             && read.text[pieces[i - 1].1..a].contains('\n')
         {
             a = pieces[i - 1].0;
