@@ -111,9 +111,10 @@ impl Unquotable {
             return Some("JSON".to_owned());
         }
         // Runs of inline text put back together as written: no space
-        // before a comma, a stop or a closing bracket, or inside a word
-        // ("volunteer ’ s").
-        [" ,", " ;", " )", "( ", " \u{2019}", " .", " :"]
+        // before a comma, a stop or a closing bracket, nor around an
+        // apostrophe inside a word ("volunteer ’ s"; the Dutch "’s
+        // zomers" is written with one before it).
+        [" ,", " ;", " )", "( ", " \u{2019} ", " .", " :"]
             .iter()
             .find(|p| {
                 quote.match_indices(**p).any(|(i, _)| {
