@@ -9,8 +9,11 @@
 //! often" one with a duration, "what unit" one with a unit, "how many" one
 //! with a number, "how do I" a step of a procedure.
 //!
-//! The chat quotes the best sentence (with the next one when that says
-//! more about the question too) and re-ranks its first pages by their best
+//! The chat quotes the best sentence as a reader meets it: with the line
+//! that leads into it when it goes on from one ("… when:" before a list
+//! item), and with the next sentence when that says more about the
+//! question too or the first is short (the next line, another fact, only
+//! in the first case). It re-ranks its first pages by their best
 //! sentence: a page whose single sentence answers the whole question beats
 //! one that mentions its words in different places.
 
