@@ -224,7 +224,9 @@ pub fn render_with<E>(
             }
             Event::SoftBreak | Event::HardBreak if !in_heading => blocks.text(section, " "),
             // A line break written as HTML parts words as a space would.
-            Event::InlineHtml(t) if !in_heading && t.to_ascii_lowercase().starts_with("<br") => {
+            Event::InlineHtml(t)
+                if !in_heading && t.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("<br")) =>
+            {
                 blocks.text(section, " ")
             }
             e if !in_heading => blocks.event(section, e),
@@ -396,7 +398,7 @@ fn join(out: &mut String, run: &str) {
             out.push(' ');
         }
     };
-    if words.len() < run.len() && run.starts_with(|c: char| c.is_ascii_whitespace()) {
+    if run.starts_with(|c: char| c.is_ascii_whitespace()) {
         space(out);
     }
     out.push_str(words);

@@ -71,8 +71,9 @@ impl Blocks {
             }
             Event::End(TagEnd::TableCell) => {
                 if let Some(t) = &mut self.table {
-                    let cell = std::mem::take(&mut t.cell);
-                    t.row.push(cell.trim_end().to_owned());
+                    let mut cell = std::mem::take(&mut t.cell);
+                    cell.truncate(cell.trim_end().len());
+                    t.row.push(cell);
                 }
             }
             Event::End(TagEnd::TableRow) => {
@@ -87,7 +88,9 @@ impl Blocks {
             }
             Event::Start(Tag::DefinitionListTitle) => self.term = Some(String::new()),
             Event::End(TagEnd::DefinitionListTitle) => {
-                self.last_term = self.term.take().unwrap_or_default().trim_end().to_owned();
+                let mut term = self.term.take().unwrap_or_default();
+                term.truncate(term.trim_end().len());
+                self.last_term = term;
             }
             Event::Start(Tag::DefinitionListDefinition) => {
                 end_line(section);

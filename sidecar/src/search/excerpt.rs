@@ -82,17 +82,17 @@ fn continues(text: &str, start: usize, stop: usize) -> bool {
     let word = text[start..stop]
         .rsplit(|c: char| c.is_whitespace() || c == '(')
         .next()
-        .unwrap_or("")
-        .to_lowercase();
-    let next = text[stop + 1..].trim_start().chars().next();
-    if BEFORE_A_NAME.contains(&word.as_str()) {
+        .unwrap_or("");
+    let is = |list: &[&str]| list.iter().any(|a| a.eq_ignore_ascii_case(word));
+    if is(BEFORE_A_NAME) {
         return true;
     }
     // "No. 2", "Art. 15", "max. length": these words also end sentences
     // ("the answer is no."), so only what follows tells.
-    if BEFORE_A_NUMBER.contains(&word.as_str()) {
+    if is(BEFORE_A_NUMBER) {
+        let next = text[stop + 1..].trim_start().chars().next();
         return next.is_some_and(|c| c.is_ascii_digit())
-            || (["max", "min"].contains(&word.as_str()) && next.is_some_and(char::is_lowercase));
+            || (is(&["max", "min"]) && next.is_some_and(char::is_lowercase));
     }
     // "e.g", "i.e", "d.w.z": short letters between stops (not a file
     // name such as "openapi.json").
