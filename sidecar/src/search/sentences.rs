@@ -11,9 +11,10 @@
 //!
 //! The chat quotes the best sentence as a reader meets it: with the line
 //! that leads into it when it goes on from one ("… when:" before a list
-//! item), and with the next sentence when that says more about the
-//! question too or the first is short (the next line, another fact, only
-//! in the first case). It re-ranks its first pages by their best
+//! item), with the description of the record a short field belongs to
+//! ("Kind — dataset." under what the dataset holds), and with the next
+//! sentence when that says more about the question too or the first is
+//! short (the next line, another fact, only in the first case). It re-ranks its first pages by their best
 //! sentence: a page whose single sentence answers the whole question beats
 //! one that mentions its words in different places.
 
@@ -184,6 +185,13 @@ impl Index {
             && read.text[pieces[i - 1].1..a].contains('\n')
         {
             a = pieces[i - 1].0;
+        } else if end.is_none()
+            // A field that is the kind of fact asked for ("when …?" and
+            // "Started — 2021-09-01.") answers alone under its heading.
+            && !(q.cue != Cue::None && read.meets(i, q.cue))
+            && let Some(start) = record_start(&read.text, a, b)
+        {
+            a = start;
         }
         if let Some(end) = end {
             b = pieces[end - 1].1;
@@ -220,6 +228,38 @@ fn bit(q: usize) -> u64 {
 /// piece, and where it ends when it runs over several (the steps of a
 /// procedure).
 type Best = (f32, f32, u32, usize, Option<usize>);
+
+/// Where the record a short field line belongs to starts, when the line
+/// at `a..b` is one: a passage that describes one thing in prose and then
+/// lists its fields ("Kind — dataset.", "Published — 2024-10-01.")
+/// quotes a field with the description above it, which says what the
+/// field is of (the field alone reads as a fragment). Table rows carry
+/// their column labels ("Status: Active; Access: Open") and are whole
+/// already; a long field ("Funding — Funded by …") says what it is.
+fn record_start(text: &str, a: usize, b: usize) -> Option<usize> {
+    let line_start = text[..a].rfind('\n')? + 1;
+    let line_end = text[b..].find('\n').map_or(text.len(), |n| b + n);
+    let description_end = text.find('\n')?;
+    let field = |line: &str| {
+        line.split_once(" — ").is_some_and(|(label, value)| {
+            !label.is_empty()
+                && label.len() <= FIELD_LABEL
+                && value.len() <= FIELD_VALUE
+                && !value.contains(": ")
+        })
+    };
+    let description = text[..description_end].trim();
+    (text[a..b].trim() == text[line_start..line_end].trim()
+        && line_end <= QUOTE_MAX
+        && !description.is_empty()
+        && !description.contains(" — ")
+        && text[description_end + 1..line_end].lines().all(field))
+    .then_some(0)
+}
+
+/// A field line's label and value are at most this long (bytes).
+const FIELD_LABEL: usize = 40;
+const FIELD_VALUE: usize = 40;
 
 /// A quote of two sentences stays under this many bytes.
 const QUOTE_MAX: usize = 420;
@@ -306,6 +346,53 @@ mod tests {
                 .starts_with("The app refused a reading when:\nthe reagent tube"),
             "{}",
             quote.text
+        );
+    }
+
+    #[test]
+    fn a_records_short_field_is_quoted_with_its_description() {
+        let index = Index::new(PassageIndex {
+            version: 1,
+            synonyms: Vec::new(),
+            passages: vec![
+                passage(
+                    "/evidence/",
+                    "River readings, final release",
+                    "About 214,000 readings from 4,912 sites.\nKind — dataset.\n\
+                     Published — 2024-10-01.\nFunding — A grant from the regional \
+                     water authority for the monitoring programme of 2018-2024.",
+                ),
+                passage(
+                    "/services/",
+                    "Services",
+                    "Archive — Status: Preserved; Access: Open.\nWorkshops — Status: \
+                     Operational; Access: On request.",
+                ),
+            ],
+        });
+        let quote = |q: &str| {
+            let page = &index.rank_pages(q, 1)[0];
+            index.quote(&index.question(q), page).expect("a quote").text
+        };
+        assert_eq!(
+            quote("is there a dataset"),
+            "About 214,000 readings from 4,912 sites.\nKind — dataset."
+        );
+        assert_eq!(
+            quote("which kind of record is it"),
+            "About 214,000 readings from 4,912 sites.\nKind — dataset."
+        );
+        // A field that is the kind of fact asked for answers alone.
+        assert_eq!(quote("when was it published"), "Published — 2024-10-01.");
+        // A long field says what it is; a table row carries its labels.
+        assert_eq!(
+            quote("who gave the grant"),
+            "Funding — A grant from the regional water authority for the \
+             monitoring programme of 2018-2024."
+        );
+        assert_eq!(
+            quote("workshops on request"),
+            "Workshops — Status: Operational; Access: On request."
         );
     }
 
