@@ -11,12 +11,14 @@
 //!
 //! The chat quotes the best sentence as a reader meets it: with the line
 //! that leads into it when it goes on from one ("… when:" before a list
-//! item), with the description of the record a short field belongs to
-//! ("Kind — dataset." under what the dataset holds), and with the next
-//! sentence when that says more about the question too or the first is
-//! short (the next line, another fact, only in the first case). It re-ranks its first pages by their best
-//! sentence: a page whose single sentence answers the whole question beats
-//! one that mentions its words in different places.
+//! item), with the run-in label before it ("Filters. parameter, …"), with
+//! the description of the record a short field belongs to ("Kind —
+//! dataset." under what the dataset holds), and with the next sentence
+//! when that says more about the question too or the first is short (the
+//! next line, another fact, only in the first case). It re-ranks its
+//! first pages by their best sentence: a page whose single sentence
+//! answers the whole question beats one that mentions its words in
+//! different places.
 
 use std::borrow::Cow;
 
@@ -175,14 +177,19 @@ impl Index {
         let ((score, coverage, id, i, end), read) = best?;
         let pieces = &read.pieces;
         let (mut a, mut b) = pieces[i];
-        // A list item that goes on from the line before ("The app refused
-        // a reading when:" / "the tube was past its date;") is quoted with
-        // that line, so that the quote reads as a whole sentence.
+        // A piece that opens in lower case goes on from the one before,
+        // and is quoted with it so that the quote reads as a whole
+        // sentence: a list item after its lead-in line ("The app refused a
+        // reading when:" / "the tube was past its date;"), or the rest of a
+        // line after its run-in label ("Filters. parameter, site, …").
         if i > 0
             && read.text[a..b].starts_with(char::is_lowercase)
-            && read.text[..pieces[i - 1].1].ends_with(':')
             && read.text[pieces[i - 1].1..a].trim().is_empty()
-            && read.text[pieces[i - 1].1..a].contains('\n')
+            && if read.text[pieces[i - 1].1..a].contains('\n') {
+                read.text[..pieces[i - 1].1].ends_with(':')
+            } else {
+                pieces[i - 1].1 - pieces[i - 1].0 < SHORT
+            }
         {
             a = pieces[i - 1].0;
         } else if end.is_none()
@@ -393,6 +400,28 @@ mod tests {
         assert_eq!(
             quote("workshops on request"),
             "Workshops — Status: Operational; Access: On request."
+        );
+    }
+
+    #[test]
+    fn a_line_is_quoted_with_its_run_in_label() {
+        let index = Index::new(PassageIndex {
+            version: 1,
+            synonyms: Vec::new(),
+            passages: vec![passage(
+                "/developers/",
+                "Observation data",
+                "The route returns validated observations.\nFilters. parameter, site \
+                 and bbox narrow the list; limit sets the page size (1 to 1000).",
+            )],
+        });
+        let q = "page size limit";
+        let page = &index.rank_pages(q, 1)[0];
+        let quote = index.quote(&index.question(q), page).expect("a quote");
+        assert_eq!(
+            quote.text,
+            "Filters. parameter, site and bbox narrow the list; limit sets the page \
+             size (1 to 1000)."
         );
     }
 
