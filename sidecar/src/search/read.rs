@@ -58,6 +58,11 @@ impl Read {
         &self.words[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
+    /// The words of the pieces in `range`, back to back.
+    pub fn words_of(&self, range: std::ops::Range<usize>) -> &[Word] {
+        &self.words[self.starts[range.start] as usize..self.starts[range.end] as usize]
+    }
+
     /// Whether piece `i` holds the kind of fact `cue` asks for.
     pub fn meets(&self, i: usize, cue: Cue) -> bool {
         self.cues[i] & cue.bit() != 0

@@ -208,11 +208,19 @@ impl Index {
             // short.
             && read.text[b..na].trim().is_empty()
             && nb - a <= QUOTE_MAX
-            // A short sentence takes the next one of its paragraph with it;
-            // the next line (a list item, a table row) is another fact and
-            // comes only when it is about the question too.
-            && (q.matches(read.words(i + 1), &[]).0 > 0.0
-                || (b - a < SHORT && !read.text[b..na].contains('\n')))
+            && if read.text[b..na].contains('\n') {
+                // The next line (a list item, a table row) is another fact:
+                // it comes when the line before leads into it, or when it
+                // holds a question word the first leaves out (every row of
+                // a table shares its column labels).
+                read.text[..b].ends_with(':')
+                    || q.matches(read.words_of(i..i + 2), &read.heading).0
+                        > q.matches(read.words(i), &read.heading).0 + 1e-6
+            } else {
+                // A sentence of the same paragraph comes when it is about
+                // the question too, or the first is short.
+                q.matches(read.words(i + 1), &[]).0 > 0.0 || b - a < SHORT
+            }
         {
             b = nb;
         }
@@ -422,6 +430,36 @@ mod tests {
             quote.text,
             "Filters. parameter, site and bbox narrow the list; limit sets the page \
              size (1 to 1000)."
+        );
+    }
+
+    #[test]
+    fn the_next_row_comes_only_with_a_question_word_of_its_own() {
+        let index = Index::new(PassageIndex {
+            version: 1,
+            synonyms: Vec::new(),
+            passages: vec![passage(
+                "/reference/",
+                "Parameters",
+                "Phosphate — unit: mg/L; method: comparator tube.\n\
+                 Turbidity — unit: NTU; method: turbidity tube.\n\
+                 Nitrate — unit: mg/L; method: test strip read by the phosphate app.\n\
+                 The app refused a reading when:\nthe tube was past its date;",
+            )],
+        });
+        let quote = |q: &str| {
+            let page = &index.rank_pages(q, 1)[0];
+            index.quote(&index.question(q), page).expect("a quote").text
+        };
+        // The turbidity row shares only the column label "unit".
+        assert_eq!(
+            quote("phosphate unit"),
+            "Phosphate — unit: mg/L; method: comparator tube."
+        );
+        // A line that leads into the next takes it.
+        assert_eq!(
+            quote("when was a reading refused"),
+            "The app refused a reading when:\nthe tube was past its date;"
         );
     }
 
