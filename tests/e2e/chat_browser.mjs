@@ -101,6 +101,10 @@ async function checkTurn(turn, answer, question) {
     assert(await quotes.nth(i).getAttribute("cite") === c.url, `blockquote ${i} cite=${c.url}`);
     const quoted = (await quotes.nth(i).innerText()).replace(/\s+/g, " ").trim();
     assert(quoted === c.quote.replace(/\s+/g, " ").trim(), `blockquote ${i} quotes the passage exactly`);
+    // Line by line: a step, a list item or a table row keeps its own line.
+    const lines = (s) => s.split("\n").map((l) => l.trim()).filter(Boolean);
+    const shown = lines(await quotes.nth(i).innerText());
+    assert(JSON.stringify(shown) === JSON.stringify(lines(c.quote)), `blockquote ${i} keeps the quote's ${lines(c.quote).length} lines (shows ${shown.length})`);
     const source = turn.locator(".chat-cite").nth(i).locator("a.chat-source");
     assert(await source.getAttribute("href") === c.url, `citation ${i} links to ${c.url}`);
     const label = await source.innerText();
