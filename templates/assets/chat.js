@@ -1,8 +1,8 @@
 // The chat: a visitor's question goes to the chat route (the container's
 // data-src) with the last turns of this conversation, and the answer is
 // shown in the log (an ARIA live region): the service's sentence (which says
-// how sure it is), each quoted passage as a <blockquote> with a link to its
-// page and heading and a "historical" mark for archive material, one line of
+// how sure it is), each quoted passage as a <blockquote> under its section's
+// heading, with a link to its page at that heading and a "historical" mark for archive material, one line of
 // licence and attribution for the quoted passages that need it, related
 // pages, and the hand-off to the contact form (prefilled; the visitor
 // reviews and sends it there). The conversation lives in this page's memory
@@ -49,6 +49,9 @@
 
   function citationView(c) {
     const fig = el("figure", "chat-cite");
+    // The section the quote stands under comes first: a list item or a
+    // table row is read under its heading ("Agents must not", "Equipment").
+    if (c.heading) fig.appendChild(el("p", "chat-cite-head", c.heading));
     const quote = el("blockquote");
     const url = safeUrl(c.url);
     if (url) quote.cite = url;
@@ -60,7 +63,7 @@
       cap.appendChild(document.createTextNode(" "));
     }
     cap.appendChild(document.createTextNode(say("chat.from")));
-    cap.appendChild(link(c.url, c.heading ? c.title + " — " + c.heading : c.title, "chat-source"));
+    cap.appendChild(link(c.url, c.title, "chat-source"));
     if (c.historical) cap.appendChild(document.createTextNode(say("chat.archive_note")));
     fig.appendChild(cap);
     return fig;

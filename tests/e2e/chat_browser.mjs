@@ -108,7 +108,12 @@ async function checkTurn(turn, answer, question) {
     const source = turn.locator(".chat-cite").nth(i).locator("a.chat-source");
     assert(await source.getAttribute("href") === c.url, `citation ${i} links to ${c.url}`);
     const label = await source.innerText();
-    assert(label.includes(c.title) && (!c.heading || label.includes(c.heading)), `citation ${i} names "${c.title}" and "${c.heading}"`);
+    assert(label.includes(c.title), `citation ${i} names "${c.title}"`);
+    // The quote is read under its heading, shown above it.
+    const head = turn.locator(".chat-cite").nth(i).locator(".chat-cite-head");
+    if (c.heading) assert((await head.innerText()) === c.heading, `citation ${i} shows its heading "${c.heading}" above the quote`);
+    else assert(await head.count() === 0, `citation ${i} has no heading to show`);
+    if (c.heading) assert(await head.evaluate((h) => h.nextElementSibling.tagName) === "BLOCKQUOTE", `citation ${i}: the heading comes right before the quote`);
     const caption = await turn.locator(".chat-cite").nth(i).locator("figcaption").innerText();
     assert(/Historical/i.test(caption) === c.historical, `citation ${i} historical mark is ${c.historical}`);
     // The licence is said once for the answer, not under each quote.
