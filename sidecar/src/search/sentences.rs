@@ -340,55 +340,55 @@ mod tests {
     use crate::search::tests::passage;
     use contract::search::PassageIndex;
 
-    #[test]
-    fn a_list_item_is_quoted_with_its_lead_in() {
+    /// The first quote of the best page for a question, over `passages`
+    /// given as (url, heading, text).
+    fn quoter(passages: &[(&str, &str, &str)]) -> impl Fn(&str) -> String {
         let index = Index::new(PassageIndex {
             version: 1,
             synonyms: Vec::new(),
-            passages: vec![passage(
-                "/a/",
-                "Checks",
-                "Volunteers sampled monthly.\nThe app refused a reading when:\n\
-                 the reagent tube was past its expiry date;\nthe photograph was late.",
-            )],
+            passages: passages
+                .iter()
+                .map(|&(url, heading, text)| passage(url, heading, text))
+                .collect(),
         });
-        let q = "reagent tube expiry date";
-        let page = &index.rank_pages(q, 1)[0];
-        let quote = index.quote(&index.question(q), page).expect("a quote");
+        move |q: &str| {
+            let page = &index.rank_pages(q, 1)[0];
+            index.quote(&index.question(q), page).expect("a quote").text
+        }
+    }
+
+    #[test]
+    fn a_list_item_is_quoted_with_its_lead_in() {
+        let quote = quoter(&[(
+            "/a/",
+            "Checks",
+            "Volunteers sampled monthly.\nThe app refused a reading when:\n\
+             the reagent tube was past its expiry date;\nthe photograph was late.",
+        )]);
+        let text = quote("reagent tube expiry date");
         assert!(
-            quote
-                .text
-                .starts_with("The app refused a reading when:\nthe reagent tube"),
-            "{}",
-            quote.text
+            text.starts_with("The app refused a reading when:\nthe reagent tube"),
+            "{text}"
         );
     }
 
     #[test]
     fn a_records_short_field_is_quoted_with_its_description() {
-        let index = Index::new(PassageIndex {
-            version: 1,
-            synonyms: Vec::new(),
-            passages: vec![
-                passage(
-                    "/evidence/",
-                    "River readings, final release",
-                    "About 214,000 readings from 4,912 sites.\nKind — dataset.\n\
-                     Published — 2024-10-01.\nFunding — A grant from the regional \
-                     water authority for the monitoring programme of 2018-2024.",
-                ),
-                passage(
-                    "/services/",
-                    "Services",
-                    "Archive — Status: Preserved; Access: Open.\nWorkshops — Status: \
-                     Operational; Access: On request.",
-                ),
-            ],
-        });
-        let quote = |q: &str| {
-            let page = &index.rank_pages(q, 1)[0];
-            index.quote(&index.question(q), page).expect("a quote").text
-        };
+        let quote = quoter(&[
+            (
+                "/evidence/",
+                "River readings, final release",
+                "About 214,000 readings from 4,912 sites.\nKind — dataset.\n\
+                 Published — 2024-10-01.\nFunding — A grant from the regional \
+                 water authority for the monitoring programme of 2018-2024.",
+            ),
+            (
+                "/services/",
+                "Services",
+                "Archive — Status: Preserved; Access: Open.\nWorkshops — Status: \
+                 Operational; Access: On request.",
+            ),
+        ]);
         assert_eq!(
             quote("is there a dataset"),
             "About 214,000 readings from 4,912 sites.\nKind — dataset."
@@ -413,21 +413,14 @@ mod tests {
 
     #[test]
     fn a_line_is_quoted_with_its_run_in_label() {
-        let index = Index::new(PassageIndex {
-            version: 1,
-            synonyms: Vec::new(),
-            passages: vec![passage(
-                "/developers/",
-                "Observation data",
-                "The route returns validated observations.\nFilters. parameter, site \
-                 and bbox narrow the list; limit sets the page size (1 to 1000).",
-            )],
-        });
-        let q = "page size limit";
-        let page = &index.rank_pages(q, 1)[0];
-        let quote = index.quote(&index.question(q), page).expect("a quote");
+        let quote = quoter(&[(
+            "/developers/",
+            "Observation data",
+            "The route returns validated observations.\nFilters. parameter, site \
+             and bbox narrow the list; limit sets the page size (1 to 1000).",
+        )]);
         assert_eq!(
-            quote.text,
+            quote("page size limit"),
             "Filters. parameter, site and bbox narrow the list; limit sets the page \
              size (1 to 1000)."
         );
@@ -435,22 +428,14 @@ mod tests {
 
     #[test]
     fn the_next_row_comes_only_with_a_question_word_of_its_own() {
-        let index = Index::new(PassageIndex {
-            version: 1,
-            synonyms: Vec::new(),
-            passages: vec![passage(
-                "/reference/",
-                "Parameters",
-                "Phosphate — unit: mg/L; method: comparator tube.\n\
-                 Turbidity — unit: NTU; method: turbidity tube.\n\
-                 Nitrate — unit: mg/L; method: test strip read by the phosphate app.\n\
-                 The app refused a reading when:\nthe tube was past its date;",
-            )],
-        });
-        let quote = |q: &str| {
-            let page = &index.rank_pages(q, 1)[0];
-            index.quote(&index.question(q), page).expect("a quote").text
-        };
+        let quote = quoter(&[(
+            "/reference/",
+            "Parameters",
+            "Phosphate — unit: mg/L; method: comparator tube.\n\
+             Turbidity — unit: NTU; method: turbidity tube.\n\
+             Nitrate — unit: mg/L; method: test strip read by the phosphate app.\n\
+             The app refused a reading when:\nthe tube was past its date;",
+        )]);
         // The turbidity row shares only the column label "unit".
         assert_eq!(
             quote("phosphate unit"),
@@ -465,26 +450,18 @@ mod tests {
 
     #[test]
     fn a_short_line_comes_alone_and_a_short_sentence_with_the_next() {
-        let index = Index::new(PassageIndex {
-            version: 1,
-            synonyms: Vec::new(),
-            passages: vec![
-                passage(
-                    "/a/",
-                    "Riverlens",
-                    "Status — Active.\nStarted — 2021-09-01.\nThemes — image classification.",
-                ),
-                passage(
-                    "/b/",
-                    "Water Watch",
-                    "Water Watch ended in 2024. The pages are kept as they were.",
-                ),
-            ],
-        });
-        let quote = |q: &str| {
-            let page = &index.rank_pages(q, 1)[0];
-            index.quote(&index.question(q), page).expect("a quote").text
-        };
+        let quote = quoter(&[
+            (
+                "/a/",
+                "Riverlens",
+                "Status — Active.\nStarted — 2021-09-01.\nThemes — image classification.",
+            ),
+            (
+                "/b/",
+                "Water Watch",
+                "Water Watch ended in 2024. The pages are kept as they were.",
+            ),
+        ]);
         assert_eq!(quote("riverlens started"), "Started — 2021-09-01.");
         assert_eq!(
             quote("water watch ended"),
