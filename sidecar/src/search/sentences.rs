@@ -196,9 +196,10 @@ impl Index {
             // A field that is the kind of fact asked for ("when …?" and
             // "Started — 2021-09-01.") answers alone under its heading.
             && !(q.cue != Cue::None && read.meets(i, q.cue))
-            && let Some(start) = record_start(&read.text, a, b)
+            && is_a_records_field(&read.text, a, b)
         {
-            a = start;
+            // From the passage's start: the record's description.
+            a = 0;
         }
         if let Some(end) = end {
             b = pieces[end - 1].1;
@@ -244,17 +245,20 @@ fn bit(q: usize) -> u64 {
 /// procedure).
 type Best = (f32, f32, u32, usize, Option<usize>);
 
-/// Where the record a short field line belongs to starts, when the line
-/// at `a..b` is one: a passage that describes one thing in prose and then
-/// lists its fields ("Kind — dataset.", "Published — 2024-10-01.")
-/// quotes a field with the description above it, which says what the
-/// field is of (the field alone reads as a fragment). Table rows carry
-/// their column labels ("Status: Active; Access: Open") and are whole
-/// already; a long field ("Funding — Funded by …") says what it is.
-fn record_start(text: &str, a: usize, b: usize) -> Option<usize> {
-    let line_start = text[..a].rfind('\n')? + 1;
+/// Whether the piece at `a..b` of a passage's `text` is a short field of
+/// the record the passage describes: a passage that describes one thing
+/// in prose and then lists its fields ("Kind — dataset.", "Published —
+/// 2024-10-01.") quotes a field with the description above it, which says
+/// what the field is of (the field alone reads as a fragment). Table rows
+/// carry their column labels ("Status: Active; Access: Open") and are
+/// whole already; a long field ("Funding — Funded by …") says what it is.
+fn is_a_records_field(text: &str, a: usize, b: usize) -> bool {
+    // The first line is the description; the field is on a later one.
+    let (Some(description_end), Some(before)) = (text.find('\n'), text[..a].rfind('\n')) else {
+        return false;
+    };
+    let line_start = before + 1;
     let line_end = text[b..].find('\n').map_or(text.len(), |n| b + n);
-    let description_end = text.find('\n')?;
     let field = |line: &str| {
         line.split_once(" — ").is_some_and(|(label, value)| {
             !label.is_empty()
@@ -264,16 +268,16 @@ fn record_start(text: &str, a: usize, b: usize) -> Option<usize> {
         })
     };
     let description = text[..description_end].trim();
-    (text[a..b].trim() == text[line_start..line_end].trim()
+    text[a..b].trim() == text[line_start..line_end].trim()
         && line_end <= QUOTE_MAX
         && !description.is_empty()
         && !description.contains(" — ")
-        && text[description_end + 1..line_end].lines().all(field))
-    .then_some(0)
+        && text[description_end + 1..line_end].lines().all(field)
 }
 
-/// A field line's label and value are at most this long (bytes).
+/// A record's field line has a label of at most this many bytes …
 const FIELD_LABEL: usize = 40;
+/// … and a value of at most this many.
 const FIELD_VALUE: usize = 40;
 
 /// A quote of two sentences stays under this many bytes.
