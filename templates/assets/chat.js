@@ -1,12 +1,12 @@
 // The chat: a visitor's question goes to the chat route (the container's
-// data-src) with the last turns of this conversation, and the answer is
-// shown in the log (an ARIA live region): the service's sentence (which says
-// how sure it is), each quoted passage as a <blockquote> under its section's
-// heading, with a link to its page at that heading and a "historical" mark for archive material, one line of
-// licence and attribution for the quoted passages that need it, related
-// pages, and the hand-off to the contact form (prefilled; the visitor
-// reviews and sends it there). The conversation lives in this page's memory
-// only: nothing is written to storage.
+// data-src) with the last turns of this conversation, and the answer is shown
+// in the log (an ARIA live region): the service's sentence (which says how
+// sure it is), each quoted passage as a <blockquote> under its section's
+// heading, with a link to its page at that heading and a "historical" mark
+// for archive material, one line of licence and attribution for the quoted
+// passages that need it, related pages, and the hand-off to the contact form
+// (prefilled; the visitor reviews and sends it there). The conversation lives
+// in this page's memory only: nothing is written to storage.
 //
 // Two places use it: the /chat/ page (#chat) and a panel (<dialog>) opened
 // from the header's #chat-open button on every other page. The panel is

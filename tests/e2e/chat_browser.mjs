@@ -1,14 +1,14 @@
-// Headless Chromium (Debian's, driven by playwright-core) on the chat:
-// the /chat/ page used with the keyboard only (Tab to the field, Shift+Enter
-// for a new line, Enter to send), cited answers (a <blockquote cite> and a
-// link per citation, as the route answered), the conversation's earlier
-// turns sent as `history`, a citation followed to its page and heading, an
-// unanswerable question's hand-off to the contact form (topic and message
-// filled, nothing sent: no request to the contact route at all), the
-// header's panel on another page (nothing requested until a question is
-// asked), axe-core in light and dark mode on the page and the open panel,
-// no console error and no request to another origin. Every step is bounded
-// in time.
+// Headless Chromium (Debian's, driven by playwright-core) on the chat: the
+// /chat/ page used with the keyboard only (Tab to the field, Shift+Enter for
+// a new line, Enter to send), cited answers (a <blockquote cite> under its
+// heading, line by line, and a link per citation, as the route answered), the
+// conversation's earlier turns sent as `history`, a citation followed to its
+// page and heading, an unanswerable question's hand-off to the contact form
+// (topic and message filled, nothing sent: no request to the contact route at
+// all), the header's panel on another page (nothing requested until a
+// question is asked), axe-core in light and dark mode on the page and the
+// open panel, no console error and no request to another origin. Every step
+// is bounded in time.
 //
 //   node tests/e2e/chat_browser.mjs BASE_URL
 import { readFileSync } from "node:fs";
@@ -111,9 +111,12 @@ async function checkTurn(turn, answer, question) {
     assert(label.includes(c.title), `citation ${i} names "${c.title}"`);
     // The quote is read under its heading, shown above it.
     const head = turn.locator(".chat-cite").nth(i).locator(".chat-cite-head");
-    if (c.heading) assert((await head.innerText()) === c.heading, `citation ${i} shows its heading "${c.heading}" above the quote`);
-    else assert(await head.count() === 0, `citation ${i} has no heading to show`);
-    if (c.heading) assert(await head.evaluate((h) => h.nextElementSibling.tagName) === "BLOCKQUOTE", `citation ${i}: the heading comes right before the quote`);
+    if (c.heading) {
+      assert((await head.innerText()) === c.heading, `citation ${i} shows its heading "${c.heading}" above the quote`);
+      assert(await head.evaluate((h) => h.nextElementSibling.tagName) === "BLOCKQUOTE", `citation ${i}: the heading comes right before the quote`);
+    } else {
+      assert(await head.count() === 0, `citation ${i} has no heading to show`);
+    }
     const caption = await turn.locator(".chat-cite").nth(i).locator("figcaption").innerText();
     assert(/Historical/i.test(caption) === c.historical, `citation ${i} historical mark is ${c.historical}`);
     // The licence is said once for the answer, not under each quote.
