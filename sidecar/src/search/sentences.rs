@@ -213,10 +213,10 @@ impl Index {
                 // The next line (a list item, a table row) is another fact:
                 // it comes when the line before leads into it, or when it
                 // holds a question word the first leaves out (every row of
-                // a table shares its column labels).
+                // a table shares its column labels): the two cover more
+                // than the first's `coverage`, scored above.
                 read.text[..b].ends_with(':')
-                    || q.matches(read.words_of(i..i + 2), &read.heading).0
-                        > q.matches(read.words(i), &read.heading).0 + 1e-6
+                    || q.matches(read.words_of(i..i + 2), &read.heading).0 > coverage + 1e-6
             } else {
                 // A sentence of the same paragraph comes when it is about
                 // the question too, or the first is short.
